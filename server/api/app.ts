@@ -1,0 +1,50 @@
+// The Koa application (no listen): middleware in order, then every resource's routes under /api/v1.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { AppState } from './context.ts';
+import type { Services } from './services.ts';
+import { mountRoutes, type AnyRouteSpec } from './route.ts';
+import { requestId } from './middleware/request-id.ts';
+import { errorHandler } from './middleware/errors.ts';
+import { hostGuard } from './middleware/host-guard.ts';
+import { authenticate } from './middleware/auth.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { videoRoutes } from './videos/routes.ts';
+import { indexOptionsRoutes } from './index-options/routes.ts';
+import { engineRoutes } from './engines/routes.ts';
+import { systemRoutes } from './system/routes.ts';
+
+export const API_PREFIX = '/api/v1';
+
+export function apiRoutes(s: Services): AnyRouteSpec[] {
+  const routes: AnyRouteSpec[] = [];
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s));
+  return routes;
+}
+
+export function createApp(s: Services): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router<AppState>({ prefix: API_PREFIX });
+  mountRoutes(router, apiRoutes(s));
+
+  app.use(requestId);
+  app.use(errorHandler(s.log));
+  app.use(hostGuard(s.config.allowedHosts));
+  app.use(authenticate(s.auth));
+  app.use(rateLimit(s.config.rateLimit));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '1mb',
+      encoding: 'utf-8',
+      // Parse any JSON body, also `null` or a bare value, so the contract decides what is valid.
+      jsonStrict: false,
+    }),
+  );
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

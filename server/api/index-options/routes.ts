@@ -1,0 +1,30 @@
+// /index-options (SPEC 2.8, 4.4).
+import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { IndexOptionsView } from '../../contract/index-options.ts';
+import { IndexOptionsInput } from '../../contract/stages.ts';
+import type { Services } from '../services.ts';
+import { z } from 'zod';
+
+export function indexOptionsRoutes(s: Services): AnyRouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/index-options',
+      summary: 'Stage catalogue, workspace overrides and effective options',
+      access: 'read',
+      response: IndexOptionsView,
+      handler: ({ auth }) => s.indexOptions.view(auth.workspaceId),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/index-options',
+      summary: 'Set the workspace defaults ({} clears them)',
+      access: 'write',
+      // Validated by the service so that problems answer invalid_options, as on upload.
+      body: z.unknown(),
+      bodyDoc: IndexOptionsInput,
+      response: IndexOptionsView,
+      handler: ({ auth, body }) => s.indexOptions.put(auth.workspaceId, body ?? {}),
+    }),
+  ];
+}

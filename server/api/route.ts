@@ -1,0 +1,127 @@
+// Routes are declared once: method, path, scope and contracts. The same declaration validates the
+// request, shapes the envelope and feeds the OpenAPI document.
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Middleware } from 'koa';
+import { AppError, Errors, detailsFromIssues } from '../errors.ts';
+import type { AppContext, AppState } from './context.ts';
+import type { AuthContext, Scope } from '../services/auth.service.ts';
+import type { PaginationQuery } from '../contract/common.ts';
+import { timingMs } from './middleware/request-id.ts';
+
+export type Access = 'public' | Scope;
+
+interface Input<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthContext;
+  ctx: AppContext;
+}
+
+interface BaseSpec<P, Q, B> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  summary: string;
+  access: Access;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  /** The body as documented, where the handler validates it itself (documentation only). */
+  bodyDoc?: z.ZodType;
+  /** multipart/form-data with these text fields and a `file` part (documentation only). */
+  multipart?: z.ZodType;
+  middleware?: Middleware[];
+  status?: number;
+  tags?: string[];
+}
+
+export interface ObjectRouteSpec<P, Q, B, R> extends BaseSpec<P, Q, B> {
+  kind?: 'object';
+  response: z.ZodType<R>;
+  handler: (input: Input<P, Q, B>) => R | Promise<R>;
+}
+
+export interface ListRouteSpec<P, Q extends { limit: number; offset: number }, B, R> extends BaseSpec<P, Q, B> {
+  kind: 'list';
+  response: z.ZodType<R>;
+  handler: (input: Input<P, Q, B>) => { items: R[]; total: number } | Promise<{ items: R[]; total: number }>;
+}
+
+/** Raw routes answer with something other than the JSON envelope (a document, a file). */
+export interface RawRouteSpec<P, Q, B> extends BaseSpec<P, Q, B> {
+  kind: 'raw';
+  handler: (input: Input<P, Q, B>) => void | Promise<void>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRouteSpec = ObjectRouteSpec<any, any, any, any> | ListRouteSpec<any, any, any, any> | RawRouteSpec<any, any, any>;
+
+export const defineRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(
+  spec: ObjectRouteSpec<P, Q, B, R>,
+) => spec;
+export const defineListRoute = <P = Record<string, never>, Q extends { limit: number; offset: number } = PaginationQuery, B = undefined, R = unknown>(
+  spec: Omit<ListRouteSpec<P, Q, B, R>, 'kind'>,
+): ListRouteSpec<P, Q, B, R> => ({ ...spec, kind: 'list' });
+export const defineRawRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined>(
+  spec: Omit<RawRouteSpec<P, Q, B>, 'kind'>,
+): RawRouteSpec<P, Q, B> => ({ ...spec, kind: 'raw' });
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const r = schema.safeParse(value);
+  if (!r.success) throw Errors.invalidRequest(detailsFromIssues(r.error.issues, where));
+  return r.data;
+}
+
+export function requireAccess(state: AppState, access: Access): AuthContext {
+  if (access === 'public') return state.auth as AuthContext;
+  if (!state.auth) throw state.authError ?? Errors.unauthorized();
+  if (!state.auth.scopes.has(access)) {
+    throw Errors.forbidden(`This endpoint needs the ${access} scope; the key has ${[...state.auth.scopes].join(', ')}.`);
+  }
+  return state.auth;
+}
+
+export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteSpec[]): void {
+  for (const spec of routes) {
+    const handler: Middleware<AppState> = async (ctx) => {
+      const auth = requireAccess(ctx.state, spec.access);
+      const input = {
+        params: parse(spec.params, ctx.params, 'params'),
+        query: parse(spec.query, ctx.query, 'query'),
+        body: parse(spec.body, (ctx.request as { body?: unknown }).body, 'body'),
+        auth,
+        ctx: ctx as AppContext,
+      };
+      if (spec.kind === 'raw') {
+        await spec.handler(input);
+        return;
+      }
+      if (spec.kind === 'list') {
+        const { items, total } = await spec.handler(input);
+        const { limit, offset } = input.query as PaginationQuery;
+        ctx.status = spec.status ?? 200;
+        ctx.body = {
+          success: true,
+          data: items,
+          pagination: { limit, offset, total, has_more: offset + items.length < total },
+          meta: { request_id: ctx.state.requestId, timing_ms: timingMs(ctx.state) },
+        };
+        return;
+      }
+      const data = await spec.handler(input);
+      ctx.status = spec.status ?? 200;
+      ctx.body = { success: true, data, meta: { request_id: ctx.state.requestId, timing_ms: timingMs(ctx.state) } };
+    };
+    // Auth and scope are checked before any body is read (a read key never streams an upload).
+    const gate: Middleware<AppState> = async (ctx, next) => {
+      requireAccess(ctx.state, spec.access);
+      if (spec.body && ctx.request.length && !ctx.is('application/json')) {
+        throw new AppError('unsupported_media_type', 415, 'Send the request body as application/json.');
+      }
+      await next();
+    };
+    router[spec.method](spec.path, gate, ...((spec.middleware ?? []) as Middleware<AppState>[]), handler);
+  }
+}

@@ -1,0 +1,18 @@
+// The services the routes call, built once per server.
+import type { Config } from '../config.ts';
+import type { Store } from '../store/index.ts';
+import type { AuthService } from '../services/auth.service.ts';
+import type { AssetsService } from '../services/assets.service.ts';
+import type { IndexOptionsService } from '../services/index-options.service.ts';
+import type { EnginesService } from '../services/engines.service.ts';
+
+export interface Services {
+  config: Config;
+  store: Store;
+  auth: AuthService;
+  assets: AssetsService;
+  indexOptions: IndexOptionsService;
+  engines: EnginesService;
+  version: string;
+  log: (msg: string) => void;
+}

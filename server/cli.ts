@@ -1,0 +1,266 @@
+// `media-index`: the service without the desktop shell. Every command takes --data DIR
+// (default: MEDIA_INDEX_DATA, else the per-user app data folder).
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { defaultDataDir, loadConfig } from './config.ts';
+import { openStore, type Store } from './store/index.ts';
+import { AuthService, parseDuration, parseScopes } from './services/auth.service.ts';
+import { AssetsService } from './services/assets.service.ts';
+import { IndexOptionsService } from './services/index-options.service.ts';
+import { ensureFirstKey } from './services/bootstrap.service.ts';
+import { openCore, startServer } from './server.ts';
+import { AppError } from './errors.ts';
+import { DataFolderBusyError } from './store/lock.ts';
+import { EXTENSION_KINDS, PIPELINES } from './contract/assets.ts';
+import type { RunFinishedEvent } from './indexer/host.ts';
+import { VERSION } from './version.ts';
+
+const program = new Command('media-index')
+  .description('Local index of your videos, photos and documents')
+  .version(VERSION)
+  .showHelpAfterError();
+
+function dataOption(): Option {
+  return new Option('--data <dir>', 'data folder (env MEDIA_INDEX_DATA)').default(undefined, defaultDataDir());
+}
+
+function withStore<T>(dataDir: string | undefined, fn: (store: Store) => T): T {
+  const store = openStore(dataDir ?? defaultDataDir());
+  try {
+    return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`media-index: ${message}\n`);
+  process.exit(code);
+}
+
+program
+  .command('serve')
+  .description('run the local API server in the foreground')
+  .addOption(dataOption())
+  .option('--port <n>', 'port (0 picks a free one)', (v) => Number(v))
+  .option('--host <host>', 'address to bind', '127.0.0.1')
+  .option('--workers <n>', 'indexer processes (0 pauses indexing)', (v) => Number(v))
+  .action(async (opts: { data?: string; port?: number; host: string; workers?: number }) => {
+    const config = loadConfig({ dataDir: opts.data, host: opts.host, port: opts.port, workers: opts.workers });
+    if (!['127.0.0.1', 'localhost', '::1'].includes(config.host)) {
+      process.stderr.write(`warning: binding ${config.host} exposes the API beyond this machine\n`);
+    }
+    let server;
+    try {
+      server = await startServer(config);
+    } catch (err) {
+      if (err instanceof DataFolderBusyError) fail(`${err.message}\nStop it first, or use another --data folder.`);
+      throw err;
+    }
+    const first = ensureFirstKey(server.store, config.dataDir);
+    process.stdout.write(`listening on ${server.url}\n`);
+    process.stderr.write(
+      first.created
+        ? `first API key written to ${first.path}\n`
+        : `data folder ${path.resolve(config.dataDir)}\n`,
+    );
+    let closing = false;
+    const shutdown = (signal: string) => {
+      if (closing) return;
+      closing = true;
+      process.stderr.write(`${signal}: shutting down\n`);
+      void server.close().then(() => process.exit(0));
+    };
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+  });
+
+const keys = program.command('keys').description('create, list and revoke API keys');
+
+keys
+  .command('create')
+  .description('create a key; prints the plaintext once, as the last line')
+  .addOption(dataOption())
+  .requiredOption('--workspace <name>', 'workspace the key is bound to (created if new)')
+  .requiredOption('--scopes <scopes>', '"read" or "read,write"')
+  .option('--expires-in <duration>', 'e.g. 30d, 12h')
+  .option('--access <workspaces>', 'other workspaces this key may search (read only), comma-separated')
+  .option('--label <text>', 'a note to recognise the key by')
+  .action((opts: { data?: string; workspace: string; scopes: string; expiresIn?: string; access?: string; label?: string }) => {
+    withStore(opts.data, (store) => {
+      const created = new AuthService(store).createKey({
+        workspace: opts.workspace,
+        scopes: parseScopes(opts.scopes),
+        expiresInMs: opts.expiresIn ? parseDuration(opts.expiresIn) : null,
+        access: opts.access ? opts.access.split(',').map((s) => s.trim()).filter(Boolean) : [],
+        label: opts.label ?? null,
+      });
+      if (created.workspace_created) process.stdout.write(`created workspace ${created.workspace}\n`);
+      process.stdout.write(
+        `key ${created.id} for workspace ${created.workspace}, scopes ${created.scopes.join(',')}` +
+          `${created.expires_at ? `, expires ${new Date(created.expires_at).toISOString()}` : ''}` +
+          `${created.access.length ? `, may also search ${created.access.join(',')}` : ''}\n`,
+      );
+      process.stdout.write(`${created.key}\n`);
+    });
+  });
+
+keys
+  .command('list')
+  .description('list keys (never their secrets)')
+  .addOption(dataOption())
+  .option('--json', 'print JSON')
+  .action((opts: { data?: string; json?: boolean }) => {
+    withStore(opts.data, (store) => {
+      const list = new AuthService(store).list();
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+        return;
+      }
+      const now = Date.now();
+      for (const k of list) {
+        const state = k.revoked_at ? 'revoked' : k.expires_at && k.expires_at <= now ? 'expired' : 'active';
+        process.stdout.write(
+          `${k.id}  ${k.workspace}  ${k.scopes}  ${state}` +
+            `${k.expires_at ? `  expires ${new Date(k.expires_at).toISOString()}` : ''}` +
+            `${k.access.length ? `  access ${k.access.join(',')}` : ''}\n`,
+        );
+      }
+      if (list.length === 0) process.stdout.write('no keys\n');
+    });
+  });
+
+keys
+  .command('revoke <id>')
+  .description('revoke a key at once')
+  .addOption(dataOption())
+  .action((id: string, opts: { data?: string }) => {
+    withStore(opts.data, (store) => {
+      if (!new AuthService(store).revoke(id)) fail(`no active key ${id}`);
+      process.stdout.write(`revoked ${id}\n`);
+    });
+  });
+
+program
+  .command('workspaces')
+  .description('list workspaces')
+  .addOption(dataOption())
+  .action((opts: { data?: string }) => {
+    withStore(opts.data, (store) => {
+      for (const w of store.workspaces.list()) {
+        process.stdout.write(`${w.id}  ${w.name}  ${w.asset_count} assets  ${w.key_count} keys\n`);
+      }
+    });
+  });
+
+program
+  .command('share')
+  .description('share an asset read-only into another workspace')
+  .addOption(dataOption())
+  .requiredOption('--asset <id>', 'asset (video_id)')
+  .requiredOption('--to <workspace>', 'workspace name')
+  .action((opts: { data?: string; asset: string; to: string }) => {
+    withStore(opts.data, (store) => {
+      const svc = new AssetsService(store, new IndexOptionsService(store), { queued: () => {}, deleted: () => {} });
+      const r = svc.share(opts.asset, opts.to);
+      process.stdout.write(`shared ${r.video_id} into ${r.workspace} (read only)\n`);
+    });
+  });
+
+/** Supported files under the given paths, recursively, in a stable order. */
+export function collectFiles(paths: string[]): { files: string[]; skipped: string[] } {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const visit = (p: string) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) {
+      skipped.push(`${p}: not found`);
+    } else if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (!name.startsWith('.')) visit(path.join(p, name));
+      }
+    } else if (st.isFile()) {
+      if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) files.push(path.resolve(p));
+      else skipped.push(`${p}: not a supported type`);
+    }
+  };
+  for (const p of paths) visit(p);
+  return { files, skipped };
+}
+
+program
+  .command('index <paths...>')
+  .description('index files and folders (recursively) in place, with a progress bar')
+  .addOption(dataOption())
+  .option('--workspace <name>', 'workspace to index into', 'default')
+  .addOption(new Option('--pipeline <name>', 'pipeline').choices([...PIPELINES]).default('arrow'))
+  .option('--options <json>', 'index options for these files (SPEC 2.7)')
+  .option('--workers <n>', 'indexer processes', (v) => Number(v))
+  .action(async (paths: string[], opts: { data?: string; workspace: string; pipeline: string; options?: string; workers?: number }) => {
+    const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
+    const { files, skipped } = collectFiles(paths);
+    for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+    if (files.length === 0) fail('no supported files found');
+    let core;
+    try {
+      core = await openCore(config, { lockInfo: 'media-index index', log: () => {} });
+    } catch (err) {
+      if (err instanceof DataFolderBusyError) {
+        fail(`${err.message}\nIndex through the running server instead (POST /api/v1/videos), or stop it first.`);
+      }
+      throw err;
+    }
+    const ws = core.store.workspaces.ensure(opts.workspace).row;
+    const bar = new cliProgress.SingleBar(
+      { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
+      cliProgress.Presets.shades_classic,
+    );
+    const pending = new Set<string>();
+    let refused = 0;
+    let failedStages = 0;
+    let added = false;
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    core.host.on('run-finished', (e: RunFinishedEvent) => {
+      if (!pending.has(e.assetId)) return;
+      if (e.state === 'failed') failedStages++;
+      bar.update({ stage: `${e.stage} ${e.state}` });
+      if (e.assetCompleted) {
+        pending.delete(e.assetId);
+        bar.increment();
+        if (pending.size === 0 && added) finish();
+      }
+    });
+    bar.start(files.length, 0, { stage: 'adding files' });
+    for (const file of files) {
+      try {
+        const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
+        pending.add(ack.video_id);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refused++;
+        bar.setTotal(files.length - refused);
+        process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
+      }
+    }
+    added = true;
+    if (config.workers === 0) {
+      bar.stop();
+      process.stdout.write(`${pending.size} file(s) queued; indexing is paused (--workers 0)\n`);
+    } else {
+      if (pending.size > 0) await done;
+      else finish();
+      bar.stop();
+      process.stdout.write(
+        `${files.length - refused} indexed into workspace ${ws.name}, ${refused} refused, ${failedStages} stage run(s) failed (see GET /videos/{id})\n`,
+      );
+    }
+    await core.close();
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof AppError) fail(err.message, 2);
+  fail((err as Error)?.stack ?? String(err));
+});

@@ -1,0 +1,54 @@
+// Runtime settings: command-line flags over MEDIA_INDEX_* environment variables over defaults.
+import os from 'node:os';
+import envPaths from 'env-paths';
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Indexer processes; 0 accepts uploads but pauses indexing. */
+  workers: number;
+  /** Requests per key (or per client address before auth) in each window. */
+  rateLimit: { max: number; windowMs: number };
+  maxUploadBytes: number;
+  stageTimeoutMs: number;
+  /** Host header names accepted besides the loopback names. */
+  allowedHosts: string[];
+}
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return Math.floor(n);
+}
+
+export function defaultDataDir(): string {
+  return process.env.MEDIA_INDEX_DATA || envPaths('media-index', { suffix: '' }).data;
+}
+
+export function defaultWorkers(): number {
+  return Math.max(1, os.availableParallelism());
+}
+
+export function loadConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    dataDir: overrides.dataDir ?? defaultDataDir(),
+    host: overrides.host ?? process.env.MEDIA_INDEX_HOST ?? '127.0.0.1',
+    port: overrides.port ?? intEnv('MEDIA_INDEX_PORT', 7717),
+    workers: overrides.workers ?? intEnv('MEDIA_INDEX_WORKERS', defaultWorkers()),
+    rateLimit: overrides.rateLimit ?? {
+      max: intEnv('MEDIA_INDEX_RATE_LIMIT', 1200),
+      windowMs: intEnv('MEDIA_INDEX_RATE_WINDOW_MS', 60_000),
+    },
+    maxUploadBytes: overrides.maxUploadBytes ?? intEnv('MEDIA_INDEX_MAX_UPLOAD_BYTES', 20 * 1024 ** 3),
+    stageTimeoutMs: overrides.stageTimeoutMs ?? intEnv('MEDIA_INDEX_STAGE_TIMEOUT_MS', 30 * 60_000),
+    allowedHosts:
+      overrides.allowedHosts ??
+      (process.env.MEDIA_INDEX_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+  };
+}

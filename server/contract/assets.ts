@@ -1,0 +1,94 @@
+// Assets (SPEC 2.2, 4.1, 4.2): every video, photo and document is a "video" in the API.
+import { z } from 'zod';
+import { EffectiveOptionsSchema, IndexOptionsInput } from './stages.ts';
+
+export const ASSET_KINDS = ['video', 'image', 'document'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number];
+
+export const EXTENSION_KINDS: Record<string, AssetKind> = {
+  '.mp4': 'video', '.mov': 'video', '.mkv': 'video', '.webm': 'video', '.m4v': 'video', '.avi': 'video',
+  '.jpg': 'image', '.jpeg': 'image', '.png': 'image', '.webp': 'image', '.heic': 'image', '.heif': 'image',
+  '.tif': 'image', '.tiff': 'image', '.bmp': 'image', '.gif': 'image',
+  '.pdf': 'document', '.docx': 'document', '.pptx': 'document', '.xlsx': 'document', '.odt': 'document',
+  '.odp': 'document', '.rtf': 'document', '.epub': 'document', '.txt': 'document', '.md': 'document',
+  '.html': 'document', '.csv': 'document',
+};
+
+/** Refused with `unsupported_legacy_format` (SPEC 2.2). */
+export const LEGACY_EXTENSIONS = ['.doc', '.ppt', '.xls'] as const;
+
+export const CURRENT_PIPELINE = 'arrow';
+/** Deprecated tiers (SPEC 9): accepted for videos only; their assets are searched by `classic`. */
+export const LEGACY_PIPELINES = ['lite', 'pro', 'max', 'gen1_lite', 'gen1_pro', 'gen1_max', 'classic'] as const;
+export const PIPELINES = [CURRENT_PIPELINE, ...LEGACY_PIPELINES] as const;
+
+export const ASSET_STATUSES = ['processing', 'completed'] as const;
+
+export const UploadFields = z
+  .object({
+    pipeline: z.enum(PIPELINES).default(CURRENT_PIPELINE),
+    options: z.string().max(64 * 1024).optional(),
+  })
+  .strict();
+
+export const REPORT_STATES = ['pending', 'running', 'ok', 'off', 'not_applicable', 'failed'] as const;
+
+export const StageReport = z.object({
+  state: z.enum(REPORT_STATES),
+  reason: z.string().nullable(),
+  version: z.number().int(),
+  counts: z.record(z.string(), z.number()),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  attempts: z.number().int(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
+});
+export type StageReport = z.infer<typeof StageReport>;
+
+export const IndexReport = z.object({
+  stages: z.record(z.string(), StageReport),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+});
+
+export const UploadAck = z.object({
+  video_id: z.string(),
+  kind: z.enum(ASSET_KINDS),
+  status: z.enum(ASSET_STATUSES),
+  pipeline: z.string(),
+  file_name: z.string(),
+  size_bytes: z.number().int(),
+  index_options: EffectiveOptionsSchema.nullable(),
+});
+export type UploadAck = z.infer<typeof UploadAck>;
+
+export const AssetListItem = z.object({
+  video_id: z.string(),
+  kind: z.enum(ASSET_KINDS),
+  status: z.enum(ASSET_STATUSES),
+  file_name: z.string(),
+  size_bytes: z.number().int(),
+  page_count: z.number().int().nullable(),
+  pipeline: z.string(),
+  owned: z.boolean(),
+  created_at: z.string(),
+});
+export type AssetListItem = z.infer<typeof AssetListItem>;
+
+export const AssetDetail = AssetListItem.extend({
+  mime_type: z.string().nullable(),
+  sha256: z.string(),
+  duration_s: z.number().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  engine: z.string(),
+  gen1_tier: z.string().nullable(),
+  workspace_id: z.string(),
+  completed_at: z.string().nullable(),
+  index: z.object({ options: EffectiveOptionsSchema.nullable(), report: IndexReport }),
+});
+export type AssetDetail = z.infer<typeof AssetDetail>;
+
+export const DeleteAck = z.object({ video_id: z.string(), deleted: z.literal(true), purging: z.literal(true) });
+
+export { IndexOptionsInput };

@@ -1,0 +1,30 @@
+// Starts indexer processes with child_process.fork (headless). The desktop shell supplies a
+// launcher with the same interface over Electron's utilityProcess.
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
+
+const require = createRequire(import.meta.url);
+export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+/** The TypeScript loader the processes run under (the project runs its sources directly). */
+export const TS_LOADER = pathToFileURL(require.resolve('tsx')).href;
+
+export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
+  const child = fork(WORKER_ENTRY, [], {
+    execArgv: ['--import', TS_LOADER],
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return {
+    pid: child.pid,
+    send: (msg) => {
+      if (child.connected) child.send(msg);
+    },
+    onMessage: (fn) => child.on('message', (m) => fn(m as WorkerMessage)),
+    onExit: (fn) => child.on('exit', (code) => fn(code)),
+    kill: () => {
+      child.kill('SIGKILL');
+    },
+  };
+};

@@ -1,0 +1,53 @@
+// Which stage runs an asset gets at upload: every stage has a row, so the report is complete from
+// the first poll. Off and not-applicable stages are settled at once; the rest wait in the queue.
+import type { AssetKind } from '../contract/assets.ts';
+import type { EffectiveOptions } from '../contract/stages.ts';
+import type { StageRunRow } from '../store/stage-runs.repo.ts';
+import { STAGES, STAGE_ORDER } from './registry.ts';
+import type { IndexStageName } from './stage.ts';
+
+/** What the deprecated tiers index (SPEC 9: no pages, regions, People or index options). */
+export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
+
+export function planRuns(
+  assetId: string,
+  kind: AssetKind,
+  effective: EffectiveOptions | null,
+  now: number,
+): StageRunRow[] {
+  return STAGE_ORDER.map((name) => {
+    const def = STAGES[name];
+    const base: StageRunRow = {
+      asset_id: assetId,
+      stage: name,
+      version: def.version,
+      state: 'pending',
+      reason: null,
+      counts: '{}',
+      details: null,
+      attempts: 0,
+      queued_at: now,
+      started_at: null,
+      finished_at: null,
+      duration_ms: null,
+    };
+    const settle = (state: 'off' | 'not_applicable', reason: string): StageRunRow => ({
+      ...base,
+      state,
+      reason,
+      finished_at: now,
+      duration_ms: 0,
+    });
+    if (effective === null && !LEGACY_STAGES.includes(name)) return settle('off', 'not part of the legacy pipeline');
+    if (name !== 'extract' && effective !== null && !effective[name].enabled) return settle('off', 'turned off in the index options');
+    if (!def.kinds.includes(kind)) return settle('not_applicable', `does not apply to ${kind === 'image' ? 'an image' : `a ${kind}`}`);
+    return base;
+  });
+}
+
+/** The stage's values from the effective options, as the stage receives them. */
+export function stageValues(effective: EffectiveOptions | null, stage: IndexStageName): Record<string, unknown> {
+  if (stage === 'extract' || effective === null) return {};
+  const { enabled: _enabled, ...values } = effective[stage];
+  return values;
+}

@@ -1,0 +1,25 @@
+// Messages between the indexer host (the one writer) and an indexer process.
+import type { IndexStageName, StageAsset, StageOutcome } from './stage.ts';
+
+export interface RunRequest {
+  type: 'run';
+  jobId: number;
+  stage: IndexStageName;
+  asset: StageAsset;
+  options: Record<string, unknown>;
+  dataDir: string;
+  assetDir: string;
+}
+
+export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome };
+
+/** One indexer process, whatever starts it (child_process.fork headless, utilityProcess in the shell). */
+export interface WorkerChannel {
+  readonly pid: number | undefined;
+  send(msg: RunRequest): void;
+  onMessage(fn: (msg: WorkerMessage) => void): void;
+  onExit(fn: (code: number | null) => void): void;
+  kill(): void;
+}
+
+export type WorkerLauncher = () => WorkerChannel;

@@ -1,0 +1,24 @@
+// Every stage, by name. A stage missing here is a compile error.
+import type { AssetKind } from '../contract/assets.ts';
+import { notImplementedStage, type IndexStageName, type StageDefinition } from './stage.ts';
+import { extractStage } from './stages/extract.stage.ts';
+import { musicStage } from './stages/music.stage.ts';
+
+const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
+
+export const STAGES: Record<IndexStageName, StageDefinition> = {
+  extract: extractStage,
+  transcript: notImplementedStage('transcript', ['video'], ['extract'], 'whisper'),
+  captions: notImplementedStage('captions', MEDIA, ['extract'], 'captioner'),
+  speakers: notImplementedStage('speakers', ['video'], ['extract'], 'speaker-embedding'),
+  sounds: notImplementedStage('sounds', ['video'], ['extract'], 'audioset-tagger'),
+  labels: notImplementedStage('labels', ['video', 'image'], ['extract']),
+  ocr: notImplementedStage('ocr', MEDIA, ['extract']),
+  faces: notImplementedStage('faces', MEDIA, ['extract']),
+  objects: notImplementedStage('objects', ['image', 'document'], ['extract']),
+  people: notImplementedStage('people', MEDIA, ['faces']),
+  music: musicStage,
+};
+
+/** Order in which stages are created and reported. */
+export const STAGE_ORDER: readonly IndexStageName[] = Object.keys(STAGES) as IndexStageName[];

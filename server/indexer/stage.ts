@@ -1,0 +1,82 @@
+// What a stage is: a definition the registry holds, run in the indexer process, saved by the writer.
+import type { AssetKind } from '../contract/assets.ts';
+import type { StageName } from '../contract/stages.ts';
+import type { Store } from '../store/index.ts';
+
+/** `extract` is the internal first stage every other stage depends on; the rest are SPEC 2.7's. */
+export type IndexStageName = 'extract' | StageName;
+
+export interface StageAsset {
+  id: string;
+  kind: AssetKind;
+  ext: string;
+  filePath: string;
+  sizeBytes: number;
+  sha256: string;
+  mimeType: string | null;
+}
+
+export interface StageContext {
+  asset: StageAsset;
+  /** The stage's effective values (SPEC 2.7), without `enabled`. */
+  options: Record<string, unknown>;
+  dataDir: string;
+  /** Folder the stage may write derived files into (renders, frames, audio). */
+  assetDir: string;
+}
+
+export type StageOutcome =
+  | { state: 'ok'; counts?: Record<string, number>; details?: Record<string, unknown>; output?: unknown }
+  | { state: 'not_applicable'; reason: string }
+  | { state: 'failed'; reason: string; details?: Record<string, unknown> };
+
+export interface Availability {
+  available: boolean;
+  reason: string | null;
+}
+
+export interface StageDefinition {
+  name: IndexStageName;
+  /** Bumped when the stage's output changes; older rows are re-run. */
+  version: number;
+  kinds: readonly AssetKind[];
+  dependsOn: readonly IndexStageName[];
+  /** The model the stage needs, or null. */
+  model: string | null;
+  availability(): Availability;
+  /** Runs in an indexer process. Expected conditions are returned as outcomes, never thrown. */
+  run(ctx: StageContext): Promise<StageOutcome>;
+  /** Runs in the one writer, inside the transaction that records the outcome. */
+  save?(store: Store, assetId: string, output: unknown): void;
+}
+
+export const ok = (counts: Record<string, number> = {}, output?: unknown, details?: Record<string, unknown>): StageOutcome => ({
+  state: 'ok',
+  counts,
+  output,
+  details,
+});
+export const failed = (reason: string, details?: Record<string, unknown>): StageOutcome => ({ state: 'failed', reason, details });
+export const notApplicable = (reason: string): StageOutcome => ({ state: 'not_applicable', reason });
+
+/**
+ * A stage of SPEC 2.7 whose implementation is not in this build: registered, shown unavailable,
+ * and reported `failed` with `not_implemented` whenever it is asked to run. Never `ok` without output.
+ */
+export function notImplementedStage(
+  name: StageName,
+  kinds: readonly AssetKind[],
+  dependsOn: readonly IndexStageName[],
+  model: string | null = null,
+): StageDefinition {
+  const reason = `not_implemented: the ${name} stage is not in this build`;
+  return {
+    name,
+    version: 0,
+    kinds,
+    dependsOn,
+    model,
+    availability: () => ({ available: false, reason: 'not_implemented' }),
+    run: async () => failed(reason),
+  };
+}

@@ -1,0 +1,27 @@
+// Entry of an indexer process: runs one stage at a time for the host and answers with its outcome.
+// Holds no database handle for writing: the host records every outcome.
+import { STAGES } from './registry.ts';
+import type { RunRequest, WorkerMessage } from './protocol.ts';
+import type { StageOutcome } from './stage.ts';
+
+function send(msg: WorkerMessage): void {
+  process.send?.(msg);
+}
+
+async function handle(req: RunRequest): Promise<StageOutcome> {
+  const def = STAGES[req.stage];
+  if (!def) return { state: 'failed', reason: `unknown stage ${req.stage}` };
+  try {
+    return await def.run({ asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { state: 'failed', reason: `error: ${message.slice(0, 500)}` };
+  }
+}
+
+process.on('message', (msg: RunRequest) => {
+  if (msg?.type !== 'run') return;
+  void handle(msg).then((outcome) => send({ type: 'done', jobId: msg.jobId, outcome }));
+});
+process.on('disconnect', () => process.exit(0));
+send({ type: 'ready' });

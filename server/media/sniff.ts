@@ -1,0 +1,75 @@
+// Confirms that a file's content is what its extension says, before anything is stored.
+import fs from 'node:fs';
+import { fileTypeFromFile } from 'file-type';
+import type { AssetKind } from '../contract/assets.ts';
+import { AppError, Errors } from '../errors.ts';
+
+const TEXT_MIME: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.md': 'text/markdown',
+  '.html': 'text/html',
+  '.csv': 'text/csv',
+};
+
+// Zip-based documents: the detector may name the container only.
+const ZIP_DOCS = new Set(['.docx', '.pptx', '.xlsx', '.odt', '.odp', '.epub']);
+
+async function looksLikeText(file: string): Promise<boolean> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const head = buf.subarray(0, bytesRead);
+    if (head[0] === 0xff && head[1] === 0xfe) return true; // UTF-16 LE with BOM
+    if (head[0] === 0xfe && head[1] === 0xff) return true; // UTF-16 BE with BOM
+    return !head.includes(0);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Returns the content's MIME type, or throws a 4xx naming what is wrong. */
+export async function confirmContent(file: string, ext: string, kind: AssetKind): Promise<string> {
+  const stat = await fs.promises.stat(file);
+  if (stat.size === 0) throw new AppError('empty_file', 422, 'The file is empty.');
+  const detected = await fileTypeFromFile(file);
+  const mismatch = (what: string) =>
+    Errors.unsupportedFileType(`The file's content (${what}) does not match its extension ${ext}.`);
+
+  if (detected?.ext === 'cfb' && ['.docx', '.pptx', '.xlsx'].includes(ext)) {
+    throw new AppError(
+      'unsupported_legacy_format',
+      415,
+      `The file is an OLE compound file (a legacy ${ext.slice(0, -1)} document or a password-protected one); save it unprotected as ${ext} or PDF.`,
+    );
+  }
+  if (kind === 'video') {
+    if (detected?.mime.startsWith('video/') || detected?.mime === 'application/x-matroska') return detected.mime;
+    throw mismatch(detected?.mime ?? 'unrecognised data');
+  }
+  if (kind === 'image') {
+    if (detected?.mime.startsWith('image/')) return detected.mime;
+    throw mismatch(detected?.mime ?? 'unrecognised data');
+  }
+  if (ext === '.pdf') {
+    if (detected?.ext === 'pdf') return detected.mime;
+    throw mismatch(detected?.mime ?? 'unrecognised data');
+  }
+  if (ext === '.rtf') {
+    if (detected?.ext === 'rtf') return detected.mime;
+    throw mismatch(detected?.mime ?? 'unrecognised data');
+  }
+  if (ZIP_DOCS.has(ext)) {
+    if (detected && (detected.ext === ext.slice(1) || detected.ext === 'zip')) return detected.mime;
+    throw mismatch(detected?.mime ?? 'unrecognised data');
+  }
+  const textMime = TEXT_MIME[ext];
+  if (textMime) {
+    // A detector hit on a text extension means binary content (an image renamed .txt, say);
+    // XML is the one structured text the detector names that may be legitimate HTML.
+    if (detected && detected.ext !== 'xml') throw mismatch(detected.mime);
+    if (!(await looksLikeText(file))) throw mismatch('binary data');
+    return textMime;
+  }
+  throw Errors.unsupportedFileType(`Files of type ${ext} are not supported.`);
+}

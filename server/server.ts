@@ -1,0 +1,112 @@
+// Starts the local service: store, indexer host, purger and the HTTP API on loopback.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { openStore, type Store } from './store/index.ts';
+import { lockDataFolder } from './store/lock.ts';
+import { IndexerHost } from './indexer/host.ts';
+import { forkLauncher } from './indexer/launcher.ts';
+import type { WorkerLauncher } from './indexer/protocol.ts';
+import { AuthService } from './services/auth.service.ts';
+import { AssetsService } from './services/assets.service.ts';
+import { IndexOptionsService } from './services/index-options.service.ts';
+import { EnginesService } from './services/engines.service.ts';
+import { Purger } from './services/purge.service.ts';
+import { createApp } from './api/app.ts';
+import type { Services } from './api/services.ts';
+import { VERSION } from './version.ts';
+
+export interface Core {
+  store: Store;
+  host: IndexerHost;
+  purger: Purger;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** The service without HTTP: what `serve` and the CLI `index` both run on. Takes the folder lock. */
+export async function openCore(
+  config: Config,
+  opts: { launch?: WorkerLauncher; log?: (msg: string) => void; lockInfo?: string } = {},
+): Promise<Core> {
+  const log = opts.log ?? ((msg: string) => console.error(msg));
+  const store = openStore(config.dataDir);
+  let release: () => void;
+  try {
+    release = lockDataFolder(config.dataDir, opts.lockInfo ?? 'media-index');
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  await store.files.sweep(store.assets.allIds());
+  const host = new IndexerHost(store, {
+    workers: config.workers,
+    launch: opts.launch ?? forkLauncher,
+    stageTimeoutMs: config.stageTimeoutMs,
+    log,
+  });
+  const purger = new Purger(store, log);
+  host.on('run-finished', () => purger.kick());
+  const indexOptions = new IndexOptionsService(store);
+  const services: Services = {
+    config,
+    store,
+    auth: new AuthService(store),
+    indexOptions,
+    engines: new EnginesService(store),
+    assets: new AssetsService(store, indexOptions, { queued: () => host.kick(), deleted: () => purger.kick() }),
+    version: VERSION,
+    log,
+  };
+  host.start();
+  purger.kick();
+  return {
+    store,
+    host,
+    purger,
+    services,
+    async close() {
+      await host.stop();
+      await purger.settled();
+      store.close();
+      release();
+    },
+  };
+}
+
+export interface RunningServer extends Core {
+  url: string;
+  port: number;
+}
+
+export async function startServer(
+  config: Config,
+  opts: { launch?: WorkerLauncher; log?: (msg: string) => void } = {},
+): Promise<RunningServer> {
+  const core = await openCore(config, { ...opts, lockInfo: 'media-index serve' });
+  const server = http.createServer(createApp(core.services).callback());
+  server.requestTimeout = 0; // large uploads may take long; idle sockets still time out
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+  } catch (err) {
+    await core.close();
+    throw err;
+  }
+  const { port } = server.address() as AddressInfo;
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return {
+    ...core,
+    url: `http://${shownHost}:${port}`,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,259 @@
+// Assets (SPEC 2.2, 3.1, 4.1, 4.2): upload ingest, list, detail, delete and sharing.
+// Reads and writes assets, asset_shares and stage_runs; moves uploaded files into the data folder.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Store } from '../store/index.ts';
+import type { AssetRow, VisibleAsset } from '../store/assets.repo.ts';
+import type { StageRunRow } from '../store/stage-runs.repo.ts';
+import { clock, iso, newId } from '../store/ids.ts';
+import { AppError, Errors, detailsFromIssues } from '../errors.ts';
+import {
+  CURRENT_PIPELINE,
+  EXTENSION_KINDS,
+  LEGACY_EXTENSIONS,
+  UploadFields,
+  type AssetDetail,
+  type AssetListItem,
+  type StageReport,
+  type UploadAck,
+} from '../contract/assets.ts';
+import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
+import { confirmContent } from '../media/sniff.ts';
+import { hashFile } from '../media/hash.ts';
+import { planRuns } from '../indexer/plan.ts';
+import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
+
+export interface UploadedFile {
+  tmpPath: string;
+  originalName: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+export interface AssetEvents {
+  queued(): void;
+  deleted(): void;
+}
+
+/** File names are kept for display only: no path, no control characters, bounded length. */
+export function displayName(original: string): string {
+  const base = original.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (clean || 'unnamed').slice(0, 255);
+}
+
+function parseUploadOptions(text: string | undefined): IndexOptionsInput {
+  if (text === undefined || text.trim() === '') return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw Errors.invalidOptions([{ path: 'options', message: 'is not valid JSON' }]);
+  }
+  return parseOptionsLayer(raw, 'options');
+}
+
+function stageReport(r: StageRunRow): StageReport {
+  return {
+    state: r.state,
+    reason: r.reason,
+    version: r.version,
+    counts: JSON.parse(r.counts) as Record<string, number>,
+    details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : null,
+    attempts: r.attempts,
+    started_at: iso(r.started_at),
+    finished_at: iso(r.finished_at),
+    duration_ms: r.duration_ms,
+  };
+}
+
+function listItem(a: VisibleAsset): AssetListItem {
+  return {
+    video_id: a.id,
+    kind: a.kind,
+    status: a.status,
+    file_name: a.file_name,
+    size_bytes: a.size_bytes,
+    page_count: a.page_count,
+    pipeline: a.pipeline,
+    owned: a.owned === 1,
+    created_at: iso(a.created_at) as string,
+  };
+}
+
+export class AssetsService {
+  constructor(
+    private readonly store: Store,
+    private readonly indexOptions: IndexOptionsService,
+    private readonly events: AssetEvents,
+  ) {}
+
+  /**
+   * Validates and stores an upload. Every refusal happens before anything is stored: the temp file
+   * is removed and no row is written.
+   */
+  async ingest(workspaceId: string, file: UploadedFile | undefined, fields: Record<string, unknown>): Promise<UploadAck> {
+    try {
+      if (!file) {
+        this.parseFields(fields);
+        throw Errors.invalidRequest([{ path: 'file', message: 'a file part named "file" is required' }]);
+      }
+      return await this.register(workspaceId, { ...file, path: file.tmpPath, linked: false }, fields);
+    } finally {
+      // After a successful register the temp file has been moved away; otherwise it must not stay.
+      if (file) await fs.promises.rm(file.tmpPath, { force: true });
+    }
+  }
+
+  /**
+   * Indexes a file on this machine in place (CLI `index`): nothing is copied, and the purge of a
+   * deleted asset never touches the user's file. A changed file fails `extract` on re-index.
+   */
+  async ingestLocal(workspaceId: string, absPath: string, fields: Record<string, unknown>): Promise<UploadAck> {
+    const { sha256, size } = await hashFile(absPath);
+    return this.register(
+      workspaceId,
+      { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true },
+      fields,
+    );
+  }
+
+  private parseFields(fields: Record<string, unknown>) {
+    const parsed = UploadFields.safeParse(fields);
+    if (!parsed.success) throw Errors.invalidRequest(detailsFromIssues(parsed.error.issues));
+    return parsed.data;
+  }
+
+  private async register(
+    workspaceId: string,
+    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean },
+    fields: Record<string, unknown>,
+  ): Promise<UploadAck> {
+    const { pipeline: requested, options } = this.parseFields(fields);
+    const fileName = displayName(src.originalName);
+    const ext = path.extname(fileName).toLowerCase();
+    if ((LEGACY_EXTENSIONS as readonly string[]).includes(ext)) throw Errors.legacyFormat(ext);
+    const kind = EXTENSION_KINDS[ext];
+    if (!kind) {
+      throw Errors.unsupportedFileType(
+        ext ? `Files of type ${ext} are not supported.` : 'The file name has no extension; the type cannot be told.',
+      );
+    }
+
+    // Deprecated tiers index videos only; images and documents always run on arrow (SPEC 4.1).
+    const legacy = requested !== CURRENT_PIPELINE && kind === 'video';
+    const uploadLayer = parseUploadOptions(options);
+    if (legacy && Object.keys(uploadLayer).length > 0) {
+      throw Errors.invalidOptions([
+        { path: 'options', message: `index options need pipeline=arrow; the deprecated ${requested} pipeline takes none` },
+      ]);
+    }
+    const effective: EffectiveOptions | null = legacy ? null : this.indexOptions.effective(workspaceId, uploadLayer);
+
+    const mime = await confirmContent(src.path, ext, kind);
+
+    const id = newId('vid');
+    const now = clock.now();
+    const storedPath = src.linked ? src.path : this.store.files.adopt(src.path, id, ext);
+    const row: AssetRow = {
+      id,
+      workspace_id: workspaceId,
+      kind,
+      file_name: fileName,
+      ext,
+      stored_path: storedPath,
+      linked: src.linked ? 1 : 0,
+      mime_type: mime,
+      size_bytes: src.sizeBytes,
+      sha256: src.sha256,
+      pipeline: legacy ? requested : CURRENT_PIPELINE,
+      engine: legacy ? 'classic' : 'arrow',
+      gen1_tier: legacy ? requested : null,
+      index_options: effective ? JSON.stringify(effective) : null,
+      status: 'processing',
+      page_count: null,
+      duration_s: null,
+      width: null,
+      height: null,
+      created_at: now,
+      completed_at: null,
+      deleted_at: null,
+    };
+    try {
+      this.store.assets.insertWithRuns(row, planRuns(id, kind, effective, now));
+    } catch (err) {
+      await this.store.files.removeAsset(id);
+      throw err;
+    }
+    this.events.queued();
+    return {
+      video_id: id,
+      kind,
+      status: 'processing',
+      pipeline: row.pipeline,
+      file_name: fileName,
+      size_bytes: src.sizeBytes,
+      index_options: effective,
+    };
+  }
+
+  list(workspaceId: string, limit: number, offset: number): { items: AssetListItem[]; total: number } {
+    const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset);
+    return { items: rows.map(listItem), total };
+  }
+
+  /** The asset if this workspace may see it; another workspace's id is simply not found. */
+  visible(workspaceId: string, id: string): VisibleAsset {
+    const a = this.store.assets.findVisible(id, workspaceId);
+    if (!a) throw Errors.notFound('Video');
+    return a;
+  }
+
+  detail(workspaceId: string, id: string): AssetDetail {
+    const a = this.visible(workspaceId, id);
+    const runs = this.store.runs.forAsset(a.id);
+    const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
+    return {
+      ...listItem(a),
+      mime_type: a.mime_type,
+      sha256: a.sha256,
+      duration_s: a.duration_s,
+      width: a.width,
+      height: a.height,
+      engine: a.engine,
+      gen1_tier: a.gen1_tier,
+      workspace_id: a.workspace_id,
+      completed_at: iso(a.completed_at),
+      index: {
+        options: a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null,
+        report: {
+          stages: Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)])),
+          progress: { done, total: runs.length },
+        },
+      },
+    };
+  }
+
+  /** Owner-only (SPEC 5.6): hidden at once, purged in the background. */
+  delete(workspaceId: string, id: string): { video_id: string; deleted: true; purging: true } {
+    const a = this.visible(workspaceId, id);
+    if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can delete this asset; it is shared into yours.');
+    this.store.assets.markDeleted(a.id, clock.now());
+    this.events.deleted();
+    return { video_id: a.id, deleted: true, purging: true };
+  }
+
+  /** Shares an asset read-only into another workspace (CLI `share`). */
+  share(assetId: string, toWorkspace: string): { video_id: string; workspace: string } {
+    const asset = this.store.assets.byId(assetId);
+    if (!asset || asset.deleted_at !== null) throw Errors.notFound('Video');
+    const target = this.store.workspaces.byName(toWorkspace);
+    if (!target) throw new AppError('unknown_workspace', 422, `No workspace named "${toWorkspace}".`);
+    if (target.id === asset.workspace_id) {
+      throw new AppError('invalid_request', 422, 'The asset already belongs to that workspace.');
+    }
+    this.store.assets.share(asset.id, target.id, clock.now());
+    return { video_id: asset.id, workspace: target.name };
+  }
+}

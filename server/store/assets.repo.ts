@@ -1,0 +1,129 @@
+import type { DB } from './db.ts';
+import type { StageRunRow } from './stage-runs.repo.ts';
+import type { AssetKind } from '../contract/assets.ts';
+
+export interface AssetRow {
+  id: string;
+  workspace_id: string;
+  kind: AssetKind;
+  file_name: string;
+  ext: string;
+  /** Relative to the data folder, or absolute for a linked file (indexed in place, never deleted). */
+  stored_path: string;
+  linked: 0 | 1;
+  mime_type: string | null;
+  size_bytes: number;
+  sha256: string;
+  pipeline: string;
+  engine: 'arrow' | 'classic';
+  gen1_tier: string | null;
+  index_options: string | null;
+  status: 'processing' | 'completed';
+  page_count: number | null;
+  duration_s: number | null;
+  width: number | null;
+  height: number | null;
+  created_at: number;
+  completed_at: number | null;
+  deleted_at: number | null;
+}
+
+export type VisibleAsset = AssetRow & { owned: 0 | 1 };
+
+export interface AssetFacts {
+  mime_type?: string | null;
+  page_count?: number | null;
+  duration_s?: number | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+// Visible to a workspace = owned by it or shared into it, and not deleted.
+const VISIBLE = `a.deleted_at IS NULL AND (a.workspace_id = @ws OR EXISTS
+  (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id = @ws))`;
+
+export class AssetsRepo {
+  constructor(private readonly db: DB) {}
+
+  insertWithRuns(asset: AssetRow, runs: StageRunRow[]): void {
+    const insertAsset = this.db.prepare(
+      `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, linked, mime_type, size_bytes, sha256, pipeline,
+         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at)
+       VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
+         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at)`,
+    );
+    const insertRun = this.db.prepare(
+      `INSERT INTO stage_runs (asset_id, stage, version, state, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
+       VALUES (@asset_id, @stage, @version, @state, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`,
+    );
+    this.db.transaction(() => {
+      insertAsset.run(asset);
+      for (const r of runs) insertRun.run(r);
+    })();
+  }
+
+  byId(id: string): AssetRow | undefined {
+    return this.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined;
+  }
+
+  findVisible(id: string, workspaceId: string): VisibleAsset | undefined {
+    return this.db
+      .prepare(`SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE a.id = @id AND ${VISIBLE}`)
+      .get({ id, ws: workspaceId }) as VisibleAsset | undefined;
+  }
+
+  listVisible(workspaceId: string, limit: number, offset: number): { rows: VisibleAsset[]; total: number } {
+    const rows = this.db
+      .prepare(
+        `SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE ${VISIBLE}
+         ORDER BY a.created_at DESC, a.id DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ws: workspaceId, limit, offset }) as VisibleAsset[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE}`).get({ ws: workspaceId }) as {
+      n: number;
+    };
+    return { rows, total: n };
+  }
+
+  markDeleted(id: string, at: number): boolean {
+    return this.db.prepare('UPDATE assets SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id).changes > 0;
+  }
+
+  share(assetId: string, workspaceId: string, at: number): boolean {
+    return (
+      this.db
+        .prepare('INSERT OR IGNORE INTO asset_shares (asset_id, workspace_id, created_at) VALUES (?, ?, ?)')
+        .run(assetId, workspaceId, at).changes > 0
+    );
+  }
+
+  setFacts(id: string, facts: AssetFacts): void {
+    const keys = Object.keys(facts).filter((k) => (facts as Record<string, unknown>)[k] !== undefined);
+    if (keys.length === 0) return;
+    this.db.prepare(`UPDATE assets SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...facts, id });
+  }
+
+  setCompleted(id: string, at: number): void {
+    this.db.prepare("UPDATE assets SET status = 'completed', completed_at = ? WHERE id = ?").run(at, id);
+  }
+
+  /** Deleted assets with no stage run in flight, oldest first: the purge queue. */
+  purgeCandidates(limit: number): AssetRow[] {
+    return this.db
+      .prepare(
+        `SELECT a.* FROM assets a WHERE a.deleted_at IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'running')
+         ORDER BY a.deleted_at LIMIT ?`,
+      )
+      .all(limit) as AssetRow[];
+  }
+
+  deleteRow(id: string): void {
+    this.db.prepare('DELETE FROM assets WHERE id = ?').run(id);
+  }
+
+  allIds(): Set<string> {
+    const rows = this.db.prepare('SELECT id FROM assets').all() as Array<{ id: string }>;
+    return new Set(rows.map((r) => r.id));
+  }
+}

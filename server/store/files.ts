@@ -1,0 +1,59 @@
+// The files under the data folder. Names are always chosen here, never taken from an upload.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export class FileStore {
+  readonly root: string;
+  readonly tmpDir: string;
+  readonly assetsDir: string;
+
+  constructor(dataDir: string) {
+    this.root = path.resolve(dataDir);
+    this.tmpDir = path.join(this.root, 'tmp');
+    this.assetsDir = path.join(this.root, 'assets');
+    fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(this.assetsDir, { recursive: true, mode: 0o700 });
+  }
+
+  assetDir(assetId: string): string {
+    if (!/^[a-z]+_[0-9a-z]+$/.test(assetId)) throw new Error(`bad asset id ${assetId}`);
+    return path.join(this.assetsDir, assetId);
+  }
+
+  /** Path of the original, relative to the data folder (what the database stores). */
+  originalRelPath(assetId: string, ext: string): string {
+    return path.join('assets', assetId, `original${ext}`);
+  }
+
+  abs(storedPath: string): string {
+    return path.isAbsolute(storedPath) ? storedPath : path.join(this.root, storedPath);
+  }
+
+  /** Moves an uploaded temp file into the asset's folder. */
+  adopt(tmpPath: string, assetId: string, ext: string): string {
+    fs.mkdirSync(this.assetDir(assetId), { recursive: true, mode: 0o700 });
+    const rel = this.originalRelPath(assetId, ext);
+    fs.renameSync(tmpPath, this.abs(rel));
+    return rel;
+  }
+
+  async removeAsset(assetId: string): Promise<void> {
+    await fs.promises.rm(this.assetDir(assetId), { recursive: true, force: true });
+  }
+
+  /** Clears temp files and asset folders that no database row owns (left by a crash). */
+  async sweep(knownAssetIds: Set<string>): Promise<number> {
+    let removed = 0;
+    for (const name of await fs.promises.readdir(this.tmpDir)) {
+      await fs.promises.rm(path.join(this.tmpDir, name), { recursive: true, force: true });
+      removed++;
+    }
+    for (const name of await fs.promises.readdir(this.assetsDir)) {
+      if (!knownAssetIds.has(name)) {
+        await fs.promises.rm(path.join(this.assetsDir, name), { recursive: true, force: true });
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,35 @@
+// The store: one database connection and the repositories over it, plus the file store.
+import path from 'node:path';
+import fs from 'node:fs';
+import { openDatabase, type DB } from './db.ts';
+import { WorkspacesRepo } from './workspaces.repo.ts';
+import { KeysRepo } from './keys.repo.ts';
+import { AssetsRepo } from './assets.repo.ts';
+import { StageRunsRepo } from './stage-runs.repo.ts';
+import { FileStore } from './files.ts';
+
+export interface Store {
+  db: DB;
+  files: FileStore;
+  workspaces: WorkspacesRepo;
+  keys: KeysRepo;
+  assets: AssetsRepo;
+  runs: StageRunsRepo;
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+export function openStore(dataDir: string): Store {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const db = openDatabase(path.join(dataDir, 'media-index.sqlite'));
+  return {
+    db,
+    files: new FileStore(dataDir),
+    workspaces: new WorkspacesRepo(db),
+    keys: new KeysRepo(db),
+    assets: new AssetsRepo(db),
+    runs: new StageRunsRepo(db),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,12 @@
+// Ordered list of migrations. A shipped migration is never edited: add a new one instead.
+// The schema version is PRAGMA user_version = number of migrations applied.
+import { migration as m0001 } from './0001-workspaces-and-keys.ts';
+import { migration as m0002 } from './0002-assets.ts';
+import { migration as m0003 } from './0003-stage-runs.ts';
+
+export interface Migration {
+  name: string;
+  up: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003];

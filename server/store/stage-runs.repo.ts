@@ -1,0 +1,112 @@
+import type { DB } from './db.ts';
+
+export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' | 'failed';
+export const TERMINAL_STATES: readonly RunState[] = ['ok', 'off', 'not_applicable', 'failed'];
+
+export interface StageRunRow {
+  asset_id: string;
+  stage: string;
+  version: number;
+  state: RunState;
+  reason: string | null;
+  counts: string;
+  details: string | null;
+  attempts: number;
+  queued_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  duration_ms: number | null;
+}
+
+export interface RunFinish {
+  state: Exclude<RunState, 'pending' | 'running'>;
+  reason: string | null;
+  counts: Record<string, number>;
+  details: Record<string, unknown> | null;
+  finishedAt: number;
+}
+
+export class StageRunsRepo {
+  constructor(private readonly db: DB) {}
+
+  forAsset(assetId: string): StageRunRow[] {
+    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? ORDER BY rowid').all(assetId) as StageRunRow[];
+  }
+
+  get(assetId: string, stage: string): StageRunRow | undefined {
+    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as
+      | StageRunRow
+      | undefined;
+  }
+
+  /** All runs of the oldest assets that still have pending work (live assets only). */
+  runsOfAssetsWithPendingWork(maxAssets: number): StageRunRow[] {
+    return this.db
+      .prepare(
+        `WITH waiting AS (
+           SELECT a.id, a.created_at FROM assets a
+           WHERE a.deleted_at IS NULL AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
+           ORDER BY a.created_at, a.id LIMIT ?)
+         SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+      )
+      .all(maxAssets) as StageRunRow[];
+  }
+
+  markRunning(assetId: string, stage: string, at: number): void {
+    this.db
+      .prepare(
+        "UPDATE stage_runs SET state = 'running', started_at = ?, attempts = attempts + 1 WHERE asset_id = ? AND stage = ? AND state = 'pending'",
+      )
+      .run(at, assetId, stage);
+  }
+
+  finish(assetId: string, stage: string, f: RunFinish): void {
+    this.db
+      .prepare(
+        `UPDATE stage_runs SET state = @state, reason = @reason, counts = @counts, details = @details,
+           finished_at = @finishedAt, duration_ms = CASE WHEN started_at IS NULL THEN 0 ELSE @finishedAt - started_at END
+         WHERE asset_id = @assetId AND stage = @stage`,
+      )
+      .run({
+        assetId,
+        stage,
+        state: f.state,
+        reason: f.reason,
+        counts: JSON.stringify(f.counts),
+        details: f.details ? JSON.stringify(f.details) : null,
+        finishedAt: f.finishedAt,
+      });
+  }
+
+  requeue(assetId: string, stage: string): void {
+    this.db
+      .prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?")
+      .run(assetId, stage);
+  }
+
+  /** After a crash or restart: every run left `running` goes back to the queue. */
+  requeueAllRunning(): number {
+    return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run()
+      .changes;
+  }
+
+  unfinishedCount(assetId: string): number {
+    return (
+      this.db
+        .prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = ? AND state IN ('pending', 'running')")
+        .get(assetId) as { n: number }
+    ).n;
+  }
+
+  /** Assets left `processing` although every run is finished (a crash between the two writes). */
+  assetsToComplete(): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT a.id FROM assets a WHERE a.status = 'processing' AND a.deleted_at IS NULL
+             AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running'))`,
+        )
+        .all() as Array<{ id: string }>
+    ).map((r) => r.id);
+  }
+}

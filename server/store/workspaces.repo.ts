@@ -1,0 +1,57 @@
+import type { DB } from './db.ts';
+import { clock, newId } from './ids.ts';
+
+export interface WorkspaceRow {
+  id: string;
+  name: string;
+  index_options: string;
+  created_at: number;
+}
+
+export class WorkspacesRepo {
+  constructor(private readonly db: DB) {}
+
+  byId(id: string): WorkspaceRow | undefined {
+    return this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+  }
+
+  byName(name: string): WorkspaceRow | undefined {
+    return this.db.prepare('SELECT * FROM workspaces WHERE name = ?').get(name) as WorkspaceRow | undefined;
+  }
+
+  /** Returns the workspace of that name, creating it when new. */
+  ensure(name: string): { row: WorkspaceRow; created: boolean } {
+    const existing = this.byName(name);
+    if (existing) return { row: existing, created: false };
+    const row: WorkspaceRow = { id: newId('ws'), name, index_options: '{}', created_at: clock.now() };
+    this.db
+      .prepare('INSERT INTO workspaces (id, name, index_options, created_at) VALUES (@id, @name, @index_options, @created_at)')
+      .run(row);
+    return { row, created: true };
+  }
+
+  list(): Array<WorkspaceRow & { asset_count: number; key_count: number }> {
+    return this.db
+      .prepare(
+        `SELECT w.*,
+           (SELECT COUNT(*) FROM assets a WHERE a.workspace_id = w.id AND a.deleted_at IS NULL) AS asset_count,
+           (SELECT COUNT(*) FROM api_keys k WHERE k.workspace_id = w.id AND k.revoked_at IS NULL) AS key_count
+         FROM workspaces w ORDER BY w.created_at`,
+      )
+      .all() as Array<WorkspaceRow & { asset_count: number; key_count: number }>;
+  }
+
+  setIndexOptions(id: string, json: string): void {
+    this.db.prepare('UPDATE workspaces SET index_options = ? WHERE id = ?').run(json, id);
+  }
+
+  /** `classic` for libraries that were started on a legacy tier (SPEC 4.4), else `arrow`. */
+  defaultEngine(id: string): 'arrow' | 'classic' {
+    const first = this.db
+      .prepare(
+        'SELECT engine FROM assets WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1',
+      )
+      .get(id) as { engine: 'arrow' | 'classic' } | undefined;
+    return first?.engine ?? 'arrow';
+  }
+}
