@@ -54,10 +54,10 @@ export function uploadMiddleware(tmpDir: string, maxBytes: number): Middleware<A
       if (typeof code === 'string' && code.startsWith('LIMIT_')) {
         throw Errors.invalidRequest([{ path: (err as { field?: string }).field ?? 'body', message: (err as Error).message }]);
       }
-      if (err instanceof Error && /Multipart|Boundary|Unexpected end of form/i.test(err.message)) {
-        throw new AppError('invalid_request', 422, `Malformed multipart body: ${err.message}`);
-      }
-      throw err;
+      // System errors (disk full, permissions) are the server's; anything else the parser throws is
+      // about the body the client sent.
+      if (err instanceof AppError || (typeof code === 'string' && /^E[A-Z]+$/.test(code))) throw err;
+      throw new AppError('invalid_request', 422, `Malformed multipart body: ${(err as Error).message}`);
     }
     await next();
   };

@@ -4,6 +4,7 @@ import { IndexOptionsView } from '../../contract/index-options.ts';
 import { IndexOptionsInput } from '../../contract/stages.ts';
 import type { Services } from '../services.ts';
 import { z } from 'zod';
+import { Errors } from '../../errors.ts';
 
 export function indexOptionsRoutes(s: Services): AnyRouteSpec[] {
   return [
@@ -24,7 +25,12 @@ export function indexOptionsRoutes(s: Services): AnyRouteSpec[] {
       body: z.unknown(),
       bodyDoc: IndexOptionsInput,
       response: IndexOptionsView,
-      handler: ({ auth, body }) => s.indexOptions.put(auth.workspaceId, body ?? {}),
+      handler: ({ auth, body, ctx }) => {
+        if (!ctx.request.length && !ctx.get('Transfer-Encoding')) {
+          throw Errors.invalidRequest([{ path: 'body', message: 'a JSON object is required; send {} to clear' }]);
+        }
+        return s.indexOptions.put(auth.workspaceId, body);
+      },
     }),
   ];
 }

@@ -1,0 +1,134 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { tempDir } from './helpers/server.ts';
+
+const CLI = fileURLToPath(new URL('../bin/media-index.js', import.meta.url));
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function startServe(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      out += c;
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, url, exited, output: () => ({ out, err }) };
+}
+
+describe('media-index CLI', () => {
+  const dirs: string[] = [];
+  const data = () => {
+    const d = tempDir('mi-cli-');
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('serve prints one listening line, writes the first key, answers with it, and stops cleanly on SIGTERM', async () => {
+    const dir = data();
+    const s = startServe(['--data', dir]);
+    const url = await s.url;
+    const keyFile = path.join(dir, 'first-api-key.txt');
+    expect(s.output().out.trim().split('\n')).toEqual([`listening on ${url}`]);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    const key = fs.readFileSync(keyFile, 'utf8').split('\n').find((l) => l.startsWith('mi_'))!;
+    const r = await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } });
+    expect(r.status).toBe(200);
+    s.child.kill('SIGTERM');
+    expect(await s.exited).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'indexer.lock'))).toBe(false);
+  });
+
+  it('keys create prints the key last; list shows it without the secret; revoke takes effect; MEDIA_INDEX_DATA works', async () => {
+    const dir = data();
+    const created = cli(['keys', 'create', '--workspace', 'team', '--scopes', 'read', '--expires-in', '30d'], { MEDIA_INDEX_DATA: dir });
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    const key = lines.at(-1)!;
+    expect(key).toMatch(/^mi_[0-9a-z]{20}_[A-Za-z0-9_-]{43}$/);
+    expect(created.stdout).toContain('created workspace team');
+
+    const other = cli(['keys', 'create', '--data', dir, '--workspace', 'lab', '--scopes', 'read,write', '--access', 'team']);
+    expect(other.code).toBe(0);
+    const bad = cli(['keys', 'create', '--data', dir, '--workspace', 'lab', '--scopes', 'admin']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/Scopes/);
+
+    const list = cli(['keys', 'list', '--data', dir, '--json']);
+    const keys = JSON.parse(list.stdout);
+    expect(keys).toHaveLength(2);
+    expect(list.stdout).not.toContain(key.split('_')[2]);
+    expect(keys[1]).toMatchObject({ workspace: 'lab', scopes: 'read,write', access: ['team'] });
+    expect(keys[0].expires_at).toBeGreaterThan(Date.now() + 29 * 86400e3);
+
+    const s = startServe(['--data', dir]);
+    const url = await s.url;
+    expect((await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    expect(cli(['keys', 'revoke', '--data', dir, keys[0].id]).code).toBe(0);
+    expect((await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).status).toBe(401);
+    s.child.kill('SIGTERM');
+    await s.exited;
+    expect(cli(['workspaces', '--data', dir]).stdout).toMatch(/team/);
+  });
+
+  it('index adds files and folders in place, reports progress and refusals; share makes an asset visible elsewhere', async () => {
+    const dir = data();
+    const folder = tempDir('mi-cli-src-');
+    dirs.push(folder);
+    fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(folder, 'a-text.pdf'));
+    fs.mkdirSync(path.join(folder, 'nested'));
+    fs.copyFileSync(corpus('scenes/skimage/chelsea.png'), path.join(folder, 'nested', 'chelsea.png'));
+    fs.copyFileSync(corpus('office/format-fixtures/doc.doc'), path.join(folder, 'old.doc'));
+    fs.writeFileSync(path.join(folder, 'readme.xyz'), 'skip me');
+
+    const r = cli(['index', '--data', dir, '--workspace', 'home', folder, corpus('video/imageio/realshort.mp4')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/3 indexed into workspace home, 0 refused/);
+    expect(r.stderr).toMatch(/skipped .*readme\.xyz: not a supported type/);
+    expect(r.stderr).toMatch(/skipped .*old\.doc/);
+
+    const key = cli(['keys', 'create', '--data', dir, '--workspace', 'home', '--scopes', 'read,write']).stdout.trim().split('\n').at(-1)!;
+    const guestKey = cli(['keys', 'create', '--data', dir, '--workspace', 'guest', '--scopes', 'read']).stdout.trim().split('\n').at(-1)!;
+    const s = startServe(['--data', dir]);
+    const url = await s.url;
+    const list = await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json();
+    expect(list.pagination.total).toBe(3);
+    expect(list.data.every((a: { status: string }) => a.status === 'completed')).toBe(true);
+    const pdf = list.data.find((a: { file_name: string }) => a.file_name === 'a-text.pdf');
+
+    // Indexed in place: the user's file stays where it is and is never copied.
+    expect(fs.readdirSync(path.join(dir, 'assets'))).not.toContain('original.pdf');
+
+    // The data folder is taken while a server runs.
+    const busy = cli(['index', '--data', dir, folder]);
+    expect(busy.code).not.toBe(0);
+    expect(busy.stderr).toMatch(/in use by process/);
+
+    expect(cli(['share', '--data', dir, '--asset', pdf.video_id, '--to', 'guest']).code).toBe(0);
+    const seen = await fetch(`${url}/api/v1/videos/${pdf.video_id}`, { headers: { 'X-API-Key': guestKey } });
+    expect(seen.status).toBe(200);
+
+    // Deleting a linked asset never touches the user's file.
+    const del = await fetch(`${url}/api/v1/videos/${pdf.video_id}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+    expect(del.status).toBe(200);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(fs.existsSync(path.join(folder, 'a-text.pdf'))).toBe(true);
+    s.child.kill('SIGTERM');
+    await s.exited;
+  });
+});

@@ -1,0 +1,119 @@
+// The indexer host's handling of processes that die or hang, with the process edge replaced by a
+// scripted channel (everything else real: SQLite store, planner, registry).
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../server/store/index.ts';
+import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
+import { planRuns } from '../server/indexer/plan.ts';
+import { deploymentDefaults } from '../server/contract/stages.ts';
+import type { RunRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
+import { tempDir } from './helpers/server.ts';
+
+type Behaviour = (req: RunRequest, ch: ScriptedChannel) => void;
+
+class ScriptedChannel implements WorkerChannel {
+  readonly pid = Math.floor(Math.random() * 1e6);
+  private readonly ev = new EventEmitter();
+  constructor(private readonly behave: Behaviour) {
+    setImmediate(() => this.emit({ type: 'ready' }));
+  }
+  emit(msg: WorkerMessage) {
+    this.ev.emit('message', msg);
+  }
+  send(msg: RunRequest) {
+    this.behave(msg, this);
+  }
+  onMessage(fn: (m: WorkerMessage) => void) {
+    this.ev.on('message', fn);
+  }
+  onExit(fn: (code: number | null) => void) {
+    this.ev.on('exit', fn);
+  }
+  kill() {
+    setImmediate(() => this.ev.emit('exit', null));
+  }
+  die(code: number) {
+    setImmediate(() => this.ev.emit('exit', code));
+  }
+}
+
+function seedAsset(store: Store, id = 'vid_aaaaaaaaaaaaaaaaaaaa') {
+  const ws = store.workspaces.ensure('w').row;
+  const effective = deploymentDefaults();
+  store.assets.insertWithRuns(
+    {
+      id, workspace_id: ws.id, kind: 'image', file_name: 'x.png', ext: '.png', stored_path: 'assets/x/original.png', linked: 0,
+      mime_type: 'image/png', size_bytes: 1, sha256: '0'.repeat(64), pipeline: 'arrow', engine: 'arrow', gen1_tier: null,
+      index_options: JSON.stringify(effective), status: 'processing', page_count: null, duration_s: null, width: null,
+      height: null, created_at: 1, completed_at: null, deleted_at: null,
+    },
+    planRuns(id, 'image', effective, 1),
+  );
+  return id;
+}
+
+async function until(cond: () => boolean, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('IndexerHost with processes that die or hang', () => {
+  let host: IndexerHost | undefined;
+  let store: Store | undefined;
+  afterEach(async () => {
+    await host?.stop();
+    store?.close();
+  });
+
+  it(`retries a run whose process died, and fails it after ${MAX_ATTEMPTS} deaths; the asset still completes`, async () => {
+    store = openStore(tempDir());
+    const id = seedAsset(store);
+    let launches = 0;
+    host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () => {
+        launches++;
+        return new ScriptedChannel((req, ch) => {
+          if (req.stage === 'extract') ch.die(139);
+          else ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+        });
+      },
+    });
+    host.start();
+    await until(() => store!.assets.byId(id)!.status === 'completed');
+    const extract = store.runs.get(id, 'extract')!;
+    expect(extract.state).toBe('failed');
+    expect(extract.attempts).toBe(MAX_ATTEMPTS);
+    expect(extract.reason).toMatch(/^indexer_crashed/);
+    expect(launches).toBe(MAX_ATTEMPTS + 1);
+    expect(store.runs.get(id, 'ocr')!.reason).toBe('dependency_failed: extract');
+  });
+
+  it('kills a process that runs past the stage timeout and reports a timeout', async () => {
+    store = openStore(tempDir());
+    const id = seedAsset(store);
+    host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 100,
+      launch: () => new ScriptedChannel(() => {}),
+    });
+    host.start();
+    await until(() => store!.runs.get(id, 'extract')!.state === 'failed');
+    expect(store.runs.get(id, 'extract')!.reason).toMatch(/^timeout/);
+  });
+
+  it('puts runs in flight back in the queue when stopped', async () => {
+    store = openStore(tempDir());
+    const id = seedAsset(store);
+    host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch: () => new ScriptedChannel(() => {}) });
+    host.start();
+    await until(() => store!.runs.get(id, 'extract')!.state === 'running');
+    await host.stop();
+    host = undefined;
+    expect(store.runs.get(id, 'extract')!.state).toBe('pending');
+  });
+});

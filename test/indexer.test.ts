@@ -1,0 +1,95 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+
+describe('async indexing: queue, report, crash and restart', () => {
+  let t: TestServer | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('keeps accepted uploads queued while indexing is paused and finishes them after a restart', async () => {
+    t = await startTestServer({ workers: 0 });
+    const key = t.key('w');
+    const ids: string[] = [];
+    for (const f of ['docs/a-text.pdf', 'scenes/skimage/chelsea.png', 'video/imageio/realshort.mp4']) {
+      ids.push((await t.upload(key, corpus(f))).body.data.video_id);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    for (const id of ids) {
+      const d = (await t.api('GET', `/videos/${id}`, { key })).body.data;
+      expect(d.status).toBe('processing');
+      expect(d.index.report.stages.extract.state).toBe('pending');
+      expect(d.index.report.progress.done).toBeLessThan(d.index.report.progress.total);
+    }
+    await t.restart({ workers: 2 });
+    for (const id of ids) {
+      const d = await t.waitCompleted(key, id);
+      expect(d.index.report.stages.extract.state).toBe('ok');
+    }
+  });
+
+  it('requeues a stage run left running by a crash and completes it once', async () => {
+    const dataDir = tempDir();
+    t = await startTestServer({ workers: 0 }, dataDir);
+    const key = t.key('w');
+    const id = (await t.upload(key, corpus('docs/a-text.pdf'))).body.data.video_id;
+    // What a kill -9 in the middle of a run leaves behind.
+    t.server.store.db.prepare("UPDATE stage_runs SET state = 'running', started_at = 1, attempts = 1 WHERE asset_id = ? AND stage = 'extract'").run(id);
+    await t.restart({ workers: 1 });
+    const d = await t.waitCompleted(key, id);
+    expect(d.index.report.stages.extract).toMatchObject({ state: 'ok', attempts: 2 });
+    expect(t.server.store.db.prepare('SELECT COUNT(*) AS n FROM assets').get()).toEqual({ n: 1 });
+  });
+
+  it('survives an indexer process dying: a new one takes its place and the service keeps serving', async () => {
+    t = await startTestServer({ workers: 1 });
+    const key = t.key('w');
+    const host = t.server.host as unknown as { slots: Set<{ channel: { pid: number } }> };
+    const pid = [...host.slots][0].channel.pid;
+    process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await t.api('GET', '/health')).status).toBe(200);
+    const id = (await t.upload(key, corpus('docs/a-text.pdf'))).body.data.video_id;
+    const d = await t.waitCompleted(key, id);
+    expect(d.index.report.stages.extract.state).toBe('ok');
+    expect(t.server.host.workerCount).toBe(1);
+  });
+
+  it('reports a failed stage without failing the run, and fails dependants with the reason', async () => {
+    t = await startTestServer({ workers: 1 });
+    const key = t.key('w');
+    const up = await t.upload(key, corpus('scenes/skimage/chelsea.png'));
+    const id = up.body.data.video_id;
+    const d = await t.waitCompleted(key, id);
+    expect(d.status).toBe('completed');
+    const s = d.index.report.stages;
+    expect(s.faces).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^not_implemented/) });
+    expect(s.people).toMatchObject({ state: 'failed', reason: 'dependency_failed: faces' });
+    expect(s.transcript).toMatchObject({ state: 'not_applicable' });
+    expect(s.music).toMatchObject({ state: 'off' });
+  });
+
+  it('fails extract with file_changed when the stored original no longer matches', async () => {
+    t = await startTestServer({ workers: 0 });
+    const key = t.key('w');
+    const id = (await t.upload(key, corpus('docs/a-text.pdf'))).body.data.video_id;
+    const row = t.server.store.assets.byId(id)!;
+    fs.appendFileSync(t.server.store.files.abs(row.stored_path), 'tampered');
+    await t.restart({ workers: 1 });
+    const d = await t.waitCompleted(key, id);
+    expect(d.index.report.stages.extract).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^file_changed/) });
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'failed', reason: 'dependency_failed: extract' });
+  });
+
+  it('removes temp files and unowned asset folders left by a crash on start', async () => {
+    t = await startTestServer({ workers: 0 });
+    fs.writeFileSync(`${t.dataDir}/tmp/upload_leftover`, 'x');
+    fs.mkdirSync(`${t.dataDir}/assets/vid_orphan`);
+    await t.restart();
+    expect(fs.existsSync(`${t.dataDir}/tmp/upload_leftover`)).toBe(false);
+    expect(fs.existsSync(`${t.dataDir}/assets/vid_orphan`)).toBe(false);
+  });
+});
