@@ -106,10 +106,10 @@ describe('media-index CLI', () => {
     const guestKey = cli(['keys', 'create', '--data', dir, '--workspace', 'guest', '--scopes', 'read']).stdout.trim().split('\n').at(-1)!;
     const s = startServe(['--data', dir]);
     const url = await s.url;
-    const list = await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json();
+    const list = (await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json()) as { pagination: { total: number }; data: Array<{ status: string; file_name: string; video_id: string }> };
     expect(list.pagination.total).toBe(3);
     expect(list.data.every((a: { status: string }) => a.status === 'completed')).toBe(true);
-    const pdf = list.data.find((a: { file_name: string }) => a.file_name === 'a-text.pdf');
+    const pdf = list.data.find((a) => a.file_name === 'a-text.pdf')!;
 
     // Indexed in place: the user's file stays where it is and is never copied.
     expect(fs.readdirSync(path.join(dir, 'assets'))).not.toContain('original.pdf');

@@ -61,7 +61,7 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
     expect(r.body).toMatchObject({ success: false, error: { code: 'not_found', status: 404 } });
     const outside = await fetch(`${t.url}/elsewhere`);
     expect(outside.status).toBe(404);
-    expect((await outside.json()).success).toBe(false);
+    expect(((await outside.json()) as { success: boolean }).success).toBe(false);
   });
 
   it('answers malformed JSON with 422', async () => {

@@ -134,7 +134,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     form.append('pipeline', 'arrow');
     const res = await fetch(`${t.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
     expect(res.status).toBe(422);
-    expect((await res.json()).error.code).toBe('invalid_request');
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
     const r = await t.upload(key, corpus('docs/a-text.pdf'), { pipeline: 'turbo' });
     expect(r.status).toBe(422);
   });
