@@ -72,7 +72,7 @@ describe('media-index CLI', () => {
     const list = cli(['keys', 'list', '--data', dir, '--json']);
     const keys = JSON.parse(list.stdout);
     expect(keys).toHaveLength(2);
-    expect(list.stdout).not.toContain(key.split('_')[2]);
+    expect(list.stdout).not.toContain(key.slice('mi_'.length + 21));
     expect(keys[1]).toMatchObject({ workspace: 'lab', scopes: 'read,write', access: ['team'] });
     expect(keys[0].expires_at).toBeGreaterThan(Date.now() + 29 * 86400e3);
 
