@@ -1,0 +1,110 @@
+// ffmpeg and ffprobe: found in this order: MEDIA_INDEX_FFMPEG (and MEDIA_INDEX_FFPROBE, else the
+// ffprobe beside it), ffmpeg-static where it installed, @ffmpeg-installer/@ffprobe-installer, and
+// the system's ffmpeg on PATH.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+export interface FfmpegTools {
+  ffmpeg: string;
+  ffprobe: string;
+  source: string;
+}
+
+function executable(p: string | null | undefined): p is string {
+  if (!p) return false;
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    if (executable(candidate)) return candidate;
+  }
+  return null;
+}
+
+function tryRequire<T>(name: string): T | null {
+  try {
+    return require(name) as T;
+  } catch {
+    return null;
+  }
+}
+
+let cached: FfmpegTools | null | undefined;
+
+export function findFfmpeg(): FfmpegTools | null {
+  if (cached !== undefined) return cached;
+  const candidates: Array<() => FfmpegTools | null> = [
+    () => {
+      const ffmpeg = process.env.MEDIA_INDEX_FFMPEG;
+      if (!executable(ffmpeg)) return null;
+      const beside = path.join(path.dirname(ffmpeg), path.basename(ffmpeg).replace('ffmpeg', 'ffprobe'));
+      const ffprobe = process.env.MEDIA_INDEX_FFPROBE ?? beside;
+      return executable(ffprobe) ? { ffmpeg, ffprobe, source: 'MEDIA_INDEX_FFMPEG' } : null;
+    },
+    () => {
+      const ffmpeg = tryRequire<string>('ffmpeg-static');
+      const probe = tryRequire<{ path: string }>('@ffprobe-installer/ffprobe')?.path ?? onPath('ffprobe');
+      return executable(ffmpeg) && executable(probe) ? { ffmpeg, ffprobe: probe, source: 'ffmpeg-static' } : null;
+    },
+    () => {
+      const ffmpeg = tryRequire<{ path: string }>('@ffmpeg-installer/ffmpeg')?.path;
+      const ffprobe = tryRequire<{ path: string }>('@ffprobe-installer/ffprobe')?.path;
+      return executable(ffmpeg) && executable(ffprobe) ? { ffmpeg, ffprobe, source: '@ffmpeg-installer' } : null;
+    },
+    () => {
+      const ffmpeg = onPath('ffmpeg');
+      const ffprobe = onPath('ffprobe');
+      return ffmpeg && ffprobe ? { ffmpeg, ffprobe, source: 'system' } : null;
+    },
+  ];
+  for (const c of candidates) {
+    const found = c();
+    if (found) return (cached = found);
+  }
+  return (cached = null);
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a tool to completion; output is kept up to a bound so a chatty run cannot exhaust memory. */
+export function runTool(bin: string, args: string[], opts: { timeoutMs?: number; maxOutput?: number } = {}): Promise<RunResult> {
+  const max = opts.maxOutput ?? 32 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      if (stdout.length < max) stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      if (stderr.length < max) stderr += c.toString();
+    });
+    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : null;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The last meaningful line ffmpeg printed, for a failure reason. */
+export function lastError(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  return (lines.at(-1) ?? 'unknown error').slice(0, 300);
+}

@@ -1,0 +1,311 @@
+// Text-only documents (SPEC 2.2: read as text; embedded pictures are not indexed), turned into
+// synthetic pages (see layout.ts). Page convention: a slide is a page (pptx, odp), a sheet is a
+// page (xlsx), 100 rows are a page (csv), an e-book chapter starts a page, everything else is cut
+// by length at paragraph boundaries, a heading starting a new page once the current one is half full.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import JSZip from 'jszip';
+import { XMLParser } from 'fast-xml-parser';
+import { parse as parseHtml, NodeType, type HTMLElement, type Node } from 'node-html-parser';
+import { ExtractError, type ExtractedPage } from './types.ts';
+import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './layout.ts';
+
+const require = createRequire(import.meta.url);
+
+/** Refuses archives whose content would inflate past this (zip bombs). */
+export const MAX_UNZIPPED_BYTES = 512 * 1024 * 1024;
+export const MAX_SHEET_ROWS = 5000;
+export const CSV_ROWS_PER_PAGE = 100;
+export const MAX_CSV_ROWS = 200_000;
+
+const BLOCK_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'pre', 'blockquote', 'tr', 'dt', 'dd', 'caption', 'figcaption', 'address', 'td', 'th']);
+const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'iframe', 'object']);
+const MAX_DEPTH = 256;
+
+/** Block-level text of an HTML document, in document order. */
+export function htmlBlocks(html: string): Block[] {
+  const markup = html.replace(/<\?xml[^>]*\?>/gi, '').replace(/<!DOCTYPE[^>]*>/gi, '');
+  const root = parseHtml(markup, { comment: false, blockTextElements: { script: false, style: false, noscript: false, pre: true } });
+  const blocks: Block[] = [];
+  let inline = '';
+  const flush = () => {
+    if (inline.trim()) blocks.push({ text: inline });
+    inline = '';
+  };
+  const walk = (node: Node, depth: number) => {
+    if (node.nodeType === NodeType.TEXT_NODE) {
+      inline += ` ${node.text}`;
+      return;
+    }
+    if (node.nodeType !== NodeType.ELEMENT_NODE) return;
+    const el = node as HTMLElement;
+    const tag = el.rawTagName?.toLowerCase() ?? '';
+    if (SKIP_TAGS.has(tag)) return;
+    if (depth > MAX_DEPTH) {
+      inline += ` ${el.textContent}`;
+      return;
+    }
+    if (tag === 'tr') {
+      flush();
+      const cells = el.querySelectorAll('td, th').map((c) => normalizeSpace(c.textContent)).filter(Boolean);
+      if (cells.length) blocks.push({ text: cells.join(' | ') });
+      return;
+    }
+    if (BLOCK_TAGS.has(tag)) {
+      flush();
+      const text = el.textContent;
+      if (text.trim()) blocks.push({ text, heading: /^h[1-3]$/.test(tag) });
+      return;
+    }
+    if (tag === 'br') inline += ' ';
+    for (const child of el.childNodes) walk(child, depth + 1);
+    if (['div', 'section', 'article', 'body', 'main', 'header', 'footer', 'table', 'ul', 'ol'].includes(tag)) flush();
+  };
+  walk(root, 0);
+  flush();
+  return blocks;
+}
+
+async function loadZip(file: string): Promise<JSZip> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(await fs.promises.readFile(file));
+  } catch (err) {
+    throw new ExtractError(`corrupt: not a readable zip container (${(err as Error).message})`);
+  }
+  let total = 0;
+  zip.forEach((_p, entry) => {
+    total += (entry as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0;
+  });
+  if (total > MAX_UNZIPPED_BYTES) throw new ExtractError(`too_large: the archive inflates to ${total} bytes`);
+  return zip;
+}
+
+async function zipText(zip: JSZip, name: string): Promise<string> {
+  const entry = zip.file(name);
+  if (!entry) throw new ExtractError(`corrupt: ${name} is missing`);
+  return entry.async('string');
+}
+
+type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+const xml = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', trimValues: false, processEntities: true, htmlEntities: false });
+
+function children(node: XmlNode): XmlNode[] {
+  for (const [k, v] of Object.entries(node)) if (k !== ':@' && Array.isArray(v)) return v as XmlNode[];
+  return [];
+}
+function tagOf(node: XmlNode): string {
+  return Object.keys(node).find((k) => k !== ':@') ?? '';
+}
+
+/** Text of every paragraph element (in document order) under the given root elements. */
+function xmlParagraphs(nodes: XmlNode[], paragraphTags: Set<string>, headingTags = new Set<string>()): Block[] {
+  const out: Block[] = [];
+  const textOf = (n: XmlNode, depth: number): string => {
+    const tag = tagOf(n);
+    if (tag === '#text') return String(n['#text']);
+    if (tag === 'text:s') return ' '.repeat(Number(n[':@']?.['text:c'] ?? 1));
+    if (tag === 'text:tab' || tag === 'a:tab') return '\t';
+    if (tag === 'text:line-break' || tag === 'a:br') return ' ';
+    if (depth > MAX_DEPTH) return '';
+    return children(n).map((c) => textOf(c, depth + 1)).join('');
+  };
+  const walk = (n: XmlNode, depth: number) => {
+    const tag = tagOf(n);
+    if (paragraphTags.has(tag)) {
+      out.push({ text: textOf(n, depth), heading: headingTags.has(tag) });
+      return;
+    }
+    if (depth > MAX_DEPTH) return;
+    for (const c of children(n)) walk(c, depth + 1);
+  };
+  for (const n of nodes) walk(n, 0);
+  return out;
+}
+
+function findAll(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
+  const found: XmlNode[] = [];
+  for (const n of nodes) {
+    if (tagOf(n) === tag) found.push(n);
+    else if (depth < MAX_DEPTH) found.push(...findAll(children(n), tag, depth + 1));
+  }
+  return found;
+}
+
+async function docx(file: string): Promise<ExtractedPage[]> {
+  const mammoth = (await import('mammoth')).default;
+  try {
+    const { value } = await mammoth.convertToHtml({ path: file });
+    return syntheticDocument(htmlBlocks(value));
+  } catch (err) {
+    if (err instanceof ExtractError) throw err;
+    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+  }
+}
+
+async function pptx(file: string): Promise<ExtractedPage[]> {
+  const zip = await loadZip(file);
+  const slides = Object.keys(zip.files)
+    .map((name) => /^ppt\/slides\/slide(\d+)\.xml$/.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .sort((a, b) => Number(a[1]) - Number(b[1]));
+  const pages: ExtractedPage[] = [];
+  for (const [i, m] of slides.entries()) {
+    const tree = xml.parse(await zipText(zip, m[0])) as XmlNode[];
+    const blocks = xmlParagraphs(tree, new Set(['a:p'])).map((b) => ({ text: normalizeSpace(b.text) })).filter((b) => b.text);
+    pages.push(syntheticPage(i + 1, blocks));
+  }
+  return pages;
+}
+
+async function openDocument(file: string, perPage: boolean): Promise<ExtractedPage[]> {
+  const zip = await loadZip(file);
+  const tree = xml.parse(await zipText(zip, 'content.xml')) as XmlNode[];
+  const paragraphTags = new Set(['text:p', 'text:h']);
+  if (!perPage) return syntheticDocument(xmlParagraphs(tree, paragraphTags, new Set(['text:h'])));
+  return findAll(tree, 'draw:page').map((page, i) =>
+    syntheticPage(i + 1, xmlParagraphs([page], paragraphTags).map((b) => ({ text: normalizeSpace(b.text) })).filter((b) => b.text)),
+  );
+}
+
+function cellText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (typeof v === 'object') {
+    const o = v as { text?: unknown; result?: unknown; richText?: Array<{ text: string }>; hyperlink?: string };
+    if (o.richText) return o.richText.map((r) => r.text).join('');
+    if (o.result !== undefined) return cellText(o.result);
+    if (o.text !== undefined) return cellText(o.text);
+    return '';
+  }
+  return String(v);
+}
+
+async function xlsx(file: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+  await loadZip(file); // refuses zip bombs before exceljs inflates anything
+  const ExcelJS = (await import('exceljs')).default;
+  const wb = new ExcelJS.Workbook();
+  try {
+    await wb.xlsx.readFile(file);
+  } catch (err) {
+    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+  }
+  const truncated: string[] = [];
+  const pages = wb.worksheets.map((ws, i) => {
+    const blocks: Block[] = [{ text: ws.name, heading: true }];
+    ws.eachRow({ includeEmpty: false }, (row, n) => {
+      if (n > MAX_SHEET_ROWS) {
+        if (!truncated.includes(ws.name)) truncated.push(ws.name);
+        return;
+      }
+      const values = (row.values as unknown[]).slice(1).map(cellText).map(normalizeSpace);
+      const text = values.filter(Boolean).join(' | ');
+      if (text) blocks.push({ text });
+    });
+    return syntheticPage(i + 1, blocks);
+  });
+  return { pages, details: truncated.length ? { sheets_truncated_at_rows: MAX_SHEET_ROWS, truncated_sheets: truncated } : {} };
+}
+
+async function csv(file: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+  const { parse } = await import('csv-parse');
+  const parser = fs.createReadStream(file).pipe(parse({ relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true }));
+  const pages: ExtractedPage[] = [];
+  let rows: Block[] = [];
+  let count = 0;
+  let truncated = false;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (++count > MAX_CSV_ROWS) {
+        truncated = true;
+        parser.destroy();
+        break;
+      }
+      rows.push({ text: record.map(normalizeSpace).filter(Boolean).join(' | ') });
+      if (rows.length === CSV_ROWS_PER_PAGE) {
+        pages.push(syntheticPage(pages.length + 1, rows.filter((r) => r.text)));
+        rows = [];
+      }
+    }
+  } catch (err) {
+    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+  }
+  if (rows.length || pages.length === 0) pages.push(syntheticPage(pages.length + 1, rows.filter((r) => r.text)));
+  return { pages, details: truncated ? { rows_truncated_at: MAX_CSV_ROWS } : {} };
+}
+
+async function epub(file: string): Promise<ExtractedPage[]> {
+  await loadZip(file);
+  const { EPub } = require('epub2') as typeof import('epub2');
+  let book: InstanceType<typeof EPub>;
+  try {
+    book = await EPub.createAsync(file);
+  } catch (err) {
+    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+  }
+  const blocks: Block[] = [];
+  const breakAt: number[] = [];
+  for (const chapter of book.flow) {
+    if (!chapter.id) continue;
+    let html: string;
+    try {
+      html = await book.getChapterRawAsync(chapter.id);
+    } catch {
+      continue; // a spine entry that is not a text chapter
+    }
+    breakAt.push(blocks.length);
+    blocks.push(...htmlBlocks(html));
+  }
+  return syntheticDocument(blocks, { breakAt });
+}
+
+async function rtf(file: string): Promise<ExtractedPage[]> {
+  const rtfToHtml = require('@iarna/rtf-to-html') as { fromString(s: string, cb: (err: Error | null, html: string) => void): void };
+  const text = await fs.promises.readFile(file, 'latin1');
+  const html = await new Promise<string>((resolve, reject) =>
+    rtfToHtml.fromString(text, (err, out) => (err ? reject(new ExtractError(`corrupt: ${err.message}`)) : resolve(out))),
+  );
+  return syntheticDocument(htmlBlocks(html));
+}
+
+async function readText(file: string): Promise<string> {
+  const buf = await fs.promises.readFile(file);
+  if (buf[0] === 0xff && buf[1] === 0xfe) return buf.subarray(2).toString('utf16le');
+  if (buf[0] === 0xfe && buf[1] === 0xff) return Buffer.from(buf.subarray(2)).swap16().toString('utf16le');
+  return new TextDecoder('utf-8').decode(buf);
+}
+
+function plainBlocks(text: string): Block[] {
+  return text.split(/\r?\n\s*\r?\n/).map((t) => ({ text: t }));
+}
+
+export async function extractTextDocument(file: string, ext: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+  switch (ext) {
+    case '.docx':
+      return { pages: await docx(file), details: {} };
+    case '.pptx':
+      return { pages: await pptx(file), details: {} };
+    case '.odt':
+      return { pages: await openDocument(file, false), details: {} };
+    case '.odp':
+      return { pages: await openDocument(file, true), details: {} };
+    case '.xlsx':
+      return xlsx(file);
+    case '.csv':
+      return csv(file);
+    case '.epub':
+      return { pages: await epub(file), details: {} };
+    case '.rtf':
+      return { pages: await rtf(file), details: {} };
+    case '.html':
+      return { pages: syntheticDocument(htmlBlocks(await readText(file))), details: {} };
+    case '.md': {
+      const { marked } = await import('marked');
+      return { pages: syntheticDocument(htmlBlocks(await marked.parse(await readText(file), { async: true }))), details: {} };
+    }
+    case '.txt':
+      return { pages: syntheticDocument(plainBlocks(await readText(file))), details: {} };
+    default:
+      throw new ExtractError(`unsupported: no text reader for ${ext}`);
+  }
+}

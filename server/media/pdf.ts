@@ -1,0 +1,157 @@
+// PDF pages through pdf.js (legacy build for Node): text lines and passages with boxes from the
+// text layer, a page render through @napi-rs/canvas, and a flag on pages that need OCR.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type { Box } from '../contract/common.ts';
+import { clampBox, garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
+import { ExtractError, type ExtractedPage, type TextLine } from './types.ts';
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const STANDARD_FONTS = `${path.join(PDFJS_DIR, 'standard_fonts')}/`;
+const CMAPS = `${path.join(PDFJS_DIR, 'cmaps')}/`;
+
+/** Long side of a page render, in pixels. */
+export const RENDER_LONG_SIDE = 1280;
+/** Pages with fewer letters than this in their text layer are treated as scans. */
+const MIN_LETTERS = 20;
+
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsPromise: Promise<PdfJs> | null = null;
+function pdfjs(): Promise<PdfJs> {
+  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
+  return pdfjsPromise;
+}
+
+interface TextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  hasEOL: boolean;
+}
+
+type Line = TextLine & { size: number; baseline: number; right: number };
+
+function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: number, pageH: number): Line[] {
+  const lines: Array<{ parts: string[]; x0: number; x1: number; top: number; bottom: number; baseline: number; size: number }> = [];
+  let cur: (typeof lines)[number] | null = null;
+  let endLine = false;
+  for (const item of items) {
+    const t = util.transform(vt, item.transform);
+    const size = Math.hypot(t[2], t[3]) || Math.abs(item.height) || 1;
+    const x = t[4];
+    const baseline = t[5];
+    const w = Math.abs(item.width) * Math.hypot(vt[0], vt[1]);
+    if (item.str.trim() === '') {
+      if (item.hasEOL) endLine = true;
+      else if (cur) cur.parts.push(' ');
+      continue;
+    }
+    const sameLine =
+      cur !== null && !endLine && Math.abs(baseline - cur.baseline) < size * 0.5 && x > cur.x0 - size * 0.5;
+    if (!sameLine || !cur) {
+      cur = { parts: [], x0: x, x1: x + w, top: baseline - size * 0.8, bottom: baseline + size * 0.2, baseline, size };
+      lines.push(cur);
+    } else if (x - cur.x1 > size * 0.15 && !cur.parts.at(-1)?.endsWith(' ') && !item.str.startsWith(' ')) {
+      cur.parts.push(' ');
+    }
+    cur.parts.push(item.str);
+    cur.x0 = Math.min(cur.x0, x);
+    cur.x1 = Math.max(cur.x1, x + w);
+    cur.top = Math.min(cur.top, baseline - size * 0.8);
+    cur.bottom = Math.max(cur.bottom, baseline + size * 0.2);
+    cur.size = Math.max(cur.size, size);
+    endLine = item.hasEOL;
+  }
+  return lines
+    .map((l) => {
+      const bbox: Box = clampBox({ x: l.x0 / pageW, y: l.top / pageH, w: (l.x1 - l.x0) / pageW, h: (l.bottom - l.top) / pageH });
+      return { text: normalizeSpace(l.parts.join('')), bbox, size: l.size, baseline: l.baseline, right: l.x1 };
+    })
+    .filter((l) => l.text.length > 0);
+}
+
+export interface PdfOptions {
+  /** Folder of the asset; renders go to `pages/` inside it. */
+  assetDir: string;
+  /** Render every page (true) or only pages that need OCR and the first (false). */
+  renderAll: boolean;
+  maxPages: number;
+}
+
+export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+  const lib = await pdfjs();
+  const data = new Uint8Array(await fs.promises.readFile(file));
+  let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+  try {
+    doc = await lib.getDocument({
+      data,
+      standardFontDataUrl: STANDARD_FONTS,
+      cMapUrl: CMAPS,
+      cMapPacked: true,
+      isEvalSupported: false,
+      useSystemFonts: false,
+      verbosity: 0,
+    }).promise;
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === 'PasswordException') throw new ExtractError('encrypted: the PDF needs a password to open');
+    if (name === 'InvalidPDFException') throw new ExtractError('corrupt: not a readable PDF');
+    throw new ExtractError(`corrupt: ${(err as Error)?.message ?? err}`);
+  }
+  try {
+    const pageCount = doc.numPages;
+    if (pageCount > opts.maxPages) throw new ExtractError(`too_many_pages: ${pageCount} pages; the limit is ${opts.maxPages}`);
+    const pagesDir = path.join(opts.assetDir, 'pages');
+    await fs.promises.mkdir(pagesDir, { recursive: true });
+    const pages: ExtractedPage[] = [];
+    let ocrPages = 0;
+    let rendered = 0;
+    for (let n = 1; n <= pageCount; n++) {
+      const page = await doc.getPage(n);
+      const viewport = page.getViewport({ scale: 1 });
+      const content = await page.getTextContent();
+      const items = content.items.filter((i): i is TextItem => 'str' in i) as TextItem[];
+      const allLines = toLines(items, viewport.transform, lib.Util, viewport.width, viewport.height);
+      // Lines whose glyphs map to control or private-use characters come from fonts without a
+      // usable Unicode map (common for Indic scripts): they are dropped and the page goes to OCR.
+      const lines = allLines.filter((l) => garbageRatio(l.text) === 0);
+      const text = lines.map((l) => l.text).join('\n');
+      const letters = (text.match(/\p{L}/gu) ?? []).length;
+      const needsOcr = letters < MIN_LETTERS || (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
+      if (needsOcr) ocrPages++;
+      let render: string | null = null;
+      if (opts.renderAll || needsOcr || n === 1) {
+        const scale = RENDER_LONG_SIDE / Math.max(viewport.width, viewport.height);
+        const vp = page.getViewport({ scale });
+        const { canvas, context } = doc.canvasFactory.create(Math.ceil(vp.width), Math.ceil(vp.height)) as {
+          canvas: { encode(fmt: 'jpeg', q: number): Promise<Buffer> };
+          context: CanvasRenderingContext2D;
+        };
+        context.fillStyle = '#ffffff';
+        context.fillRect(0, 0, Math.ceil(vp.width), Math.ceil(vp.height));
+        await page.render({ canvasContext: context, viewport: vp, canvas: canvas as unknown as HTMLCanvasElement }).promise;
+        render = path.join('pages', `p${String(n).padStart(5, '0')}.jpg`);
+        await fs.promises.writeFile(path.join(opts.assetDir, render), await canvas.encode('jpeg', 82));
+        rendered++;
+      }
+      pages.push({
+        page: n,
+        width: viewport.width,
+        height: viewport.height,
+        text,
+        passages: linesToPassages(lines),
+        lines: lines.map(({ text: t, bbox }) => ({ text: t, bbox })),
+        render,
+        needsOcr,
+        textSource: lines.length > 0 ? 'text_layer' : 'none',
+      });
+      page.cleanup();
+    }
+    return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered } };
+  } finally {
+    await doc.destroy();
+  }
+}

@@ -1,0 +1,65 @@
+// What extraction produces for the stages and the API to read.
+import type { Box } from '../contract/common.ts';
+
+export interface TextLine {
+  text: string;
+  bbox: Box;
+}
+
+export interface Passage {
+  idx: number;
+  text: string;
+  bbox: Box;
+}
+
+export type TextSource = 'text_layer' | 'text' | 'none';
+
+export interface ExtractedPage {
+  /** 1-based. */
+  page: number;
+  /** Page size in points (PDF) or in the synthetic layout's units. */
+  width: number;
+  height: number;
+  text: string;
+  passages: Passage[];
+  lines: TextLine[];
+  /** Render, relative to the asset folder, or null where the format has no layout to draw. */
+  render: string | null;
+  /** Little, no or broken text layer: the OCR stage reads this page. */
+  needsOcr: boolean;
+  textSource: TextSource;
+}
+
+export interface Shot {
+  idx: number;
+  start_s: number;
+  end_s: number;
+  keyframe_s: number;
+}
+
+export interface Frame {
+  timestamp: number;
+  kind: 'keyframe' | 'frame';
+  /** Relative to the asset folder. */
+  file: string;
+  width: number;
+  height: number;
+  shot: number | null;
+}
+
+export interface ExtractOutput {
+  facts: { page_count?: number; duration_s?: number; width?: number; height?: number };
+  pages: ExtractedPage[];
+  shots: Shot[];
+  frames: Frame[];
+  audio: { file: string; duration_s: number; sample_rate: number } | null;
+  thumbnail: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Thrown by extractors for expected problems with the file; becomes the stage's failure reason. */
+export class ExtractError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}

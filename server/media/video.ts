@@ -1,0 +1,164 @@
+// Videos through ffmpeg: probe, then one decoding pass that finds shot boundaries (scene-change
+// score) and writes 16 kHz mono PCM audio for the audio stages; then a keyframe per shot and a
+// thumbnail. Stages that sample at their own rate (ocr, faces) call sampleFrames.
+import fs from 'node:fs';
+import path from 'node:path';
+import { findFfmpeg, lastError, runTool, type FfmpegTools } from './ffmpeg.ts';
+import { ExtractError, type ExtractOutput, type Frame, type Shot } from './types.ts';
+
+export const SCENE_THRESHOLD = 0.3;
+export const MIN_SHOT_S = 0.5;
+export const MAX_SHOTS = 2000;
+export const KEYFRAME_LONG_SIDE = 1280;
+export const AUDIO_RATE = 16_000;
+
+export interface VideoProbe {
+  duration_s: number;
+  width: number;
+  height: number;
+  fps: number | null;
+  video_codec: string;
+  audio_codec: string | null;
+  has_audio: boolean;
+}
+
+function tools(): FfmpegTools {
+  const t = findFfmpeg();
+  if (!t) throw new ExtractError('decoder_missing: ffmpeg was not found (set MEDIA_INDEX_FFMPEG or install ffmpeg)');
+  return t;
+}
+
+function rate(r: string | undefined): number | null {
+  if (!r) return null;
+  const [n, d] = r.split('/').map(Number);
+  const v = d ? n / d : n;
+  return Number.isFinite(v) && v > 0 && v < 1000 ? Math.round(v * 1000) / 1000 : null;
+}
+
+export async function probeVideo(file: string): Promise<VideoProbe> {
+  const t = tools();
+  const r = await runTool(t.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: 60_000 });
+  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  let info: { format?: { duration?: string }; streams?: Array<Record<string, unknown>> };
+  try {
+    info = JSON.parse(r.stdout);
+  } catch {
+    throw new ExtractError('corrupt: ffprobe gave no readable answer');
+  }
+  const streams = info.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && (s.disposition as { attached_pic?: number })?.attached_pic !== 1);
+  if (!video) throw new ExtractError('no_video_stream: the file holds no video');
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const rotation = Math.abs(Number((video.tags as { rotate?: string })?.rotate ?? 0)) % 180 === 90;
+  const w = Number(video.width) || 0;
+  const h = Number(video.height) || 0;
+  const duration = Number(info.format?.duration ?? video.duration ?? 0);
+  return {
+    duration_s: Number.isFinite(duration) ? duration : 0,
+    width: rotation ? h : w,
+    height: rotation ? w : h,
+    fps: rate(video.avg_frame_rate as string) ?? rate(video.r_frame_rate as string),
+    video_codec: String(video.codec_name ?? 'unknown'),
+    audio_codec: audio ? String(audio.codec_name ?? 'unknown') : null,
+    has_audio: Boolean(audio),
+  };
+}
+
+/** Shot boundaries from scene-change times: shots shorter than MIN_SHOT_S merge into the previous one. */
+export function shotsFromCuts(cuts: number[], duration: number): Shot[] {
+  const bounds = [0];
+  for (const c of [...cuts].sort((a, b) => a - b)) {
+    if (c - bounds[bounds.length - 1] >= MIN_SHOT_S && duration - c >= MIN_SHOT_S) bounds.push(c);
+  }
+  while (bounds.length > MAX_SHOTS) {
+    // Keep the longest shots: drop the boundary that closes the shortest one.
+    let shortest = 1;
+    for (let i = 2; i < bounds.length; i++) if (bounds[i] - bounds[i - 1] < bounds[shortest] - bounds[shortest - 1]) shortest = i;
+    bounds.splice(shortest, 1);
+  }
+  return bounds.map((start, idx) => {
+    const end = idx + 1 < bounds.length ? bounds[idx + 1] : Math.max(duration, start);
+    const r3 = (v: number) => Math.round(v * 1000) / 1000;
+    return { idx, start_s: r3(start), end_s: r3(end), keyframe_s: r3(start + (end - start) / 2) };
+  });
+}
+
+/** One frame at a time: a fast input seek, or (for files whose index does not allow it) a decode up to it. */
+async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, longSide: number, seek: 'input' | 'output'): Promise<boolean> {
+  const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
+  const ss = ['-ss', at.toFixed(3)];
+  const args = ['-v', 'error', '-y', ...(seek === 'input' ? ss : []), '-i', file, ...(seek === 'output' ? ss : []), '-frames:v', '1', '-vf', scale, '-q:v', '3', out];
+  const r = await runTool(t.ffmpeg, args, { timeoutMs: 120_000 });
+  return r.code === 0 && fs.existsSync(out);
+}
+
+export async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
+  const t = tools();
+  const probe = await probeVideo(file);
+  await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
+  const audioFile = path.join(assetDir, 'audio.wav');
+  const args = ['-v', 'info', '-nostats', '-hide_banner', '-y', '-i', file, '-map', '0:v:0', '-an', '-sn',
+    '-vf', `scale=192:-2,select='gt(scene,${SCENE_THRESHOLD})',showinfo`, '-f', 'null', '-'];
+  if (probe.has_audio) {
+    // Padded or cut to the container's duration, so audio time and video time are the same clock.
+    const fit = probe.duration_s > 0 ? ['-af', 'apad', '-t', probe.duration_s.toFixed(3)] : [];
+    args.push('-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), ...fit, '-c:a', 'pcm_s16le', audioFile);
+  }
+  const r = await runTool(t.ffmpeg, args, { timeoutMs: Math.max(120_000, probe.duration_s * 4000) });
+  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
+
+  let audio: ExtractOutput['audio'] = null;
+  if (probe.has_audio && fs.existsSync(audioFile)) {
+    const bytes = (await fs.promises.stat(audioFile)).size;
+    audio = { file: 'audio.wav', duration_s: Math.round((Math.max(0, bytes - 44) / 2 / AUDIO_RATE) * 1000) / 1000, sample_rate: AUDIO_RATE };
+  }
+  const duration = probe.duration_s || audio?.duration_s || (cuts.at(-1) ?? 0);
+  const shots = shotsFromCuts(cuts, duration);
+  const frames: Frame[] = [];
+  for (const shot of shots) {
+    const name = path.join('frames', `k${String(shot.idx + 1).padStart(5, '0')}.jpg`);
+    // Near the end of a stream a seek can land past the last frame; step back once.
+    const out = path.join(assetDir, name);
+    const ok =
+      (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'input')) ||
+      (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'output')) ||
+      (await grabFrame(t, file, shot.start_s, out, KEYFRAME_LONG_SIDE, 'output'));
+    if (ok) frames.push({ timestamp: shot.keyframe_s, kind: 'keyframe', file: name, width: 0, height: 0, shot: shot.idx });
+  }
+  if (frames.length === 0) throw new ExtractError('corrupt: no frame could be decoded');
+  const sharp = (await import('sharp')).default;
+  for (const f of frames) {
+    const m = await sharp(path.join(assetDir, f.file)).metadata();
+    f.width = m.width ?? 0;
+    f.height = m.height ?? 0;
+  }
+  await sharp(path.join(assetDir, frames[0].file)).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
+  return {
+    facts: { duration_s: Math.round(duration * 1000) / 1000, width: probe.width, height: probe.height },
+    pages: [],
+    shots,
+    frames,
+    audio,
+    thumbnail: 'thumb.jpg',
+    details: { fps: probe.fps, video_codec: probe.video_codec, audio_codec: probe.audio_codec, shots: shots.length, ffmpeg: t.source },
+  };
+}
+
+/** Frames at a fixed rate (the ocr and faces stages' `fps`), written to outDir as s000001.jpg... */
+export async function sampleFrames(
+  file: string,
+  fps: number,
+  outDir: string,
+  longSide = KEYFRAME_LONG_SIDE,
+): Promise<Array<{ timestamp: number; file: string }>> {
+  const t = tools();
+  await fs.promises.mkdir(outDir, { recursive: true });
+  const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
+  const r = await runTool(t.ffmpeg, ['-v', 'error', '-y', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-q:v', '3', path.join(outDir, 's%06d.jpg')], {
+    timeoutMs: 30 * 60_000,
+  });
+  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  const names = (await fs.promises.readdir(outDir)).filter((n) => /^s\d{6}\.jpg$/.test(n)).sort();
+  return names.map((name, i) => ({ timestamp: Math.round((i / fps) * 1000) / 1000, file: path.join(outDir, name) }));
+}
