@@ -12,6 +12,8 @@ import { AssetsService } from './services/assets.service.ts';
 import { IndexOptionsService } from './services/index-options.service.ts';
 import { EnginesService } from './services/engines.service.ts';
 import { Purger } from './services/purge.service.ts';
+import { ReadsService } from './services/reads.service.ts';
+import { UrlSigner } from './services/signing.service.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
@@ -48,13 +50,15 @@ export async function openCore(
   const purger = new Purger(store, log);
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
+  const assets = new AssetsService(store, indexOptions, { queued: () => host.kick(), deleted: () => purger.kick() });
   const services: Services = {
     config,
     store,
     auth: new AuthService(store),
     indexOptions,
     engines: new EnginesService(store),
-    assets: new AssetsService(store, indexOptions, { queued: () => host.kick(), deleted: () => purger.kick() }),
+    assets,
+    reads: new ReadsService(store, assets, new UrlSigner(config.dataDir)),
     version: VERSION,
     log,
   };

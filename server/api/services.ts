@@ -5,6 +5,7 @@ import type { AuthService } from '../services/auth.service.ts';
 import type { AssetsService } from '../services/assets.service.ts';
 import type { IndexOptionsService } from '../services/index-options.service.ts';
 import type { EnginesService } from '../services/engines.service.ts';
+import type { ReadsService } from '../services/reads.service.ts';
 
 export interface Services {
   config: Config;
@@ -13,6 +14,7 @@ export interface Services {
   assets: AssetsService;
   indexOptions: IndexOptionsService;
   engines: EnginesService;
+  reads: ReadsService;
   version: string;
   log: (msg: string) => void;
 }

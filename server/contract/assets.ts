@@ -71,6 +71,7 @@ export const AssetListItem = z.object({
   page_count: z.number().int().nullable(),
   pipeline: z.string(),
   owned: z.boolean(),
+  thumbnail_url: z.string().nullable(),
   created_at: z.string(),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { findFfmpeg, lastError, runTool } from './ffmpeg.ts';
 import { ExtractError, type ExtractOutput } from './types.ts';
 
@@ -19,7 +19,7 @@ export const MAX_PIXELS = 200_000_000;
 sharp.concurrency(1); // one libvips thread per indexer process: the pool already uses every core
 sharp.cache(false);
 
-async function decodeWithFallback(file: string, ext: string, scratch: string): Promise<sharp.Sharp> {
+async function decodeWithFallback(file: string, ext: string, scratch: string): Promise<Sharp> {
   if (ext === '.heic' || ext === '.heif') {
     const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
     try {
@@ -46,7 +46,7 @@ export async function extractImage(file: string, ext: string, assetDir: string):
   await fs.promises.mkdir(assetDir, { recursive: true });
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-img-'));
   try {
-    let img: sharp.Sharp;
+    let img: Sharp;
     let width: number;
     let height: number;
     let normalized: Buffer;

@@ -113,7 +113,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
-      const items = content.items.filter((i): i is TextItem => 'str' in i) as TextItem[];
+      const items = content.items.filter((i) => 'str' in i) as unknown as TextItem[];
       const allLines = toLines(items, viewport.transform, lib.Util, viewport.width, viewport.height);
       // Lines whose glyphs map to control or private-use characters come from fonts without a
       // usable Unicode map (common for Indic scripts): they are dropped and the page goes to OCR.
@@ -126,13 +126,14 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       if (opts.renderAll || needsOcr || n === 1) {
         const scale = RENDER_LONG_SIDE / Math.max(viewport.width, viewport.height);
         const vp = page.getViewport({ scale });
-        const { canvas, context } = doc.canvasFactory.create(Math.ceil(vp.width), Math.ceil(vp.height)) as {
+        const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
+        const { canvas, context } = factory.create(Math.ceil(vp.width), Math.ceil(vp.height)) as {
           canvas: { encode(fmt: 'jpeg', q: number): Promise<Buffer> };
-          context: CanvasRenderingContext2D;
+          context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
         };
         context.fillStyle = '#ffffff';
         context.fillRect(0, 0, Math.ceil(vp.width), Math.ceil(vp.height));
-        await page.render({ canvasContext: context, viewport: vp, canvas: canvas as unknown as HTMLCanvasElement }).promise;
+        await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
         render = path.join('pages', `p${String(n).padStart(5, '0')}.jpg`);
         await fs.promises.writeFile(path.join(opts.assetDir, render), await canvas.encode('jpeg', 82));
         rendered++;

@@ -78,6 +78,7 @@ function listItem(a: VisibleAsset): AssetListItem {
     page_count: a.page_count,
     pipeline: a.pipeline,
     owned: a.owned === 1,
+    thumbnail_url: null,
     created_at: iso(a.created_at) as string,
   };
 }

@@ -7,6 +7,8 @@ import { KeysRepo } from './keys.repo.ts';
 import { AssetsRepo } from './assets.repo.ts';
 import { StageRunsRepo } from './stage-runs.repo.ts';
 import { FileStore } from './files.ts';
+import { MediaRepo } from './media.repo.ts';
+import { RegionsRepo } from './regions.repo.ts';
 
 export interface Store {
   db: DB;
@@ -15,6 +17,8 @@ export interface Store {
   keys: KeysRepo;
   assets: AssetsRepo;
   runs: StageRunsRepo;
+  media: MediaRepo;
+  regions: RegionsRepo;
   transaction<T>(fn: () => T): T;
   close(): void;
 }
@@ -29,6 +33,8 @@ export function openStore(dataDir: string): Store {
     keys: new KeysRepo(db),
     assets: new AssetsRepo(db),
     runs: new StageRunsRepo(db),
+    media: new MediaRepo(db),
+    regions: new RegionsRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
   };

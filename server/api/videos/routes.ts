@@ -1,6 +1,9 @@
 // /videos: upload, list, detail, delete (SPEC 4.1, 4.2).
 import { z } from 'zod';
-import { defineListRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
+import fs from 'node:fs';
+import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
+import { Errors } from '../../errors.ts';
+import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView } from '../../contract/pages.ts';
 import { IdParam, PaginationQuery } from '../../contract/common.ts';
 import { AssetDetail, AssetListItem, DeleteAck, UploadAck, UploadFields } from '../../contract/assets.ts';
 import type { Services } from '../services.ts';
@@ -27,7 +30,10 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: PaginationQuery,
       response: AssetListItem,
-      handler: ({ auth, query }) => s.assets.list(auth.workspaceId, query.limit, query.offset),
+      handler: ({ auth, query, ctx }) => {
+        const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset);
+        return { items: items.map((a) => ({ ...a, thumbnail_url: s.reads.thumbnailUrl(ctx.origin, a.video_id) })), total };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -36,7 +42,50 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       params: IdParam,
       response: AssetDetail,
-      handler: ({ auth, params }) => s.assets.detail(auth.workspaceId, params.id),
+      handler: ({ auth, params, ctx }) => {
+        const detail = s.assets.detail(auth.workspaceId, params.id);
+        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(ctx.origin, detail.video_id) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/:id/pages/:page',
+      summary: 'One page of a document: render, text, passages with boxes, regions',
+      access: 'read',
+      params: PageParams,
+      response: PageView,
+      handler: ({ auth, params, ctx }) => s.reads.page(auth.workspaceId, params.id, params.page, ctx.origin),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/:id/regions',
+      summary: 'Object, face and text boxes of a page (documents) or a moment (videos), or all of them',
+      access: 'read',
+      params: IdParam,
+      query: RegionsQuery,
+      response: RegionsView,
+      handler: ({ auth, params, query, ctx }) => s.reads.regions(auth.workspaceId, params.id, query, ctx.origin),
+    }),
+    defineRawRoute({
+      method: 'get',
+      path: '/videos/:id/frames/:name',
+      summary: 'A frame or page image (signed URL from frame_url, or an API key)',
+      access: 'public',
+      params: FrameParams,
+      query: FrameQuery,
+      handler: async ({ params, query, ctx }) => {
+        const file = s.reads.frameFile(params.id, params.name, query, ctx.state.auth);
+        let stat;
+        try {
+          stat = await fs.promises.stat(file);
+        } catch {
+          throw Errors.notFound('Frame');
+        }
+        ctx.type = 'image/jpeg';
+        ctx.length = stat.size;
+        ctx.set('Cache-Control', 'private, max-age=3600');
+        ctx.body = fs.createReadStream(file);
+      },
     }),
     defineRoute({
       method: 'delete',

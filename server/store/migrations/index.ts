@@ -3,10 +3,13 @@
 import { migration as m0001 } from './0001-workspaces-and-keys.ts';
 import { migration as m0002 } from './0002-assets.ts';
 import { migration as m0003 } from './0003-stage-runs.ts';
+import { migration as m0004 } from './0004-pages-and-passages.ts';
+import { migration as m0005 } from './0005-video-media.ts';
+import { migration as m0006 } from './0006-regions.ts';
 
 export interface Migration {
   name: string;
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006];

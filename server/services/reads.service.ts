@@ -1,0 +1,139 @@
+// Page and region reads (SPEC 2.4, 2.5, 4.2) and the frame files behind frame_url.
+// Reads pages, passages, frames, regions; never writes.
+import path from 'node:path';
+import type { Store } from '../store/index.ts';
+import type { RegionRow } from '../store/regions.repo.ts';
+import type { VisibleAsset } from '../store/assets.repo.ts';
+import { AppError, Errors } from '../errors.ts';
+import type { PageView, Regions, RegionsView } from '../contract/pages.ts';
+import type { AssetsService } from './assets.service.ts';
+import type { UrlSigner } from './signing.service.ts';
+import type { AuthContext } from './auth.service.ts';
+
+/** How far from a requested video time a sampled frame's regions still count (seconds). */
+export const REGION_WINDOW_S = 1;
+
+function present(rows: RegionRow[]): Regions {
+  const box = (r: RegionRow) => ({ x: r.x, y: r.y, w: r.w, h: r.h });
+  return {
+    objects: rows
+      .filter((r) => r.kind === 'object')
+      .map((r) => ({ region_id: r.id, ...box(r), label: r.label ?? '', confidence: r.confidence, source: r.source })),
+    faces: rows
+      .filter((r) => r.kind === 'face')
+      .map((r) => ({ face_id: r.id, ...box(r), quality: r.quality, confidence: r.confidence, person_id: r.person_id })),
+    text: rows
+      .filter((r) => r.kind === 'text')
+      .map((r) => ({ region_id: r.id, ...box(r), text: r.text ?? '', confidence: r.confidence, source: r.source })),
+  };
+}
+
+export class ReadsService {
+  constructor(
+    private readonly store: Store,
+    private readonly assets: AssetsService,
+    private readonly signer: UrlSigner,
+  ) {}
+
+  /** Absolute signed URL of a stored derived file, or null. */
+  fileUrl(origin: string, assetId: string, storedRel: string | null | undefined): string | null {
+    return storedRel ? `${origin}${this.signer.sign(assetId, path.basename(storedRel))}` : null;
+  }
+
+  thumbnailUrl(origin: string, assetId: string): string | null {
+    return this.fileUrl(origin, assetId, this.store.media.media(assetId)?.thumbnail_path);
+  }
+
+  /** The image shown for a moment of an asset: page render, photo frame or the shot's keyframe. */
+  frameUrlAt(origin: string, asset: { id: string; kind: string }, timestamp: number): string | null {
+    if (asset.kind === 'document') return this.fileUrl(origin, asset.id, this.store.media.page(asset.id, Math.floor(timestamp) + 1)?.render_path);
+    return this.fileUrl(origin, asset.id, this.store.media.frameAt(asset.id, timestamp)?.path);
+  }
+
+  private pageCount(a: VisibleAsset): number {
+    if (a.kind !== 'document') {
+      throw new AppError('not_found', 404, `${a.id} is ${a.kind === 'image' ? 'an image' : 'a video'}; only documents have pages. Use /regions?timestamp=.`);
+    }
+    if (a.page_count === null) {
+      throw new AppError('not_ready', 409, 'The pages of this document are not extracted yet; poll the asset until extract has finished.');
+    }
+    return a.page_count;
+  }
+
+  page(workspaceId: string, id: string, page: number, origin: string): PageView {
+    const a = this.assets.visible(workspaceId, id);
+    const pageCount = this.pageCount(a);
+    if (page > pageCount) throw Errors.notFound(`Page ${page} (the document has ${pageCount})`);
+    const row = this.store.media.page(a.id, page);
+    if (!row) throw Errors.notFound(`Page ${page}`);
+    return {
+      video_id: a.id,
+      page,
+      page_count: pageCount,
+      timestamp: page - 1,
+      frame_url: this.fileUrl(origin, a.id, row.render_path),
+      width: row.width,
+      height: row.height,
+      text: row.text,
+      text_source: row.text_source,
+      needs_ocr: row.needs_ocr === 1,
+      passages: this.store.media.passages(a.id, page).map((p) => ({ idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h } })),
+      regions: present(this.store.regions.at(a.id, page - 1)),
+    };
+  }
+
+  regions(workspaceId: string, id: string, q: { page?: number; timestamp?: number }, origin: string): RegionsView {
+    const a = this.assets.visible(workspaceId, id);
+    if (q.page !== undefined) {
+      const pageCount = this.pageCount(a);
+      if (q.page > pageCount) throw Errors.notFound(`Page ${q.page} (the document has ${pageCount})`);
+      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame_url: this.frameUrlAt(origin, a, q.page - 1), ...present(this.store.regions.at(a.id, q.page - 1)) };
+    }
+    if (q.timestamp !== undefined) {
+      const t = a.kind === 'document' ? Math.floor(q.timestamp) : a.kind === 'image' ? 0 : q.timestamp;
+      if (a.kind === 'document' && a.page_count !== null && t + 1 > a.page_count) throw Errors.notFound(`Timestamp ${q.timestamp} (page ${t + 1})`);
+      if (a.kind === 'video' && a.duration_s !== null && q.timestamp > a.duration_s + 0.5) {
+        throw Errors.notFound(`Timestamp ${q.timestamp} (the video lasts ${a.duration_s} s)`);
+      }
+      const rows = a.kind === 'video' ? this.store.regions.near(a.id, t, REGION_WINDOW_S) : this.store.regions.at(a.id, t);
+      return {
+        video_id: a.id,
+        kind: a.kind,
+        page: a.kind === 'document' ? t + 1 : null,
+        timestamp: t,
+        frame_url: this.frameUrlAt(origin, a, t),
+        ...present(rows),
+      };
+    }
+    const rows = this.store.regions.all(a.id);
+    return {
+      video_id: a.id,
+      kind: a.kind,
+      page: null,
+      timestamp: null,
+      frame_url: null,
+      ...present(rows),
+      at: rows.map((r) => ({ region_id: r.id, timestamp: r.timestamp, page: a.kind === 'document' ? r.timestamp + 1 : null })),
+    };
+  }
+
+  /**
+   * The file behind a frame URL. A valid signature suffices; without one, an API key that may read
+   * the asset does. Anything else is 404, so URLs reveal nothing about other assets.
+   */
+  frameFile(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): string {
+    const asset = this.store.assets.byId(id);
+    if (q.sig !== undefined || q.exp !== undefined) {
+      if (!this.signer.verify(id, name, q.exp, q.sig)) {
+        throw Errors.forbidden('The frame URL has expired or its signature is wrong; fetch a fresh one.');
+      }
+    } else if (!auth) {
+      throw Errors.unauthorized('A signed frame URL or an API key is required.');
+    } else if (!this.store.assets.findVisible(id, auth.workspaceId)) {
+      throw Errors.notFound('Frame');
+    }
+    if (!asset || asset.deleted_at !== null) throw Errors.notFound('Frame');
+    const rel = name.startsWith('p') ? path.join('pages', name) : name.startsWith('k') ? path.join('frames', name) : name;
+    return path.join(this.store.files.assetDir(id), rel);
+  }
+}

@@ -1,0 +1,117 @@
+// Pages, passages, shots, frames and the thumbnail/audio record of an asset.
+import type { DB } from './db.ts';
+import type { ExtractOutput } from '../media/types.ts';
+
+export interface PageRow {
+  asset_id: string;
+  page: number;
+  width: number;
+  height: number;
+  text: string;
+  text_source: 'text_layer' | 'text' | 'ocr' | 'none';
+  needs_ocr: 0 | 1;
+  render_path: string | null;
+}
+
+export interface PassageRow {
+  idx: number;
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  source: string;
+}
+
+export interface FrameRow {
+  kind: 'keyframe' | 'frame';
+  timestamp: number;
+  path: string;
+  width: number;
+  height: number;
+  shot: number | null;
+}
+
+export interface MediaRow {
+  asset_id: string;
+  thumbnail_path: string | null;
+  audio_path: string | null;
+  audio_duration_s: number | null;
+  audio_sample_rate: number | null;
+}
+
+export class MediaRepo {
+  constructor(private readonly db: DB) {}
+
+  /** Replaces everything extraction wrote for the asset (call inside a transaction). */
+  replaceExtraction(assetId: string, assetDirRel: string, out: ExtractOutput): void {
+    const rel = (p: string | null) => (p === null ? null : `${assetDirRel}/${p}`);
+    this.db.prepare('DELETE FROM pages WHERE asset_id = ?').run(assetId);
+    this.db.prepare('DELETE FROM shots WHERE asset_id = ?').run(assetId);
+    this.db.prepare('DELETE FROM frames WHERE asset_id = ?').run(assetId);
+    this.db.prepare('DELETE FROM asset_media WHERE asset_id = ?').run(assetId);
+    const page = this.db.prepare(
+      'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const passage = this.db.prepare(
+      'INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const p of out.pages) {
+      page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render));
+      for (const ps of p.passages) passage.run(assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource);
+    }
+    const shot = this.db.prepare('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
+    for (const s of out.shots) shot.run(assetId, s.idx, s.start_s, s.end_s, s.keyframe_s);
+    const frame = this.db.prepare('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const f of out.frames) frame.run(assetId, f.kind, f.timestamp, rel(f.file), f.width, f.height, f.shot);
+    this.db
+      .prepare('INSERT INTO asset_media (asset_id, thumbnail_path, audio_path, audio_duration_s, audio_sample_rate) VALUES (?, ?, ?, ?, ?)')
+      .run(assetId, rel(out.thumbnail), rel(out.audio?.file ?? null), out.audio?.duration_s ?? null, out.audio?.sample_rate ?? null);
+  }
+
+  page(assetId: string, page: number): PageRow | undefined {
+    return this.db.prepare('SELECT * FROM pages WHERE asset_id = ? AND page = ?').get(assetId, page) as PageRow | undefined;
+  }
+
+  passages(assetId: string, page: number): PassageRow[] {
+    return this.db
+      .prepare('SELECT idx, text, x, y, w, h, source FROM passages WHERE asset_id = ? AND page = ? ORDER BY idx')
+      .all(assetId, page) as PassageRow[];
+  }
+
+  frames(assetId: string): FrameRow[] {
+    return this.db
+      .prepare('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY timestamp')
+      .all(assetId) as FrameRow[];
+  }
+
+  /** The frame shown for a moment: the keyframe of the shot holding it, else the nearest frame. */
+  frameAt(assetId: string, timestamp: number): FrameRow | undefined {
+    const inShot = this.db
+      .prepare(
+        `SELECT f.kind, f.timestamp, f.path, f.width, f.height, f.shot FROM shots s
+         JOIN frames f ON f.asset_id = s.asset_id AND f.shot = s.idx AND f.kind = 'keyframe'
+         WHERE s.asset_id = ? AND s.start_s <= ? AND ? < s.end_s LIMIT 1`,
+      )
+      .get(assetId, timestamp, timestamp) as FrameRow | undefined;
+    return (
+      inShot ??
+      (this.db
+        .prepare('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY ABS(timestamp - ?) LIMIT 1')
+        .get(assetId, timestamp) as FrameRow | undefined)
+    );
+  }
+
+  shots(assetId: string): Array<{ idx: number; start_s: number; end_s: number; keyframe_s: number }> {
+    return this.db.prepare('SELECT idx, start_s, end_s, keyframe_s FROM shots WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+      idx: number;
+      start_s: number;
+      end_s: number;
+      keyframe_s: number;
+    }>;
+  }
+
+  media(assetId: string): MediaRow | undefined {
+    return this.db.prepare('SELECT * FROM asset_media WHERE asset_id = ?').get(assetId) as MediaRow | undefined;
+  }
+}

@@ -1,0 +1,62 @@
+// Boxes on frames and pages: objects, faces and text lines.
+import type { DB } from './db.ts';
+import { newId } from './ids.ts';
+
+export interface RegionRow {
+  id: string;
+  asset_id: string;
+  timestamp: number;
+  kind: 'object' | 'face' | 'text';
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  label: string | null;
+  text: string | null;
+  confidence: number | null;
+  quality: number | null;
+  person_id: string | null;
+  source: string;
+  stage: string;
+}
+
+export type NewRegion = Omit<RegionRow, 'id' | 'asset_id' | 'stage'>;
+
+export class RegionsRepo {
+  constructor(private readonly db: DB) {}
+
+  /** Replaces the regions a stage wrote for an asset (call inside a transaction). */
+  replaceForStage(assetId: string, stage: string, regions: NewRegion[]): void {
+    this.db.prepare('DELETE FROM regions WHERE asset_id = ? AND stage = ?').run(assetId, stage);
+    const insert = this.db.prepare(
+      `INSERT INTO regions (id, asset_id, timestamp, kind, x, y, w, h, label, text, confidence, quality, person_id, source, stage)
+       VALUES (@id, @asset_id, @timestamp, @kind, @x, @y, @w, @h, @label, @text, @confidence, @quality, @person_id, @source, @stage)`,
+    );
+    for (const r of regions) {
+      insert.run({ ...r, id: newId(r.kind === 'face' ? 'face' : 'reg'), asset_id: assetId, stage });
+    }
+  }
+
+  all(assetId: string): RegionRow[] {
+    return this.db.prepare('SELECT * FROM regions WHERE asset_id = ? ORDER BY timestamp, kind, y, x').all(assetId) as RegionRow[];
+  }
+
+  at(assetId: string, timestamp: number): RegionRow[] {
+    return this.db
+      .prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY kind, y, x')
+      .all(assetId, timestamp) as RegionRow[];
+  }
+
+  /** Regions within `window` seconds of t, keeping for each kind only the nearest sampled time. */
+  near(assetId: string, t: number, window: number): RegionRow[] {
+    const rows = this.db
+      .prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp BETWEEN ? AND ? ORDER BY kind, y, x')
+      .all(assetId, t - window, t + window) as RegionRow[];
+    const nearest = new Map<string, number>();
+    for (const r of rows) {
+      const best = nearest.get(r.kind);
+      if (best === undefined || Math.abs(r.timestamp - t) < Math.abs(best - t)) nearest.set(r.kind, r.timestamp);
+    }
+    return rows.filter((r) => r.timestamp === nearest.get(r.kind));
+  }
+}
