@@ -11,3 +11,8 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+
+/** This server as the client addressed it (the Host header is checked by the host guard). */
+export function originOf(ctx: { protocol: string; get(name: string): string }): string {
+  return `${ctx.protocol}://${ctx.get('Host')}`;
+}

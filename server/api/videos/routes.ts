@@ -1,6 +1,7 @@
 // /videos: upload, list, detail, delete (SPEC 4.1, 4.2).
 import { z } from 'zod';
 import fs from 'node:fs';
+import { originOf } from '../context.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { Errors } from '../../errors.ts';
 import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView } from '../../contract/pages.ts';
@@ -32,7 +33,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetListItem,
       handler: ({ auth, query, ctx }) => {
         const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset);
-        return { items: items.map((a) => ({ ...a, thumbnail_url: s.reads.thumbnailUrl(ctx.origin, a.video_id) })), total };
+        return { items: items.map((a) => ({ ...a, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), a.video_id) })), total };
       },
     }),
     defineRoute({
@@ -44,7 +45,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetDetail,
       handler: ({ auth, params, ctx }) => {
         const detail = s.assets.detail(auth.workspaceId, params.id);
-        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(ctx.origin, detail.video_id) };
+        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), detail.video_id) };
       },
     }),
     defineRoute({
@@ -54,7 +55,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       params: PageParams,
       response: PageView,
-      handler: ({ auth, params, ctx }) => s.reads.page(auth.workspaceId, params.id, params.page, ctx.origin),
+      handler: ({ auth, params, ctx }) => s.reads.page(auth.workspaceId, params.id, params.page, originOf(ctx)),
     }),
     defineRoute({
       method: 'get',
@@ -64,7 +65,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       query: RegionsQuery,
       response: RegionsView,
-      handler: ({ auth, params, query, ctx }) => s.reads.regions(auth.workspaceId, params.id, query, ctx.origin),
+      handler: ({ auth, params, query, ctx }) => s.reads.regions(auth.workspaceId, params.id, query, originOf(ctx)),
     }),
     defineRawRoute({
       method: 'get',

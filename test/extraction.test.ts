@@ -1,0 +1,289 @@
+// Extraction over real corpus files, read back through the API: pages, passages, boxes, renders,
+// photos of several formats, video shots/keyframes/audio, and broken files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { shotsFromCuts } from '../server/media/video.ts';
+
+interface Box { x: number; y: number; w: number; h: number }
+
+function inside(b: Box) {
+  expect(b.x).toBeGreaterThanOrEqual(0);
+  expect(b.y).toBeGreaterThanOrEqual(0);
+  expect(b.w).toBeGreaterThan(0);
+  expect(b.h).toBeGreaterThan(0);
+  expect(b.x + b.w).toBeLessThanOrEqual(1.00001);
+  expect(b.y + b.h).toBeLessThanOrEqual(1.00001);
+}
+
+describe('extraction through the API', () => {
+  let t: TestServer;
+  let key: string;
+  const scratch = tempDir('mi-extract-');
+  const ids: Record<string, string> = {};
+
+  async function indexed(name: string, file: string | { name: string; data: Uint8Array }) {
+    const r = await t.upload(key, file);
+    expect(r.status, name).toBe(201);
+    ids[name] = r.body.data.video_id;
+    return t.waitCompleted(key, ids[name], 60_000);
+  }
+
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 2 });
+    key = t.key('library');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('reads carroll-wonderland.pdf: page count, passages with boxes inside the page in reading order, a render', async () => {
+    const d = await indexed('carroll', corpus('docs/carroll-wonderland.pdf'));
+    expect(d.page_count).toBe(83);
+    expect(d.index.report.stages.extract).toMatchObject({ state: 'ok', counts: { pages: 83, pages_rendered: 83 } });
+
+    const p1 = await t.api('GET', `/videos/${d.video_id}/pages/1`, { key });
+    expect(p1.status).toBe(200);
+    expect(p1.body.data).toMatchObject({ video_id: d.video_id, page: 1, page_count: 83, timestamp: 0, text_source: 'text_layer' });
+    expect(p1.body.data.passages.map((p: { text: string }) => p.text)).toEqual(['Alice in Wonderland', 'Lewis Carroll']);
+
+    const p5 = (await t.api('GET', `/videos/${d.video_id}/pages/5`, { key })).body.data;
+    expect(p5.passages.length).toBeGreaterThan(4);
+    expect(p5.passages[0].text).toMatch(/DOWN THE RABBIT-HOLE/);
+    expect(p5.passages.some((p: { text: string }) => p.text.startsWith('Down, down, down. Would the fall NEVER come to an end!'))).toBe(true);
+    p5.passages.forEach((p: { idx: number; bbox: Box }, i: number) => {
+      expect(p.idx).toBe(i);
+      inside(p.bbox);
+      if (i > 0) expect(p.bbox.y).toBeGreaterThan(p5.passages[i - 1].bbox.y); // top to bottom
+    });
+    expect(p5.text).toContain('Dinah');
+    expect(p5.regions.text.length).toBeGreaterThan(20);
+    p5.regions.text.forEach((l: Box) => inside(l));
+
+    // The render is served through the signed frame_url, usable without a key (an <img> tag).
+    const img = await fetch(p5.frame_url);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
+    expect(Math.max(meta.width!, meta.height!)).toBe(1280);
+    expect(Math.abs(meta.width! / meta.height! - p5.width / p5.height)).toBeLessThan(0.01);
+  });
+
+  it('answers bad page numbers with 422 and pages out of range with 404; photos and videos have no pages', async () => {
+    const id = ids.carroll;
+    for (const p of ['0', '-1', 'abc', '1.5']) expect((await t.api('GET', `/videos/${id}/pages/${p}`, { key })).status, p).toBe(422);
+    const out = await t.api('GET', `/videos/${id}/pages/84`, { key });
+    expect(out.status).toBe(404);
+    expect(out.body.error.code).toBe('not_found');
+    const photo = await indexed('chelsea', corpus('scenes/skimage/chelsea.png'));
+    expect((await t.api('GET', `/videos/${photo.video_id}/pages/1`, { key })).status).toBe(404);
+  });
+
+  it('serves regions by page, by timestamp (page k at k - 1) and all at once; refuses bad queries', async () => {
+    const id = ids.carroll;
+    const byPage = await t.api('GET', `/videos/${id}/regions?page=5`, { key });
+    expect(byPage.status).toBe(200);
+    expect(byPage.body.data).toMatchObject({ page: 5, timestamp: 4, objects: [], faces: [] });
+    const byTime = await t.api('GET', `/videos/${id}/regions?timestamp=4`, { key });
+    expect(byTime.body.data.text).toEqual(byPage.body.data.text);
+    expect(byTime.body.data.text[0]).toMatchObject({ text: expect.stringMatching(/CHAPTER 1/), source: 'text_layer' });
+    const all = await t.api('GET', `/videos/${id}/regions`, { key });
+    expect(all.body.data.text.length).toBeGreaterThan(byPage.body.data.text.length);
+    expect(all.body.data.at.length).toBe(all.body.data.text.length);
+    for (const q of ['timestamp=-1', 'page=0', 'page=2&timestamp=1', 'timestamp=x', 'bogus=1']) {
+      expect((await t.api('GET', `/videos/${id}/regions?${q}`, { key })).status, q).toBe(422);
+    }
+    expect((await t.api('GET', `/videos/${id}/regions?page=100`, { key })).status).toBe(404);
+  });
+
+  it('guards frame files: signature or key, nothing for other workspaces or tampered URLs', async () => {
+    const page = (await t.api('GET', `/videos/${ids.carroll}/pages/2`, { key })).body.data;
+    const url = new URL(page.frame_url);
+    const tampered = new URL(url);
+    tampered.searchParams.set('sig', `${url.searchParams.get('sig')!.slice(0, -2)}AA`);
+    expect((await fetch(tampered)).status).toBe(403);
+    const otherPage = new URL(url);
+    otherPage.pathname = otherPage.pathname.replace('p00002', 'p00003');
+    expect((await fetch(otherPage)).status).toBe(403);
+    const later = new URL(url);
+    later.searchParams.set('exp', String(Number(url.searchParams.get('exp')) + 3600));
+    expect((await fetch(later)).status).toBe(403);
+    const bare = `${url.origin}${url.pathname}`;
+    expect((await fetch(bare)).status).toBe(401);
+    expect((await fetch(bare, { headers: { 'X-API-Key': key } })).status).toBe(200);
+    expect((await fetch(bare, { headers: { 'X-API-Key': t.key('stranger') } })).status).toBe(404);
+    expect((await fetch(`${url.origin}${url.pathname.replace('p00002.jpg', '..%2Fmedia-index.sqlite')}`, { headers: { 'X-API-Key': key } })).status).toBe(422);
+  });
+
+  it('reads Hindi PDFs: Devanagari from a good text layer, OCR marked where the layer is broken', async () => {
+    const xetex = await indexed('xetex', corpus('ocr/hindi-pdf/xetex-examples.pdf'));
+    expect(xetex.page_count).toBe(3);
+    const p1 = (await t.api('GET', `/videos/${xetex.video_id}/pages/1`, { key })).body.data;
+    expect(p1.text).toContain('गणेशाय');
+    expect(p1.needs_ocr).toBe(false);
+
+    const examples = await indexed('examples', corpus('ocr/hindi-pdf/examples.pdf'));
+    const e1 = (await t.api('GET', `/videos/${examples.video_id}/pages/1`, { key })).body.data;
+    expect(e1.needs_ocr).toBe(true);
+    expect(e1.text).not.toMatch(/[\u0000-\u0008]/);
+    expect(e1.frame_url).toBeTruthy();
+    expect(examples.index.report.stages.extract.counts.pages_needing_ocr).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['office/example.docx', 1, 'Lorem ipsum dolor sit amet'],
+    ['office/example.pptx', 3, 'A table'],
+    ['office/a-text.odt', 1, 'This is a text from LibreOffice Writer'],
+    ['office/2014-small-talk.odp', 11, 'DISTRHO Plugin Framework'],
+    ['docs/project-history.en.epub', 30, 'A Brief History of Debian'],
+  ])('reads %s as text pages (%i) with synthesized boxes', async (file, pages, phrase) => {
+    const d = await indexed(file, corpus(file));
+    expect(d.page_count).toBe(pages);
+    const p1 = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data;
+    expect(p1).toMatchObject({ text_source: 'text', needs_ocr: false, frame_url: null });
+    expect(p1.text).toContain(phrase);
+    let lastBottom = 0;
+    for (const p of p1.passages) {
+      inside(p.bbox);
+      expect(p.bbox.y).toBeGreaterThanOrEqual(lastBottom - 1e-6);
+      lastBottom = p.bbox.y + p.bbox.h;
+    }
+  });
+
+  it('reads datasets.xlsx with one page per sheet, rows as passages', async () => {
+    const d = await indexed('xlsx', corpus('office/datasets.xlsx'));
+    expect(d.page_count).toBe(4);
+    const p1 = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data;
+    expect(p1.passages[0].text).toBe('iris');
+    expect(p1.passages[1].text).toBe('Sepal.Length | Sepal.Width | Petal.Length | Petal.Width | Species');
+    expect(p1.passages.length).toBe(152);
+  });
+
+  it('reads html, markdown, csv, rtf and plain text', async () => {
+    const html = await indexed('html', { name: 'page.html', data: Buffer.from('<html><head><title>x</title><script>evil()</script></head><body><h1>Heading</h1><p>First <b>para</b>.</p><ul><li>item one</li></ul></body></html>') });
+    const h = (await t.api('GET', `/videos/${html.video_id}/pages/1`, { key })).body.data;
+    expect(h.passages.map((p: { text: string }) => p.text)).toEqual(['Heading', 'First para.', 'item one']);
+    const md = await indexed('md', { name: 'notes.md', data: Buffer.from('# Title\n\nSome *text* here.\n\n- a point\n') });
+    expect((await t.api('GET', `/videos/${md.video_id}/pages/1`, { key })).body.data.passages.map((p: { text: string }) => p.text)).toEqual(['Title', 'Some text here.', 'a point']);
+    const rows = Array.from({ length: 250 }, (_, i) => `${i},name ${i},"quoted, value"`).join('\n');
+    const csv = await indexed('csv', { name: 'table.csv', data: Buffer.from(`id,name,note\n${rows}\n`) });
+    expect(csv.page_count).toBe(3);
+    expect((await t.api('GET', `/videos/${csv.video_id}/pages/1`, { key })).body.data.passages[1].text).toBe('0 | name 0 | quoted, value');
+    const rtf = await indexed('rtf', { name: 'letter.rtf', data: Buffer.from('{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\pard Dear reader,\\par This is RTF.\\par}') });
+    expect((await t.api('GET', `/videos/${rtf.video_id}/pages/1`, { key })).body.data.text).toMatch(/Dear reader,[\s\S]*This is RTF\./);
+    const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat(30)}`).join('\n\n');
+    const txt = await indexed('txt', { name: 'long.txt', data: Buffer.from(long) });
+    expect(txt.page_count).toBe(3);
+  });
+
+  it('reads photos of several formats (incl. BMP, TIFF, WebP, GIF) with EXIF orientation applied', async () => {
+    const tools = findFfmpeg();
+    expect(tools).not.toBeNull();
+    const src = corpus('scenes/skimage/chelsea.png'); // 451 x 300
+    const bmp = path.join(scratch, 'chelsea.bmp');
+    execFileSync(tools!.ffmpeg, ['-v', 'error', '-y', '-i', src, bmp]);
+    const variants: Array<[string, Buffer]> = [
+      ['chelsea.bmp', fs.readFileSync(bmp)],
+      ['chelsea.tif', await sharp(src).tiff().toBuffer()],
+      ['chelsea.webp', await sharp(src).webp().toBuffer()],
+      ['chelsea.gif', await sharp(src).gif().toBuffer()],
+      ['chelsea.jpg', await sharp(src).jpeg().toBuffer()],
+    ];
+    for (const [name, data] of variants) {
+      const d = await indexed(name, { name, data });
+      expect(d.index.report.stages.extract.state, name).toBe('ok');
+      expect([d.width, d.height], name).toEqual([451, 300]);
+      expect(d.thumbnail_url, name).toBeTruthy();
+      const thumb = await sharp(Buffer.from(await (await fetch(d.thumbnail_url)).arrayBuffer())).metadata();
+      expect(thumb.width).toBe(320);
+    }
+    // A camera that stored the picture sideways with orientation 6: width and height swap.
+    const rotated = await sharp(src).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const r = await indexed('rotated', { name: 'rotated.jpg', data: rotated });
+    expect([r.width, r.height]).toEqual([300, 451]);
+    const frame = (await t.api('GET', `/videos/${r.video_id}/regions?timestamp=0`, { key })).body.data.frame_url;
+    const fm = await sharp(Buffer.from(await (await fetch(frame)).arrayBuffer())).metadata();
+    expect([fm.width, fm.height]).toEqual([300, 451]);
+  });
+
+  it('reads movie-hello.mp4: duration, keyframes and 16 kHz audio within 1% of the probed duration', async () => {
+    const d = await indexed('movie', corpus('video/forensics/movie-hello.mp4'));
+    expect(d).toMatchObject({ width: 1280, height: 720 });
+    expect(d.duration_s).toBeCloseTo(8.33, 1);
+    const c = d.index.report.stages.extract.counts;
+    expect(c.shots).toBeGreaterThanOrEqual(1);
+    expect(c.frames).toBe(c.shots);
+    expect(Math.abs(c.audio_s - d.duration_s) / d.duration_s).toBeLessThan(0.01);
+    const audio = path.join(t.dataDir, 'assets', d.video_id, 'audio.wav');
+    const hdr = fs.readFileSync(audio).subarray(0, 44);
+    expect(hdr.readUInt16LE(22)).toBe(1); // mono
+    expect(hdr.readUInt32LE(24)).toBe(16000);
+    const at = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=4`, { key })).body.data;
+    expect(at.frame_url).toMatch(/\/frames\/k00001\.jpg\?/);
+    expect((await fetch(at.frame_url)).status).toBe(200);
+    expect((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=60`, { key })).status).toBe(404);
+  });
+
+  it('reads vtest.avi (no audio track) and finds the cuts of a video made of three different shots', async () => {
+    const v = await indexed('vtest', corpus('video/opencv/vtest.avi'));
+    expect(v.duration_s).toBeGreaterThan(70);
+    expect(v.index.report.stages.extract.counts.audio_s).toBeUndefined();
+    expect(v.index.report.stages.extract.details).toMatchObject({ audio_codec: null });
+
+    const cuts = path.join(scratch, 'three-shots.mp4');
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v', 'error', '-y',
+      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2',
+      '-f', 'lavfi', '-i', 'color=c=red:size=320x240:rate=25:duration=2',
+      '-f', 'lavfi', '-i', 'mandelbrot=size=320x240:rate=25',
+      '-filter_complex', '[2:v]trim=duration=2,setpts=PTS-STARTPTS[m];[0:v][1:v][m]concat=n=3:v=1[v]',
+      '-map', '[v]', '-pix_fmt', 'yuv420p', cuts,
+    ]);
+    const d = await indexed('cuts', cuts);
+    expect(d.index.report.stages.extract.counts.shots).toBe(3);
+    const second = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=3`, { key })).body.data;
+    expect(second.frame_url).toMatch(/k00002\.jpg/);
+    const px = await sharp(Buffer.from(await (await fetch(second.frame_url)).arrayBuffer())).stats();
+    expect(px.channels[0].mean).toBeGreaterThan(200); // the red shot
+    expect(px.channels[1].mean).toBeLessThan(60);
+  });
+
+  it('ends corrupt and truncated files in extract failed with a reason, and keeps serving', async () => {
+    const cases: Array<[string, Buffer]> = [
+      ['cut.mp4', fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 2_000)],
+      ['cut.pdf', fs.readFileSync(corpus('docs/carroll-wonderland.pdf')).subarray(0, 4_000)],
+      ['cut.jpg', fs.readFileSync(corpus('faces/portraits/grace_hopper_512x512.jpg')).subarray(0, 20_000)],
+      ['cut.docx', fs.readFileSync(corpus('office/example.docx')).subarray(0, 30_000)],
+    ];
+    for (const [name, data] of cases) {
+      const r = await t.upload(key, { name, data });
+      expect(r.status, name).toBe(201);
+      const d = await t.waitCompleted(key, r.body.data.video_id, 60_000);
+      const ex = d.index.report.stages.extract;
+      expect(ex.state, name).toBe('failed');
+      expect(ex.reason, name).toMatch(/^(corrupt|no_video_stream)/);
+      expect(d.index.report.stages.ocr.reason).toBe('dependency_failed: extract');
+      const dir = path.join(t.dataDir, 'assets', d.video_id);
+      expect(fs.readdirSync(dir).filter((f) => !f.startsWith('original'))).toEqual([]);
+    }
+    expect((await t.api('GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('shot boundaries', () => {
+  it('merges cuts closer than half a second and keeps the keyframe in the middle of each shot', () => {
+    expect(shotsFromCuts([2, 2.2, 5], 8)).toEqual([
+      { idx: 0, start_s: 0, end_s: 2, keyframe_s: 1 },
+      { idx: 1, start_s: 2, end_s: 5, keyframe_s: 3.5 },
+      { idx: 2, start_s: 5, end_s: 8, keyframe_s: 6.5 },
+    ]);
+    expect(shotsFromCuts([], 3)).toEqual([{ idx: 0, start_s: 0, end_s: 3, keyframe_s: 1.5 }]);
+    expect(shotsFromCuts([0.1, 7.9], 8)).toHaveLength(1);
+  });
+});
