@@ -1,0 +1,45 @@
+// Extraction throughput on this machine: text-PDF pages per second (with and without page renders)
+// and video seconds processed per wall second. One process, one core: the indexer runs one such
+// process per core. Usage: npm run bench:extract
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extractPdf } from '../server/media/pdf.ts';
+import { extractVideo } from '../server/media/video.ts';
+import { extractTextDocument } from '../server/media/office.ts';
+
+const CORPUS = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shared/corpus');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-'));
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t0 = performance.now();
+  const r = await fn();
+  return [r, (performance.now() - t0) / 1000];
+}
+
+const results: Record<string, number | string> = { machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`, node: process.version };
+const pdf = path.join(CORPUS, 'docs/carroll-wonderland.pdf');
+await extractPdf(pdf, { assetDir: path.join(scratch, 'warm'), renderAll: false, maxPages: 5000 }); // load pdf.js once
+for (const renderAll of [false, true]) {
+  let pages = 0;
+  let secs = 0;
+  for (let i = 0; i < 3; i++) {
+    const [r, s] = await timed(() => extractPdf(pdf, { assetDir: path.join(scratch, `pdf-${renderAll}-${i}`), renderAll, maxPages: 5000 }));
+    pages += r.pages.length;
+    secs += s;
+  }
+  results[renderAll ? 'text_pdf_pages_per_s_with_renders' : 'text_pdf_pages_per_s_text_only'] = Math.round((pages / secs) * 10) / 10;
+}
+{
+  const [r, s] = await timed(() => extractTextDocument(path.join(CORPUS, 'docs/project-history.en.epub'), '.epub'));
+  results.epub_pages_per_s = Math.round((r.pages.length / s) * 10) / 10;
+}
+for (const v of ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi']) {
+  const [r, s] = await timed(() => extractVideo(path.join(CORPUS, v), path.join(scratch, path.basename(v))));
+  results[`video_x_realtime_${path.basename(v)}`] = Math.round(((r.facts.duration_s ?? 0) / s) * 10) / 10;
+}
+fs.rmSync(scratch, { recursive: true, force: true });
+const out = path.resolve(fileURLToPath(new URL('.', import.meta.url)), 'results/extract.json');
+fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
+console.table(results);
