@@ -16,6 +16,16 @@ import { DataFolderBusyError } from './store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from './contract/assets.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
+import { ReadsService } from './services/reads.service.ts';
+import { UrlSigner } from './services/signing.service.ts';
+import { SearchService } from './services/search.service.ts';
+import { SearchRequest } from './contract/search.ts';
+
+// A closed pipe (`media-index search … | head`) ends the command quietly.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 
 const program = new Command('media-index')
   .description('Local index of your videos, photos and documents')
@@ -258,6 +268,36 @@ program
       );
     }
     await core.close();
+  });
+
+program
+  .command('search <query>')
+  .description('search the index and print ranked hits')
+  .addOption(dataOption())
+  .option('--workspace <name>', 'workspace to search', 'default')
+  .option('--limit <n>', 'number of hits', (v) => Number(v), 10)
+  .option('--rerank', 'second pass: exact phrase and query coverage')
+  .option('--json', 'print the JSON answer')
+  .action((query: string, opts: { data?: string; workspace: string; limit: number; rerank?: boolean; json?: boolean }) => {
+    withStore(opts.data, (store) => {
+      const ws = store.workspaces.byName(opts.workspace);
+      if (!ws) fail(`no workspace named ${opts.workspace}`);
+      const assets = new AssetsService(store, new IndexOptionsService(store), { queued: () => {}, deleted: () => {} });
+      const reads = new ReadsService(store, assets, new UrlSigner(opts.data ?? defaultDataDir()));
+      const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [] };
+      const request = SearchRequest.parse({ query, limit: opts.limit, rerank: Boolean(opts.rerank) });
+      const answer = new SearchService(store, reads).search(auth, request, '');
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+        return;
+      }
+      if (answer.hits.length === 0) process.stdout.write('no hits\n');
+      answer.hits.forEach((h, i) => {
+        const where = h.page !== null ? `page ${h.page}` : h.asset_kind === 'video' ? `at ${h.timestamp.toFixed(1)} s` : 'photo';
+        const text = (h.passage?.text ?? h.snippet.text).replace(/\s+/g, ' ');
+        process.stdout.write(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.file_name}  ${where}  [${h.video_id}]\n    ${text.slice(0, 160)}${text.length > 160 ? '…' : ''}\n`);
+      });
+    });
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

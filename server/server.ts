@@ -14,6 +14,7 @@ import { EnginesService } from './services/engines.service.ts';
 import { Purger } from './services/purge.service.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
+import { SearchService } from './services/search.service.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
@@ -51,6 +52,7 @@ export async function openCore(
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
   const assets = new AssetsService(store, indexOptions, { queued: () => host.kick(), deleted: () => purger.kick() });
+  const reads = new ReadsService(store, assets, new UrlSigner(config.dataDir));
   const services: Services = {
     config,
     store,
@@ -58,7 +60,8 @@ export async function openCore(
     indexOptions,
     engines: new EnginesService(store),
     assets,
-    reads: new ReadsService(store, assets, new UrlSigner(config.dataDir)),
+    reads,
+    search: new SearchService(store, reads),
     version: VERSION,
     log,
   };

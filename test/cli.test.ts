@@ -86,7 +86,7 @@ describe('media-index CLI', () => {
     expect(cli(['workspaces', '--data', dir]).stdout).toMatch(/team/);
   });
 
-  it('index adds files and folders in place, reports progress and refusals; share makes an asset visible elsewhere', async () => {
+  it('index adds files and folders in place, search prints ranked hits; share makes an asset visible elsewhere', async () => {
     const dir = data();
     const folder = tempDir('mi-cli-src-');
     dirs.push(folder);
@@ -101,6 +101,11 @@ describe('media-index CLI', () => {
     expect(r.stdout).toMatch(/3 indexed into workspace home, 0 refused/);
     expect(r.stderr).toMatch(/skipped .*readme\.xyz: not a supported type/);
     expect(r.stderr).toMatch(/skipped .*old\.doc/);
+
+    const found = cli(['search', '--data', dir, '--workspace', 'home', 'text from LibreOffice Writer']);
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stdout).toMatch(/^ 1\. 1\.000 {2}a-text\.pdf {2}page 1 /m);
+    expect(cli(['search', '--data', dir, '--workspace', 'home', 'nonexistentword']).stdout).toBe('no hits\n');
 
     const key = cli(['keys', 'create', '--data', dir, '--workspace', 'home', '--scopes', 'read,write']).stdout.trim().split('\n').at(-1)!;
     const guestKey = cli(['keys', 'create', '--data', dir, '--workspace', 'guest', '--scopes', 'read']).stdout.trim().split('\n').at(-1)!;

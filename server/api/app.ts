@@ -14,12 +14,13 @@ import { videoRoutes } from './videos/routes.ts';
 import { indexOptionsRoutes } from './index-options/routes.ts';
 import { engineRoutes } from './engines/routes.ts';
 import { systemRoutes } from './system/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s));
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s));
   return routes;
 }
 

@@ -6,6 +6,7 @@ import type { AssetsService } from '../services/assets.service.ts';
 import type { IndexOptionsService } from '../services/index-options.service.ts';
 import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
+import type { SearchService } from '../services/search.service.ts';
 
 export interface Services {
   config: Config;
@@ -15,6 +16,7 @@ export interface Services {
   indexOptions: IndexOptionsService;
   engines: EnginesService;
   reads: ReadsService;
+  search: SearchService;
   version: string;
   log: (msg: string) => void;
 }

@@ -9,6 +9,7 @@ import { StageRunsRepo } from './stage-runs.repo.ts';
 import { FileStore } from './files.ts';
 import { MediaRepo } from './media.repo.ts';
 import { RegionsRepo } from './regions.repo.ts';
+import { SearchRepo } from './search.repo.ts';
 
 export interface Store {
   db: DB;
@@ -19,6 +20,7 @@ export interface Store {
   runs: StageRunsRepo;
   media: MediaRepo;
   regions: RegionsRepo;
+  search: SearchRepo;
   transaction<T>(fn: () => T): T;
   close(): void;
 }
@@ -35,6 +37,7 @@ export function openStore(dataDir: string): Store {
     runs: new StageRunsRepo(db),
     media: new MediaRepo(db),
     regions: new RegionsRepo(db),
+    search: new SearchRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
   };

@@ -14,6 +14,11 @@ import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import type { NewRegion } from '../../store/regions.repo.ts';
 import { failed, ok, type StageDefinition, type StageAsset } from '../stage.ts';
 
+/** A file name as words: "holiday_2024-beach.jpg" is found by "holiday beach". */
+function nameWords(fileName: string): string {
+  return `${fileName} ${fileName.replace(/\.[^.]+$/, '').replace(/[_\-.]+/g, ' ')}`;
+}
+
 /** Everything extraction may write into the asset folder. */
 const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
@@ -102,6 +107,13 @@ export const extractStage: StageDefinition = {
       })),
     );
     store.regions.replaceForStage(assetId, 'extract', lines);
+    const asset = store.assets.byId(assetId);
+    store.search.replaceForStage(assetId, 'extract', [
+      { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? nameWords(asset.file_name) : '' },
+      ...out.pages.flatMap((p) =>
+        p.passages.map((ps) => ({ modality: 'passage', timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
+      ),
+    ]);
     store.assets.setFacts(assetId, {
       page_count: out.facts.page_count ?? null,
       duration_s: out.facts.duration_s ?? null,

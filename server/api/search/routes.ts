@@ -1,0 +1,19 @@
+// /search (SPEC 4.5).
+import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { SearchRequest, SearchResponse } from '../../contract/search.ts';
+import { originOf } from '../context.ts';
+import type { Services } from '../services.ts';
+
+export function searchRoutes(s: Services): AnyRouteSpec[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/search',
+      summary: 'One ranked list of moments, pages and photos across the workspace',
+      access: 'read',
+      body: SearchRequest,
+      response: SearchResponse,
+      handler: ({ auth, body, ctx }) => s.search.search(auth, body, originOf(ctx)),
+    }),
+  ];
+}

@@ -1,0 +1,57 @@
+// Search (SPEC 4.5, 2.10).
+import { z } from 'zod';
+import { Box } from './common.ts';
+
+export const MODALITIES = ['name', 'passage', 'ocr', 'transcript', 'caption', 'label', 'object', 'person'] as const;
+export type Modality = (typeof MODALITIES)[number];
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+
+export const SearchOptions = z
+  .object({
+    /** Only these kinds of evidence. */
+    modalities: z.array(z.enum(MODALITIES)).min(1).optional(),
+    /** Multiplies the score of each kind of evidence (default 1). */
+    weights: z.partialRecord(z.enum(MODALITIES), z.number().min(0).max(10)).optional(),
+  })
+  .strict();
+
+export const SearchRequest = z
+  .object({
+    query: z.string().trim().min(1).max(1000),
+    limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+    video_id: z.string().min(1).max(100).optional(),
+    search_options: SearchOptions.optional(),
+    rerank: z.boolean().default(false),
+    engine: z.enum(['arrow', 'classic']).optional(),
+    workspace_ids: z.array(z.string().min(1).max(100)).min(1).max(20).optional(),
+  })
+  .strict();
+export type SearchRequest = z.infer<typeof SearchRequest>;
+
+const Highlighted = z.object({ text: z.string(), highlights: z.array(z.tuple([z.number().int(), z.number().int()])) });
+
+export const SearchHit = z.object({
+  video_id: z.string(),
+  asset_kind: z.enum(['video', 'image', 'document']),
+  file_name: z.string(),
+  timestamp: z.number(),
+  page: z.number().int().nullable(),
+  frame_url: z.string().nullable(),
+  score: z.number(),
+  modality: z.enum(MODALITIES),
+  snippet: Highlighted,
+  passage: Highlighted.extend({ idx: z.number().int(), bbox: Box }).nullable(),
+  region: Box.extend({ label: z.string(), source: z.string() }).nullable(),
+  workspace_id: z.string().optional(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const SearchResponse = z.object({
+  query: z.string(),
+  engine: z.enum(['arrow', 'classic']),
+  recipe: z.string(),
+  engine_fallback: z.string().optional(),
+  hits: z.array(SearchHit),
+});
+export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -1,0 +1,58 @@
+// The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
+import type { DB } from './db.ts';
+
+export interface NewEntry {
+  modality: string;
+  timestamp: number;
+  page: number | null;
+  ref: number | null;
+  region_id: string | null;
+  text: string;
+}
+
+export interface EntryHit extends NewEntry {
+  id: number;
+  asset_id: string;
+  workspace_id: string;
+  kind: 'video' | 'image' | 'document';
+  file_name: string;
+  /** BM25 (lower is better, as FTS5 gives it). */
+  rank: number;
+}
+
+export class SearchRepo {
+  constructor(private readonly db: DB) {}
+
+  /** Replaces the entries a stage wrote for an asset (call inside a transaction). */
+  replaceForStage(assetId: string, stage: string, entries: NewEntry[]): void {
+    this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ?').run(assetId, stage);
+    const insert = this.db.prepare(
+      `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text)
+       VALUES (@asset_id, @stage, @modality, @timestamp, @page, @ref, @region_id, @text)`,
+    );
+    for (const e of entries) if (e.text.trim()) insert.run({ ...e, asset_id: assetId, stage });
+  }
+
+  /**
+   * Entries matching an FTS5 expression in assets visible to any of the workspaces (owned or
+   * shared, not deleted), optionally one asset and one engine, best first.
+   */
+  match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number }): EntryHit[] {
+    const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
+    const params: Record<string, unknown> = { expr, engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null };
+    opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
+    return this.db
+      .prepare(
+        `SELECT e.id, e.asset_id, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text, bm25(search_fts) AS rank,
+                a.kind, a.file_name,
+                CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
+                     ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
+         FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid JOIN assets a ON a.id = e.asset_id
+         WHERE search_fts MATCH @expr AND a.deleted_at IS NULL AND a.engine = @engine
+           AND (@asset IS NULL OR a.id = @asset)
+           AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))
+         ORDER BY rank LIMIT @limit`,
+      )
+      .all(params) as EntryHit[];
+  }
+}
