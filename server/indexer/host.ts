@@ -228,6 +228,7 @@ export class IndexerHost extends EventEmitter {
       options: stageValues(effective, stage),
       dataDir: this.store.files.root,
       assetDir: this.store.files.assetDir(asset.id),
+      input: STAGES[stage].prepare?.(this.store, asset.id),
     });
   }
 

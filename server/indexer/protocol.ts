@@ -9,6 +9,7 @@ export interface RunRequest {
   options: Record<string, unknown>;
   dataDir: string;
   assetDir: string;
+  input?: unknown;
 }
 
 export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome };

@@ -3,6 +3,7 @@ import type { AssetKind } from '../contract/assets.ts';
 import { notImplementedStage, type IndexStageName, type StageDefinition } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
+import { ocrStage } from './stages/ocr.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -13,7 +14,7 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   speakers: notImplementedStage('speakers', ['video'], ['extract'], 'speaker-embedding'),
   sounds: notImplementedStage('sounds', ['video'], ['extract'], 'audioset-tagger'),
   labels: notImplementedStage('labels', ['video', 'image'], ['extract']),
-  ocr: notImplementedStage('ocr', MEDIA, ['extract']),
+  ocr: ocrStage,
   faces: notImplementedStage('faces', MEDIA, ['extract']),
   objects: notImplementedStage('objects', ['image', 'document'], ['extract']),
   people: notImplementedStage('people', MEDIA, ['faces']),

@@ -23,6 +23,8 @@ export interface StageContext {
   dataDir: string;
   /** Folder the stage may write derived files into (renders, frames, audio). */
   assetDir: string;
+  /** What the stage's `prepare` read from the store for this run (undefined without one). */
+  input?: unknown;
 }
 
 export type StageOutcome =
@@ -44,6 +46,8 @@ export interface StageDefinition {
   /** The model the stage needs, or null. */
   model: string | null;
   availability(): Availability;
+  /** Runs in the host before dispatch: reads what `run` needs from the store (indexer processes hold no database). */
+  prepare?(store: Store, assetId: string): unknown;
   /** Runs in an indexer process. Expected conditions are returned as outcomes, never thrown. */
   run(ctx: StageContext): Promise<StageOutcome>;
   /** Runs in the one writer, inside the transaction that records the outcome. */

@@ -12,7 +12,7 @@ async function handle(req: RunRequest): Promise<StageOutcome> {
   const def = STAGES[req.stage];
   if (!def) return { state: 'failed', reason: `unknown stage ${req.stage}` };
   try {
-    return await def.run({ asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir });
+    return await def.run({ asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return { state: 'failed', reason: `error: ${message.slice(0, 500)}` };

@@ -73,20 +73,14 @@ function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: nu
     .filter((l) => l.text.length > 0);
 }
 
-export interface PdfOptions {
-  /** Folder of the asset; renders go to `pages/` inside it. */
-  assetDir: string;
-  /** Render every page (true) or only pages that need OCR and the first (false). */
-  renderAll: boolean;
-  maxPages: number;
-}
+type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
 
-export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+async function openPdf(file: string): Promise<PdfDoc> {
   const lib = await pdfjs();
   const data = new Uint8Array(await fs.promises.readFile(file));
-  let doc: Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
   try {
-    doc = await lib.getDocument({
+    return await lib.getDocument({
       data,
       standardFontDataUrl: STANDARD_FONTS,
       cMapUrl: CMAPS,
@@ -101,6 +95,50 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
     if (name === 'InvalidPDFException') throw new ExtractError('corrupt: not a readable PDF');
     throw new ExtractError(`corrupt: ${(err as Error)?.message ?? err}`);
   }
+}
+
+/** Draws one page on a white canvas, `longSide` pixels on its long side, encoded as JPEG or PNG. */
+async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
+  const base = page.getViewport({ scale: 1 });
+  const vp = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
+  const w = Math.ceil(vp.width);
+  const h = Math.ceil(vp.height);
+  const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
+  const { canvas, context } = factory.create(w, h) as {
+    canvas: { encode(fmt: 'jpeg' | 'png', q?: number): Promise<Buffer> };
+    context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
+  };
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, w, h);
+  await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
+  return format === 'jpeg' ? canvas.encode('jpeg', 82) : canvas.encode('png');
+}
+
+/** Renders the given pages (1-based) for reading by OCR; yields each as it is drawn. */
+export async function* renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer }> {
+  const doc = await openPdf(file);
+  try {
+    for (const n of pages) {
+      const page = await doc.getPage(n);
+      yield { page: n, png: await renderPage(doc, page, longSide, 'png') };
+      page.cleanup();
+    }
+  } finally {
+    await doc.destroy();
+  }
+}
+
+export interface PdfOptions {
+  /** Folder of the asset; renders go to `pages/` inside it. */
+  assetDir: string;
+  /** Render every page (true) or only pages that need OCR and the first (false). */
+  renderAll: boolean;
+  maxPages: number;
+}
+
+export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+  const lib = await pdfjs();
+  const doc = await openPdf(file);
   try {
     const pageCount = doc.numPages;
     if (pageCount > opts.maxPages) throw new ExtractError(`too_many_pages: ${pageCount} pages; the limit is ${opts.maxPages}`);
@@ -124,18 +162,8 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       if (needsOcr) ocrPages++;
       let render: string | null = null;
       if (opts.renderAll || needsOcr || n === 1) {
-        const scale = RENDER_LONG_SIDE / Math.max(viewport.width, viewport.height);
-        const vp = page.getViewport({ scale });
-        const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
-        const { canvas, context } = factory.create(Math.ceil(vp.width), Math.ceil(vp.height)) as {
-          canvas: { encode(fmt: 'jpeg', q: number): Promise<Buffer> };
-          context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
-        };
-        context.fillStyle = '#ffffff';
-        context.fillRect(0, 0, Math.ceil(vp.width), Math.ceil(vp.height));
-        await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
         render = path.join('pages', `p${String(n).padStart(5, '0')}.jpg`);
-        await fs.promises.writeFile(path.join(opts.assetDir, render), await canvas.encode('jpeg', 82));
+        await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
       }
       pages.push({

@@ -32,6 +32,11 @@ export class SearchService {
     private readonly reads: ReadsService,
   ) {}
 
+  private regionOf(id: string | null): SearchHit['region'] {
+    const r = id ? this.store.regions.byId(id) : undefined;
+    return r ? { x: r.x, y: r.y, w: r.w, h: r.h, label: r.label ?? r.text ?? '', source: r.source } : null;
+  }
+
   search(auth: AuthContext, req: SearchRequest, origin: string): SearchResponse {
     const federated = req.workspace_ids !== undefined;
     const workspaceIds = req.workspace_ids ?? [auth.workspaceId];
@@ -100,7 +105,7 @@ export class SearchService {
         modality: e.modality as Modality,
         snippet: { text: e.text, highlights: highlights(e.text, terms) },
         passage,
-        region: null,
+        region: this.regionOf(e.region_id),
         ...(federated ? { workspace_id: e.workspace_id } : {}),
       };
     });

@@ -69,6 +69,18 @@ export class MediaRepo {
       .run(assetId, rel(out.thumbnail), rel(out.audio?.file ?? null), out.audio?.duration_s ?? null, out.audio?.sample_rate ?? null);
   }
 
+  /** Replaces a page's text and passages (OCR reading a scanned page). */
+  replacePageText(assetId: string, page: number, text: string, source: PageRow['text_source'], passages: PassageRow[]): void {
+    this.db.prepare('UPDATE pages SET text = ?, text_source = ?, needs_ocr = 0 WHERE asset_id = ? AND page = ?').run(text, source, assetId, page);
+    this.db.prepare('DELETE FROM passages WHERE asset_id = ? AND page = ?').run(assetId, page);
+    const insert = this.db.prepare('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (const p of passages) insert.run(assetId, page, p.idx, p.text, p.x, p.y, p.w, p.h, p.source);
+  }
+
+  pagesNeedingOcr(assetId: string): number[] {
+    return (this.db.prepare('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map((r) => r.page);
+  }
+
   page(assetId: string, page: number): PageRow | undefined {
     return this.db.prepare('SELECT * FROM pages WHERE asset_id = ? AND page = ?').get(assetId, page) as PageRow | undefined;
   }

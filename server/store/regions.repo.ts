@@ -26,15 +26,26 @@ export class RegionsRepo {
   constructor(private readonly db: DB) {}
 
   /** Replaces the regions a stage wrote for an asset (call inside a transaction). */
-  replaceForStage(assetId: string, stage: string, regions: NewRegion[]): void {
+  replaceForStage(assetId: string, stage: string, regions: NewRegion[]): string[] {
     this.db.prepare('DELETE FROM regions WHERE asset_id = ? AND stage = ?').run(assetId, stage);
     const insert = this.db.prepare(
       `INSERT INTO regions (id, asset_id, timestamp, kind, x, y, w, h, label, text, confidence, quality, person_id, source, stage)
        VALUES (@id, @asset_id, @timestamp, @kind, @x, @y, @w, @h, @label, @text, @confidence, @quality, @person_id, @source, @stage)`,
     );
-    for (const r of regions) {
-      insert.run({ ...r, id: newId(r.kind === 'face' ? 'face' : 'reg'), asset_id: assetId, stage });
-    }
+    return regions.map((r) => {
+      const id = newId(r.kind === 'face' ? 'face' : 'reg');
+      insert.run({ ...r, id, asset_id: assetId, stage });
+      return id;
+    });
+  }
+
+  /** Removes what one stage held at one time (a later stage superseding it on that page). */
+  deleteAt(assetId: string, stage: string, timestamp: number): void {
+    this.db.prepare('DELETE FROM regions WHERE asset_id = ? AND stage = ? AND timestamp = ?').run(assetId, stage, timestamp);
+  }
+
+  byId(id: string): RegionRow | undefined {
+    return this.db.prepare('SELECT * FROM regions WHERE id = ?').get(id) as RegionRow | undefined;
   }
 
   all(assetId: string): RegionRow[] {

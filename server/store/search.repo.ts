@@ -33,6 +33,10 @@ export class SearchRepo {
     for (const e of entries) if (e.text.trim()) insert.run({ ...e, asset_id: assetId, stage });
   }
 
+  deleteForPage(assetId: string, stage: string, page: number): void {
+    this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ? AND page = ?').run(assetId, stage, page);
+  }
+
   /**
    * Entries matching an FTS5 expression in assets visible to any of the workspaces (owned or
    * shared, not deleted), optionally one asset and one engine, best first.

@@ -1,0 +1,126 @@
+// OCR through tesseract.js with the traineddata shipped in @tesseract.js-data/{eng,hin} (LSTM
+// "best_int" models), read from disk: nothing is fetched. One tesseract worker per language set
+// stays loaded for the life of the indexer process.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+
+const require = createRequire(import.meta.url);
+
+export const OCR_LANGUAGE_CODES = { en: 'eng', hi: 'hin' } as const;
+export type OcrLanguage = keyof typeof OCR_LANGUAGE_CODES;
+/** Words below this confidence are dropped; lines keep only their confident words. */
+export const MIN_WORD_CONFIDENCE = 45;
+
+export interface OcrLine {
+  text: string;
+  /** Pixels in the image read. */
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+  confidence: number;
+}
+
+export interface OcrParagraph {
+  text: string;
+  bbox: { x0: number; y0: number; x1: number; y1: number };
+  lines: OcrLine[];
+}
+
+/** tesseract.js reads all languages of a worker from one folder: link the packaged files into one. */
+function languageFolder(): string {
+  const dir = path.join(os.tmpdir(), `media-index-tessdata-${process.getuid?.() ?? 'u'}`);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const code of Object.values(OCR_LANGUAGE_CODES)) {
+    const src = path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), '4.0.0_best_int', `${code}.traineddata.gz`);
+    const link = path.join(dir, `${code}.traineddata.gz`);
+    try {
+      if (fs.readlinkSync(link) === src) continue;
+      fs.rmSync(link, { force: true });
+    } catch {
+      /* not there yet */
+    }
+    try {
+      fs.symlinkSync(src, link);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  return dir;
+}
+
+const workers = new Map<string, Promise<Worker>>();
+
+function workerFor(languages: readonly OcrLanguage[]): Promise<Worker> {
+  const codes = [...new Set(languages.map((l) => OCR_LANGUAGE_CODES[l]))].sort().join('+');
+  let w = workers.get(codes);
+  if (!w) {
+    w = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (worker) => {
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1' });
+      return worker;
+    });
+    workers.set(codes, w);
+  }
+  return w;
+}
+
+interface TessWord { text: string; confidence: number; bbox: OcrLine['bbox'] }
+interface TessLine { text: string; confidence: number; bbox: OcrLine['bbox']; words: TessWord[] }
+interface TessParagraph { text: string; bbox: OcrLine['bbox']; lines: TessLine[] }
+interface TessBlock { paragraphs: TessParagraph[] }
+
+function union(boxes: OcrLine['bbox'][]): OcrLine['bbox'] {
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
+/** Paragraphs and lines of text read from an image, without words the reader is unsure of. */
+export async function recognize(image: Buffer | string, languages: readonly OcrLanguage[]): Promise<OcrParagraph[]> {
+  const worker = await workerFor(languages);
+  const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+  const out: OcrParagraph[] = [];
+  for (const block of (data.blocks ?? []) as unknown as TessBlock[]) {
+    for (const para of block.paragraphs) {
+      const lines: OcrLine[] = [];
+      for (const line of para.lines) {
+        const words = line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text));
+        if (words.length === 0) continue;
+        const text = words.map((w) => w.text).join(' ').trim();
+        lines.push({ text, bbox: union(words.map((w) => w.bbox)), confidence: Math.round(words.reduce((a, w) => a + w.confidence, 0) / words.length) });
+      }
+      if (lines.length) out.push({ text: lines.map((l) => l.text).join(' '), bbox: union(lines.map((l) => l.bbox)), lines });
+    }
+  }
+  return out;
+}
+
+/**
+ * Photos and video frames are read better enlarged (small text) and with local contrast evened out
+ * (shadows, uneven light): grayscale, up to 3x for images under 1000 px wide, then CLAHE.
+ * Measured on the corpus: CER 0.011 -> 0.000 on imageTextN.png, 0.468 -> 0.328 on page.png.
+ */
+export async function prepareForReading(image: Buffer | string): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const meta = await sharp(image).metadata();
+  const width = meta.width ?? 1;
+  const height = meta.height ?? 1;
+  const scale = width < 1000 ? Math.min(3, 3000 / Math.max(width, height)) : 1;
+  const gray = await sharp(image)
+    .rotate()
+    .resize({ width: Math.round(width * Math.max(1, scale)) })
+    .grayscale()
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
+  return sharp(gray).clahe({ width: 48, height: 48, maxSlope: 5 }).png().toBuffer();
+}
+
+export async function closeOcr(): Promise<void> {
+  const all = [...workers.values()];
+  workers.clear();
+  await Promise.all(all.map(async (w) => (await w).terminate()));
+}

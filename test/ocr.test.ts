@@ -1,0 +1,105 @@
+// The ocr stage with the bundled tesseract models on real corpus images, scans and video.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { OCR_TRUTH, cer } from './fixtures/ocr-truth.ts';
+import { findFfmpeg } from '../server/media/ffmpeg.ts';
+
+interface TextRegion { x: number; y: number; w: number; h: number; text: string; confidence: number; source: string }
+
+/** Lines in reading order: top to bottom, then left to right within a row. */
+function readingOrder(lines: TextRegion[]): string {
+  return [...lines]
+    .sort((a, b) => (Math.abs(a.y - b.y) < Math.min(a.h, b.h) / 2 ? a.x - b.x : a.y - b.y))
+    .map((l) => l.text)
+    .join('\n');
+}
+
+describe('ocr stage', () => {
+  let t: TestServer;
+  let key: string;
+  const scratch = tempDir('mi-ocr-');
+
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 2 });
+    key = t.key('scans');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function indexed(file: string | { name: string; data: Uint8Array }, options?: unknown) {
+    const r = await t.upload(key, file, { pipeline: 'arrow', ...(options ? { options: JSON.stringify(options) } : {}) });
+    expect(r.status).toBe(201);
+    return t.waitCompleted(key, r.body.data.video_id, 120_000);
+  }
+
+  it.each([
+    ['ocr/images/imageTextN.png', 0.02],
+    ['ocr/images/page.png', 0.45],
+  ])('reads %s with boxes; character error rate under %f against a hand transcription', async (file, maxCer) => {
+    const d = await indexed(corpus(file));
+    const report = d.index.report.stages.ocr;
+    expect(report).toMatchObject({ state: 'ok', details: { languages: ['en'] } });
+    expect(report.counts.lines).toBeGreaterThan(3);
+    const regions = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data;
+    expect(regions.text.length).toBe(report.counts.lines);
+    for (const l of regions.text as TextRegion[]) {
+      expect(l.source).toBe('ocr');
+      expect(l.x).toBeGreaterThanOrEqual(0);
+      expect(l.x + l.w).toBeLessThanOrEqual(1.00001);
+      expect(l.y + l.h).toBeLessThanOrEqual(1.00001);
+      expect(l.confidence).toBeGreaterThan(0.4);
+    }
+    const rate = cer(readingOrder(regions.text), OCR_TRUTH[file]);
+    console.log(`OCR CER ${file}: ${rate.toFixed(4)} (${report.duration_ms} ms)`);
+    expect(rate).toBeLessThan(maxCer);
+  });
+
+  it('finds photographed text through search, with the line box as the hit region', async () => {
+    const r = await t.api('POST', '/search', { key, json: { query: 'small implementation projects' } });
+    const hit = r.body.data.hits[0];
+    expect(hit).toMatchObject({ asset_kind: 'image', file_name: 'imageTextN.png', modality: 'ocr' });
+    expect(hit.region).toMatchObject({ source: 'ocr', label: expect.stringContaining('implementation projects') });
+    expect(hit.region.y).toBeGreaterThan(0.1);
+  });
+
+  it('reads a Hindi PDF page whose text layer is broken into Devanagari when Hindi is asked for', async () => {
+    const d = await indexed(corpus('ocr/hindi-pdf/examples.pdf'), { ocr: { languages: ['en', 'hi'] } });
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', details: { languages: ['en', 'hi'] } });
+    expect(d.index.report.stages.ocr.counts.frames).toBe(d.index.report.stages.extract.counts.pages_needing_ocr);
+    const p1 = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data;
+    expect(p1).toMatchObject({ text_source: 'ocr', needs_ocr: false });
+    expect(p1.text).toMatch(/गणित/);
+    expect(p1.text).toMatch(/नमस्करोति/);
+    expect(p1.passages.length).toBeGreaterThan(3);
+    expect(p1.regions.text.every((r: TextRegion) => r.source === 'ocr')).toBe(true);
+    const s = await t.api('POST', '/search', { key, json: { query: 'नमस्करोति' } });
+    expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, page: 1, modality: 'passage' });
+    expect(s.body.data.hits[0].passage.text).toMatch(/नमस्करोति/);
+  });
+
+  it('leaves documents with a good text layer alone (not_applicable)', async () => {
+    const d = await indexed(corpus('docs/a-text.pdf'));
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'not_applicable', reason: 'every page has a usable text layer' });
+  });
+
+  it('reads text on video frames at the ocr fps, one search entry per line while it stays on screen', async () => {
+    const video = path.join(scratch, 'slide.mp4');
+    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'), '-t', '4', '-r', '10',
+      '-vf', 'scale=1086:-2,format=yuv420p', video]);
+    const d = await indexed(video, { ocr: { fps: 0.5 } });
+    const ocr = d.index.report.stages.ocr;
+    expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 2 } });
+    const at2 = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=2.3`, { key })).body.data;
+    expect(at2.text.length).toBeGreaterThan(5);
+    expect(readingOrder(at2.text)).toMatch(/implementation projects/);
+    const s = await t.api('POST', '/search', { key, json: { query: 'conference papers', video_id: d.video_id } });
+    expect(s.body.data.hits).toHaveLength(1);
+    expect(s.body.data.hits[0]).toMatchObject({ timestamp: 0, modality: 'ocr', asset_kind: 'video' });
+  });
+});
