@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
-import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { EXTRACT_ONLY, startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { shotsFromCuts } from '../server/media/video.ts';
 
@@ -28,7 +28,7 @@ describe('extraction through the API', () => {
   const ids: Record<string, string> = {};
 
   async function indexed(name: string, file: string | { name: string; data: Uint8Array }) {
-    const r = await t.upload(key, file);
+    const r = await t.upload(key, file, { pipeline: 'arrow', options: EXTRACT_ONLY });
     expect(r.status, name).toBe(201);
     ids[name] = r.body.data.video_id;
     return t.waitCompleted(key, ids[name], 60_000);
@@ -264,7 +264,7 @@ describe('extraction through the API', () => {
     for (const [name, data] of cases) {
       const r = await t.upload(key, { name, data });
       expect(r.status, name).toBe(201);
-      const d = await t.waitCompleted(key, r.body.data.video_id, 60_000);
+      const d = await t.waitCompleted(key, r.body.data.video_id);
       const ex = d.index.report.stages.extract;
       expect(ex.state, name).toBe('failed');
       expect(ex.reason, name).toMatch(/^(corrupt|no_video_stream)/);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { AuthService, type Scope } from '../../server/services/auth.service.ts';
+import { STAGE_NAMES } from '../../server/contract/stages.ts';
 
 export interface ApiResponse {
   status: number;
@@ -25,6 +26,9 @@ export interface TestServer {
   restart(overrides?: Partial<Config>): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Upload options that run extraction alone (every optional stage off). */
+export const EXTRACT_ONLY = JSON.stringify(Object.fromEntries(STAGE_NAMES.map((n) => [n, false])));
 
 export function tempDir(prefix = 'mi-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -80,7 +84,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
       const res = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
       return { status: res.status, headers: res.headers, body: await res.json() };
     },
-    async waitCompleted(key, id, timeoutMs = 30_000) {
+    async waitCompleted(key, id, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const r = await t.api('GET', `/videos/${id}`, { key });

@@ -34,8 +34,8 @@ function normalize(paragraphs: OcrParagraph[], w: number, h: number): ReadParagr
 }
 
 /** Reads an image; boxes come back normalized to it. Photos and frames are prepared first. */
-async function read(image: Buffer | string, languages: OcrLanguage[], prepare: boolean): Promise<ReadParagraph[]> {
-  const input = prepare ? await prepareForReading(image) : image;
+async function read(image: Buffer | string, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
+  const input = prepare === 'page' ? image : await prepareForReading(image, { upscale: prepare === 'photo' });
   const meta = await sharp(input).metadata();
   return normalize(await recognize(input, languages), meta.width ?? 1, meta.height ?? 1);
 }
@@ -53,19 +53,19 @@ export const ocrStage: StageDefinition = {
     const frames: ReadFrame[] = [];
     try {
       if (asset.kind === 'image') {
-        frames.push({ timestamp: 0, page: null, paragraphs: await read(path.join(assetDir, 'frame.jpg'), languages, true) });
+        frames.push({ timestamp: 0, page: null, paragraphs: await read(path.join(assetDir, 'frame.jpg'), languages, 'photo') });
       } else if (asset.kind === 'document') {
         const pages = (input as number[] | undefined) ?? [];
         if (pages.length === 0) return notApplicable('every page has a usable text layer');
         if (asset.ext !== '.pdf') return notApplicable('only PDF pages are read by OCR');
         for await (const { page, png } of renderPdfPages(asset.filePath, pages, OCR_PAGE_LONG_SIDE)) {
-          frames.push({ timestamp: page - 1, page, paragraphs: await read(png, languages, false) });
+          frames.push({ timestamp: page - 1, page, paragraphs: await read(png, languages, 'page') });
         }
       } else {
         const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-ocr-'));
         try {
           for (const f of await sampleFrames(asset.filePath, Number(options.fps ?? 0.5), dir)) {
-            frames.push({ timestamp: f.timestamp, page: null, paragraphs: await read(f.file, languages, true) });
+            frames.push({ timestamp: f.timestamp, page: null, paragraphs: await read(f.file, languages, 'frame') });
           }
         } finally {
           await fs.promises.rm(dir, { recursive: true, force: true });
