@@ -62,14 +62,20 @@ describe('async indexing: queue, report, crash and restart', () => {
     t = await startTestServer({ workers: 1 });
     const key = t.key('w');
     const up = await t.upload(key, corpus('scenes/skimage/chelsea.png'));
-    const id = up.body.data.video_id;
-    const d = await t.waitCompleted(key, id);
+    const d = await t.waitCompleted(key, up.body.data.video_id);
     expect(d.status).toBe('completed');
     const s = d.index.report.stages;
-    expect(s.faces).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^not_implemented/) });
-    expect(s.people).toMatchObject({ state: 'failed', reason: 'dependency_failed: faces' });
+    expect(s.captions).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^not_implemented/) });
+    expect(s.objects).toMatchObject({ state: 'ok' });
     expect(s.transcript).toMatchObject({ state: 'not_applicable' });
     expect(s.music).toMatchObject({ state: 'off' });
+
+    const broken = await t.upload(key, { name: 'broken.png', data: fs.readFileSync(corpus('scenes/skimage/chelsea.png')).subarray(0, 3000) });
+    const b = (await t.waitCompleted(key, broken.body.data.video_id)).index.report.stages;
+    expect(b.extract.state).toBe('failed');
+    for (const stage of ['ocr', 'faces', 'objects', 'labels']) {
+      expect(b[stage], stage).toMatchObject({ state: 'failed', reason: 'dependency_failed: extract' });
+    }
   });
 
   it('fails extract with file_changed when the stored original no longer matches', async () => {

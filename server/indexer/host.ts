@@ -172,10 +172,11 @@ export class IndexerHost extends EventEmitter {
       const state = new Map(runs.map((r) => [r.stage, r.state]));
       for (const run of runs) {
         if (run.state !== 'pending') continue;
-        const deps = STAGES[run.stage as IndexStageName].dependsOn;
-        if (deps.some((d) => !TERMINAL_STATES.includes(state.get(d) ?? 'ok'))) continue;
-        const failedDep = deps.find((d) => state.get(d) === 'failed');
-        const skippedDep = deps.find((d) => state.get(d) === 'off' || state.get(d) === 'not_applicable');
+        const def = STAGES[run.stage as IndexStageName];
+        if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(state.get(d) ?? 'ok'))) continue;
+        const required = def.requires ?? def.dependsOn;
+        const failedDep = required.find((d) => state.get(d) === 'failed');
+        const skippedDep = required.find((d) => state.get(d) === 'off' || state.get(d) === 'not_applicable');
         if (failedDep || skippedDep) {
           this.finishRun(assetId, run.stage as IndexStageName,
             failedDep

@@ -4,6 +4,9 @@ import { notImplementedStage, type IndexStageName, type StageDefinition } from '
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
+import { facesStage } from './stages/faces.stage.ts';
+import { objectsStage } from './stages/objects.stage.ts';
+import { labelsStage } from './stages/labels.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -13,10 +16,10 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   captions: notImplementedStage('captions', MEDIA, ['extract'], 'captioner'),
   speakers: notImplementedStage('speakers', ['video'], ['extract'], 'speaker-embedding'),
   sounds: notImplementedStage('sounds', ['video'], ['extract'], 'audioset-tagger'),
-  labels: notImplementedStage('labels', ['video', 'image'], ['extract']),
+  labels: labelsStage,
   ocr: ocrStage,
-  faces: notImplementedStage('faces', MEDIA, ['extract']),
-  objects: notImplementedStage('objects', ['image', 'document'], ['extract']),
+  faces: facesStage,
+  objects: objectsStage,
   people: notImplementedStage('people', MEDIA, ['faces']),
   music: musicStage,
 };

@@ -42,7 +42,13 @@ export interface StageDefinition {
   /** Bumped when the stage's output changes; older rows are re-run. */
   version: number;
   kinds: readonly AssetKind[];
+  /** Stages that must have finished (any state) before this one runs. */
   dependsOn: readonly IndexStageName[];
+  /**
+   * Of those, the ones whose output this stage cannot do without (default: all of dependsOn).
+   * One that failed fails this stage; one that was off or not applicable makes it not applicable.
+   */
+  requires?: readonly IndexStageName[];
   /** The model the stage needs, or null. */
   model: string | null;
   availability(): Availability;

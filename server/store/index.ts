@@ -10,6 +10,7 @@ import { FileStore } from './files.ts';
 import { MediaRepo } from './media.repo.ts';
 import { RegionsRepo } from './regions.repo.ts';
 import { SearchRepo } from './search.repo.ts';
+import { FacesRepo } from './faces.repo.ts';
 
 export interface Store {
   db: DB;
@@ -21,6 +22,7 @@ export interface Store {
   media: MediaRepo;
   regions: RegionsRepo;
   search: SearchRepo;
+  faces: FacesRepo;
   transaction<T>(fn: () => T): T;
   close(): void;
 }
@@ -38,6 +40,7 @@ export function openStore(dataDir: string): Store {
     media: new MediaRepo(db),
     regions: new RegionsRepo(db),
     search: new SearchRepo(db),
+    faces: new FacesRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
   };

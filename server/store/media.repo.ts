@@ -77,6 +77,22 @@ export class MediaRepo {
     for (const p of passages) insert.run(assetId, page, p.idx, p.text, p.x, p.y, p.w, p.h, p.source);
   }
 
+  /**
+   * Pages that are mostly picture (SPEC 2.7): rendered pages whose text came from OCR or is absent,
+   * or whose passages cover less than a quarter of the page.
+   */
+  picturePages(assetId: string): Array<{ page: number; render_path: string }> {
+    return this.db
+      .prepare(
+        `SELECT p.page, p.render_path FROM pages p
+         WHERE p.asset_id = ? AND p.render_path IS NOT NULL
+           AND (p.text_source IN ('ocr', 'none') OR p.needs_ocr = 1
+                OR COALESCE((SELECT SUM(s.w * s.h) FROM passages s WHERE s.asset_id = p.asset_id AND s.page = p.page), 0) < 0.25)
+         ORDER BY p.page`,
+      )
+      .all(assetId) as Array<{ page: number; render_path: string }>;
+  }
+
   pagesNeedingOcr(assetId: string): number[] {
     return (this.db.prepare('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map((r) => r.page);
   }

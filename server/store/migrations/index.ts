@@ -7,10 +7,11 @@ import { migration as m0004 } from './0004-pages-and-passages.ts';
 import { migration as m0005 } from './0005-video-media.ts';
 import { migration as m0006 } from './0006-regions.ts';
 import { migration as m0007 } from './0007-search-entries.ts';
+import { migration as m0008 } from './0008-faces.ts';
 
 export interface Migration {
   name: string;
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008];

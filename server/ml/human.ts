@@ -1,0 +1,173 @@
+// Faces and COCO objects through @vladmandic/human on TensorFlow.js's WebAssembly backend, with the
+// models shipped in the package (BlazeFace, FaceMesh, FaceRes 1024-d description, emotion, CenterNet).
+// Loaded once per indexer process. Model files are read from disk: tf.js fetches them, so file://
+// URLs are answered from the file system here; nothing else is fetched.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const HUMAN_DIST = path.dirname(require.resolve('@vladmandic/human'));
+export const HUMAN_MODELS_DIR = path.join(HUMAN_DIST, '..', 'models');
+const WASM_DIR = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+
+export interface Rgb {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface DetectedFace {
+  /** Pixels in the analysed image. */
+  box: [number, number, number, number];
+  score: number;
+  embedding: Float32Array;
+  emotions: Array<{ emotion: string; score: number }>;
+  /** Radians. */
+  pose: { yaw: number; pitch: number; roll: number };
+  /** Eye centres, nose tip and mouth centre, in pixels. */
+  landmarks: Record<string, [number, number]>;
+}
+
+export interface DetectedObject {
+  box: [number, number, number, number];
+  label: string;
+  score: number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type HumanInstance = any;
+
+let fetchPatched = false;
+/** Answers file:// fetches under the model and wasm folders from disk (tf.js loads through fetch). */
+function serveModelFiles(): void {
+  if (fetchPatched) return;
+  fetchPatched = true;
+  const allowed = [HUMAN_MODELS_DIR, WASM_DIR].map((d) => path.resolve(d) + path.sep);
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.startsWith('file://')) {
+      const file = path.resolve(fileURLToPath(url));
+      if (!allowed.some((a) => file.startsWith(a))) return new Response(null, { status: 403 });
+      const body = await fs.promises.readFile(file);
+      const type = file.endsWith('.json') ? 'application/json' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+      return new Response(body, { status: 200, headers: { 'content-type': type } });
+    }
+    return realFetch(input, init);
+  }) as typeof fetch;
+}
+
+let humanPromise: Promise<HumanInstance> | null = null;
+
+const BASE_CONFIG = {
+  backend: 'wasm',
+  modelBasePath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/`,
+  wasmPath: `${pathToFileURL(WASM_DIR).href}/`,
+  debug: false,
+  async: true,
+  warmup: 'none',
+  cacheSensitivity: 0,
+  skipAllowed: false,
+  filter: { enabled: false },
+  face: {
+    enabled: true,
+    detector: { rotation: true, maxDetected: 100, minConfidence: 0.4, minSize: 0, skipFrames: 0 },
+    mesh: { enabled: true },
+    attention: { enabled: false },
+    iris: { enabled: false },
+    description: { enabled: true, skipFrames: 0 },
+    emotion: { enabled: true, skipFrames: 0 },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
+  body: { enabled: false },
+  hand: { enabled: false },
+  gesture: { enabled: false },
+  segmentation: { enabled: false },
+  object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.05, iouThreshold: 0.4, maxDetected: 100, skipFrames: 0 },
+};
+
+async function human(): Promise<HumanInstance> {
+  humanPromise ??= (async () => {
+    serveModelFiles();
+    const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: unknown) => HumanInstance };
+    const h = new Human(BASE_CONFIG);
+    await h.load();
+    await h.tf.ready();
+    return h;
+  })();
+  // A failed load is not remembered: the next run tries again.
+  humanPromise.catch(() => (humanPromise = null));
+  return humanPromise;
+}
+
+async function detect(rgb: Rgb, overrides: Record<string, unknown>): Promise<HumanInstance> {
+  const h = await human();
+  const tensor = h.tf.tensor(rgb.data, [1, rgb.height, rgb.width, 3], 'int32');
+  try {
+    return await h.detect(tensor, overrides);
+  } finally {
+    tensor.dispose();
+  }
+}
+
+const LANDMARKS: Record<string, string[]> = {
+  left_eye: ['leftEyeUpper0', 'leftEyeLower0'],
+  right_eye: ['rightEyeUpper0', 'rightEyeLower0'],
+  nose: ['noseTip'],
+  mouth: ['lipsUpperOuter', 'lipsLowerOuter'],
+};
+
+function centre(points: number[][] | undefined): [number, number] | null {
+  if (!points || points.length === 0) return null;
+  const x = points.reduce((a, p) => a + p[0], 0) / points.length;
+  const y = points.reduce((a, p) => a + p[1], 0) / points.length;
+  return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
+}
+
+export async function detectFaces(rgb: Rgb): Promise<DetectedFace[]> {
+  const r = await detect(rgb, { object: { enabled: false }, face: { enabled: true } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (r.face as any[])
+    .filter((f) => f.embedding && f.embedding.length > 0)
+    .map((f) => {
+      const landmarks: Record<string, [number, number]> = {};
+      for (const [name, keys] of Object.entries(LANDMARKS)) {
+        const c = centre(keys.flatMap((k) => (f.annotations?.[k] ?? []) as number[][]));
+        if (c) landmarks[name] = c;
+      }
+      return {
+        box: f.box as [number, number, number, number],
+        score: Number(f.faceScore ?? f.boxScore ?? f.score ?? 0),
+        embedding: Float32Array.from(f.embedding as number[]),
+        emotions: ((f.emotion ?? []) as Array<{ emotion: string; score: number }>).map((e) => ({ emotion: e.emotion, score: e.score })),
+        pose: { yaw: f.rotation?.angle?.yaw ?? 0, pitch: f.rotation?.angle?.pitch ?? 0, roll: f.rotation?.angle?.roll ?? 0 },
+        landmarks,
+      };
+    });
+}
+
+/** COCO objects. The detector works on a square input: the image is padded, never stretched. */
+export async function detectObjects(rgb: Rgb, square: Rgb): Promise<DetectedObject[]> {
+  const r = await detect(square, { face: { enabled: false }, object: { enabled: true } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return (r.object as any[]).map((o) => {
+    const [x, y, w, h] = o.box as number[];
+    const x1 = Math.min(rgb.width, x + w);
+    const y1 = Math.min(rgb.height, y + h);
+    return { box: [x, y, Math.max(0, x1 - x), Math.max(0, y1 - y)] as [number, number, number, number], label: String(o.label), score: Number(o.score) };
+  });
+}
+
+export const COCO_LABELS: readonly string[] = [
+  'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',
+  'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra',
+  'giraffe', 'backpack', 'umbrella', 'handbag', 'tie', 'suitcase', 'frisbee', 'skis', 'snowboard', 'sports ball', 'kite',
+  'baseball bat', 'baseball glove', 'skateboard', 'surfboard', 'tennis racket', 'bottle', 'wine glass', 'cup', 'fork',
+  'knife', 'spoon', 'bowl', 'banana', 'apple', 'sandwich', 'orange', 'broccoli', 'carrot', 'hot dog', 'pizza', 'donut',
+  'cake', 'chair', 'couch', 'potted plant', 'bed', 'dining table', 'toilet', 'tv', 'laptop', 'mouse', 'remote',
+  'keyboard', 'cell phone', 'microwave', 'oven', 'toaster', 'sink', 'refrigerator', 'book', 'clock', 'vase', 'scissors',
+  'teddy bear', 'hair drier', 'toothbrush',
+];
