@@ -95,6 +95,7 @@ export function syntheticPage(page: number, blocks: Block[]): ExtractedPage {
     passages,
     lines: [],
     render: null,
+    pictureArea: 0,
     needsOcr: false,
     textSource: blocks.length > 0 ? 'text' : 'none',
   };

@@ -128,6 +128,27 @@ export async function* renderPdfPages(file: string, pages: number[], longSide: n
   }
 }
 
+/**
+ * Share of the page covered by images: follows the graphics state through the operator list
+ * (save/restore/transform) and adds the area of each image's unit square under the current matrix.
+ */
+async function pictureArea(page: PdfPage, lib: PdfJs, pageArea: number): Promise<number> {
+  const ops = await page.getOperatorList();
+  const O = lib.OPS;
+  const imageOps = new Set<number>([O.paintImageXObject, O.paintInlineImageXObject, O.paintImageMaskXObject, O.paintImageXObjectRepeat]);
+  let ctm = [1, 0, 0, 1, 0, 0];
+  const stack: number[][] = [];
+  let area = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i];
+    if (fn === O.save) stack.push(ctm);
+    else if (fn === O.restore) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
+    else if (fn === O.transform) ctm = lib.Util.transform(ctm, ops.argsArray[i] as number[]);
+    else if (imageOps.has(fn)) area += Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]);
+  }
+  return Math.round(Math.min(1, area / pageArea) * 1000) / 1000;
+}
+
 export interface PdfOptions {
   /** Folder of the asset; renders go to `pages/` inside it. */
   assetDir: string;
@@ -170,6 +191,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
         page: n,
         width: viewport.width,
         height: viewport.height,
+        pictureArea: await pictureArea(page, lib, viewport.width * viewport.height),
         text,
         passages: linesToPassages(lines),
         lines: lines.map(({ text: t, bbox }) => ({ text: t, bbox })),

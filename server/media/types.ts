@@ -25,6 +25,8 @@ export interface ExtractedPage {
   lines: TextLine[];
   /** Render, relative to the asset folder, or null where the format has no layout to draw. */
   render: string | null;
+  /** Share of the page covered by drawn images, 0..1. */
+  pictureArea: number;
   /** Little, no or broken text layer: the OCR stage reads this page. */
   needsOcr: boolean;
   textSource: TextSource;

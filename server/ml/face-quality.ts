@@ -30,14 +30,31 @@ export function faceQuality(input: { minSidePx: number; laplacianStdev: number; 
   return { size, sharpness, pose, confidence, quality, good: quality >= GOOD_QUALITY && input.minSidePx >= GOOD_MIN_SIDE_PX };
 }
 
-/** Stdev of the Laplacian of a face crop, brought to 112x112 grey (blur lowers it). */
+/**
+ * Stdev of the Laplacian of a grey face crop at its own resolution (only shrunk when over 256 px):
+ * blur lowers it. Shrinking further would hide the blur of large faces.
+ */
 export async function laplacianStdev(image: Sharp, box: { left: number; top: number; width: number; height: number }): Promise<number> {
-  const stats = await image
-    .clone()
-    .extract(box)
-    .resize(112, 112, { fit: 'fill' })
-    .grayscale()
-    .convolve({ width: 3, height: 3, kernel: [0, 1, 0, 1, -4, 1, 0, 1, 0], offset: 128 })
-    .stats();
-  return stats.channels[0].stdev;
+  const side = Math.max(box.width, box.height);
+  const grey = image.clone().extract(box);
+  if (side > 256) grey.resize({ width: Math.round((box.width * 256) / side), height: Math.round((box.height * 256) / side), fit: 'fill' });
+  const { data, info } = await grey.grayscale().raw().toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  const h = info.height;
+  const ch = info.channels;
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const at = (yy: number, xx: number) => data[(yy * w + xx) * ch];
+      const lap = at(y - 1, x) + at(y + 1, x) + at(y, x - 1) + at(y, x + 1) - 4 * at(y, x);
+      sum += lap;
+      sumSq += lap * lap;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return Math.sqrt(Math.max(0, sumSq / n - mean * mean));
 }

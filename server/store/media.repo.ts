@@ -2,6 +2,9 @@
 import type { DB } from './db.ts';
 import type { ExtractOutput } from '../media/types.ts';
 
+/** A page whose images cover this share or more is a picture page. */
+export const PICTURE_PAGE_AREA = 0.3;
+
 export interface PageRow {
   asset_id: string;
   page: number;
@@ -51,13 +54,13 @@ export class MediaRepo {
     this.db.prepare('DELETE FROM frames WHERE asset_id = ?').run(assetId);
     this.db.prepare('DELETE FROM asset_media WHERE asset_id = ?').run(assetId);
     const page = this.db.prepare(
-      'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path, picture_area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const passage = this.db.prepare(
       'INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const p of out.pages) {
-      page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render));
+      page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render), p.pictureArea);
       for (const ps of p.passages) passage.run(assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource);
     }
     const shot = this.db.prepare('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
@@ -78,19 +81,18 @@ export class MediaRepo {
   }
 
   /**
-   * Pages that are mostly picture (SPEC 2.7): rendered pages whose text came from OCR or is absent,
-   * or whose passages cover less than a quarter of the page.
+   * Pages that are mostly picture (SPEC 2.7): rendered pages that are scans (text from OCR or none)
+   * or whose drawn images cover at least PICTURE_PAGE_AREA of the page.
    */
   picturePages(assetId: string): Array<{ page: number; render_path: string }> {
     return this.db
       .prepare(
         `SELECT p.page, p.render_path FROM pages p
          WHERE p.asset_id = ? AND p.render_path IS NOT NULL
-           AND (p.text_source IN ('ocr', 'none') OR p.needs_ocr = 1
-                OR COALESCE((SELECT SUM(s.w * s.h) FROM passages s WHERE s.asset_id = p.asset_id AND s.page = p.page), 0) < 0.25)
+           AND (p.text_source IN ('ocr', 'none') OR p.needs_ocr = 1 OR p.picture_area >= ?)
          ORDER BY p.page`,
       )
-      .all(assetId) as Array<{ page: number; render_path: string }>;
+      .all(assetId, PICTURE_PAGE_AREA) as Array<{ page: number; render_path: string }>;
   }
 
   pagesNeedingOcr(assetId: string): number[] {

@@ -1,0 +1,134 @@
+// faces, objects and labels with the bundled models on real corpus photos.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { findFfmpeg } from '../server/media/ffmpeg.ts';
+
+interface Box { x: number; y: number; w: number; h: number }
+const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.w > 0 && b.h > 0 && b.x + b.w <= 1.00001 && b.y + b.h <= 1.00001;
+
+describe('faces, objects and labels', () => {
+  let t: TestServer;
+  let key: string;
+  const scratch = tempDir('mi-vision-');
+
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 2 });
+    key = t.key('photos');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function indexed(file: string | { name: string; data: Uint8Array }, options?: unknown) {
+    const r = await t.upload(key, file, { pipeline: 'arrow', ...(options ? { options: JSON.stringify(options) } : {}) });
+    expect(r.status).toBe(201);
+    return t.waitCompleted(key, r.body.data.video_id);
+  }
+  const regions = async (id: string, q = 'timestamp=0') => (await t.api('GET', `/videos/${id}/regions?${q}`, { key })).body.data;
+
+  it('finds the faces of the face-api samples with boxes inside the image, embeddings and expressions', async () => {
+    const expected: Record<string, number> = { 'sample1.jpg': 3, 'sample2.jpg': 3, 'sample3.jpg': 3 };
+    for (const [name, n] of Object.entries(expected)) {
+      const d = await indexed(corpus(`faces/face-api-samples/${name}`));
+      expect(d.index.report.stages.faces, name).toMatchObject({ state: 'ok', counts: { faces: n } });
+      const r = await regions(d.video_id);
+      expect(r.faces).toHaveLength(n);
+      for (const f of r.faces) {
+        expect(inside(f), name).toBe(true);
+        expect(f.face_id).toMatch(/^face_/);
+        expect(f.quality).toBeGreaterThan(0);
+        expect(f.person_id).toBeNull();
+      }
+      const rows = t.server.store.faces.forAsset(d.video_id);
+      expect(rows).toHaveLength(n);
+      for (const row of rows) {
+        expect(row.embedding).toHaveLength(1024);
+        expect(Math.hypot(...row.embedding)).toBeGreaterThan(0);
+        expect(row.emotion).toMatch(/^(angry|disgust|fear|happy|sad|surprise|neutral)$/);
+      }
+    }
+  });
+
+  it('finds many faces in the bald_guys collage, each box inside the picture', async () => {
+    const d = await indexed(corpus('faces/dlib-faces/bald_guys.jpg'));
+    const r = await regions(d.video_id);
+    expect(r.faces.length).toBeGreaterThanOrEqual(8);
+    expect(r.faces.every(inside)).toBe(true);
+    expect(d.index.report.stages.labels.details.labels).toContain('group of people');
+  });
+
+  it('ranks a large sharp face above a tiny one and a blurred one; the tiny one is not good; small faces are dropped', async () => {
+    const src = corpus('faces/portraits/grace_hopper_512x512.jpg');
+    const large = await indexed(src);
+    const tiny = await indexed({ name: 'tiny.jpg', data: await sharp(src).resize(52, 52).jpeg().toBuffer() });
+    const blurred = await indexed({ name: 'blurred.jpg', data: await sharp(src).blur(6).jpeg().toBuffer() });
+    const q = async (d: { video_id: string }) => {
+      const f = t.server.store.faces.forAsset(d.video_id);
+      expect(f).toHaveLength(1);
+      return f[0];
+    };
+    const [l, s, b] = [await q(large), await q(tiny), await q(blurred)];
+    console.log(`face quality: large ${l.quality}, blurred ${b.quality}, tiny ${s.quality}`);
+    expect(l.quality).toBeGreaterThan(s.quality);
+    expect(l.quality).toBeGreaterThan(b.quality);
+    expect(l.good).toBe(true);
+    expect(s.good).toBe(false);
+    const dropped = await indexed({ name: 'tiny2.jpg', data: await sharp(src).resize(60, 60).jpeg().toBuffer() }, { faces: { min_face_px: 64 } });
+    expect(dropped.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { faces: 0, dropped_small: 1 } });
+  });
+
+  it('finds the cat on chelsea.png and fruit on fruits.jpg; "cat" finds the photo with the cat box', async () => {
+    const cat = await indexed(corpus('scenes/skimage/chelsea.png'));
+    const r = await regions(cat.video_id);
+    const box = r.objects.find((o: { label: string }) => o.label === 'cat');
+    expect(box).toBeTruthy();
+    expect(box.source).toBe('centernet-coco');
+    expect(box.confidence).toBeGreaterThanOrEqual(0.45);
+    expect(box.w * box.h).toBeGreaterThan(0.2); // the cat fills most of the picture
+    expect(cat.index.report.stages.labels.details.labels).toEqual(expect.arrayContaining(['cat', 'animal']));
+
+    const fruit = await indexed(corpus('scenes/opencv/fruits.jpg'), { objects: { min_confidence: 0.25 } });
+    const labels = (await regions(fruit.video_id)).objects.map((o: { label: string }) => o.label);
+    expect(labels).toEqual(expect.arrayContaining(['apple', 'orange']));
+
+    const s = await t.api('POST', '/search', { key, json: { query: 'cat', search_options: { modalities: ['object'] } } });
+    expect(s.body.data.hits[0]).toMatchObject({ video_id: cat.video_id, asset_kind: 'image', region: { label: 'cat', source: 'centernet-coco' } });
+    const animal = await t.api('POST', '/search', { key, json: { query: 'animal' } });
+    expect(animal.body.data.hits[0]).toMatchObject({ video_id: cat.video_id, modality: 'label' });
+  });
+
+  it('reports the open-vocabulary model as not installed, answering caller phrases that name a COCO class', async () => {
+    const d = await indexed(corpus('scenes/skimage/chelsea.png'), { objects: { vocabulary: ['cats', 'company logo'] } });
+    expect(d.index.report.stages.objects.details).toMatchObject({
+      open_vocabulary: 'model_not_installed: owlv2-base-patch16',
+      phrases_answered_by_closed_set: { cats: 'cat' },
+    });
+    expect(d.index.report.stages.objects.details.phrases_not_searched).toEqual(expect.arrayContaining(['logo', 'helmet', 'company logo']));
+  });
+
+  it('looks at every sampled video frame for faces; objects do not apply to videos', async () => {
+    const video = path.join(scratch, 'faces.mp4');
+    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-i', corpus('faces/face-api-samples/sample1.jpg'), '-t', '3', '-r', '5',
+      '-vf', 'scale=960:-2,format=yuv420p', video]);
+    const d = await indexed(video);
+    expect(d.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { frames: 3, faces: 9 } });
+    expect(d.index.report.stages.objects.state).toBe('not_applicable');
+    expect(d.index.report.stages.labels.details.labels).toContain('group of people');
+    const at1 = await regions(d.video_id, 'timestamp=1.2');
+    expect(at1.faces).toHaveLength(3);
+    expect(at1.timestamp).toBe(1.2);
+  });
+
+  it('looks for faces and objects on picture pages of documents only', async () => {
+    const d = await indexed(corpus('docs/a-text.pdf'));
+    expect(d.index.report.stages.faces).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });
+    expect(d.index.report.stages.objects).toMatchObject({ state: 'not_applicable' });
+    expect(d.index.report.stages.labels).toMatchObject({ state: 'not_applicable' });
+  });
+});
