@@ -1,13 +1,13 @@
 // Which stage runs an asset gets at upload: every stage has a row, so the report is complete from
 // the first poll. Off and not-applicable stages are settled at once; the rest wait in the queue.
 import type { AssetKind } from '../contract/assets.ts';
-import type { EffectiveOptions } from '../contract/stages.ts';
+import type { EffectiveOptions, StageName } from '../contract/stages.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { STAGES, STAGE_ORDER } from './registry.ts';
-import type { IndexStageName } from './stage.ts';
+import { INTERNAL_STAGES, type IndexStageName } from './stage.ts';
 
 /** What the deprecated tiers index (SPEC 9: no pages, regions, People or index options). */
-export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
+export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
 
 export function planRuns(
   assetId: string,
@@ -39,7 +39,9 @@ export function planRuns(
       duration_ms: 0,
     });
     if (effective === null && !LEGACY_STAGES.includes(name)) return settle('off', 'not part of the legacy pipeline');
-    if (name !== 'extract' && effective !== null && !effective[name].enabled) return settle('off', 'turned off in the index options');
+    if (!INTERNAL_STAGES.includes(name) && effective !== null && !effective[name as StageName].enabled) {
+      return settle('off', 'turned off in the index options');
+    }
     if (!def.kinds.includes(kind)) return settle('not_applicable', `does not apply to ${kind === 'image' ? 'an image' : `a ${kind}`}`);
     return base;
   });
@@ -47,7 +49,7 @@ export function planRuns(
 
 /** The stage's values from the effective options, as the stage receives them. */
 export function stageValues(effective: EffectiveOptions | null, stage: IndexStageName): Record<string, unknown> {
-  if (stage === 'extract' || effective === null) return {};
-  const { enabled: _enabled, ...values } = effective[stage];
+  if (INTERNAL_STAGES.includes(stage) || effective === null) return {};
+  const { enabled: _enabled, ...values } = effective[stage as StageName];
   return values;
 }

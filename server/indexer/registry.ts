@@ -7,11 +7,13 @@ import { ocrStage } from './stages/ocr.stage.ts';
 import { facesStage } from './stages/faces.stage.ts';
 import { objectsStage } from './stages/objects.stage.ts';
 import { labelsStage } from './stages/labels.stage.ts';
+import { speechStage } from './stages/speech.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
 export const STAGES: Record<IndexStageName, StageDefinition> = {
   extract: extractStage,
+  speech: speechStage,
   transcript: notImplementedStage('transcript', ['video'], ['extract'], 'whisper'),
   captions: notImplementedStage('captions', MEDIA, ['extract'], 'captioner'),
   speakers: notImplementedStage('speakers', ['video'], ['extract'], 'speaker-embedding'),

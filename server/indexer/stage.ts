@@ -3,8 +3,12 @@ import type { AssetKind } from '../contract/assets.ts';
 import type { StageName } from '../contract/stages.ts';
 import type { Store } from '../store/index.ts';
 
-/** `extract` is the internal first stage every other stage depends on; the rest are SPEC 2.7's. */
-export type IndexStageName = 'extract' | StageName;
+/**
+ * `extract` (the internal first stage every other stage depends on) and `speech` (voice activity,
+ * which seeds the audio stages) are internal; the rest are SPEC 2.7's.
+ */
+export type IndexStageName = 'extract' | 'speech' | StageName;
+export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'speech'];
 
 export interface StageAsset {
   id: string;

@@ -141,6 +141,16 @@ export class MediaRepo {
     }>;
   }
 
+  replaceSpeech(assetId: string, segments: Array<{ start_s: number; end_s: number }>): void {
+    this.db.prepare('DELETE FROM speech_segments WHERE asset_id = ?').run(assetId);
+    const insert = this.db.prepare('INSERT INTO speech_segments (asset_id, idx, start_s, end_s) VALUES (?, ?, ?, ?)');
+    segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s));
+  }
+
+  speech(assetId: string): Array<{ start_s: number; end_s: number }> {
+    return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number }>;
+  }
+
   media(assetId: string): MediaRow | undefined {
     return this.db.prepare('SELECT * FROM asset_media WHERE asset_id = ?').get(assetId) as MediaRow | undefined;
   }
