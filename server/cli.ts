@@ -16,6 +16,8 @@ import { DataFolderBusyError } from './store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from './contract/assets.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
+import { MANIFEST, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
+import { executionProvider } from './ml/providers.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
@@ -270,6 +272,71 @@ program
     await core.close();
   });
 
+const models = program.command('models').description('optional models: list, pull (download), verify, remove');
+
+models
+  .command('list')
+  .description('list the optional models and whether they are installed')
+  .addOption(dataOption())
+  .option('--json', 'print JSON')
+  .action((opts: { data?: string; json?: boolean }) => {
+    const dir = modelsDir(opts.data ?? defaultDataDir());
+    const list = MANIFEST.models.map((m) => modelStatus(dir, m));
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      return;
+    }
+    for (const m of list) {
+      const state = m.installed ? 'installed' : m.downloadable ? 'not installed' : 'not available in this build';
+      process.stdout.write(`${m.name.padEnd(28)} ${m.stage.padEnd(11)} ${(m.size_bytes / 1e6).toFixed(0).padStart(5)} MB  ${state}  (${m.licence})\n`);
+    }
+    process.stdout.write(`models folder: ${dir}; execution provider: ${executionProvider()}\n`);
+  });
+
+models
+  .command('pull <name>')
+  .description('download a model (pinned files, checked by sha256; an interrupted download resumes)')
+  .addOption(dataOption())
+  .option('--from <url>', 'a mirror holding the same files')
+  .action(async (name: string, opts: { data?: string; from?: string }) => {
+    const entry = requireModel(name);
+    const bar = new cliProgress.SingleBar({ format: '{bar} {percentage}% | {file}', hideCursor: true }, cliProgress.Presets.shades_classic);
+    bar.start(entry.files.reduce((n, f) => n + (f.size ?? 0), 0), 0, { file: '' });
+    try {
+      await pullModel(opts.data ?? defaultDataDir(), entry, { baseUrl: opts.from, onProgress: (p) => bar.update(p.received, { file: p.file }) });
+    } finally {
+      bar.stop();
+    }
+    process.stdout.write(`${name} installed\n`);
+  });
+
+models
+  .command('verify [name]')
+  .description('check installed model files against their checksums')
+  .addOption(dataOption())
+  .action(async (name: string | undefined, opts: { data?: string }) => {
+    const dataDir = opts.data ?? defaultDataDir();
+    const entries = name ? [requireModel(name)] : MANIFEST.models.filter((m) => modelStatus(modelsDir(dataDir), m).installed);
+    let bad = 0;
+    for (const m of entries) {
+      for (const r of await verifyModel(dataDir, m)) {
+        if (!r.ok) bad++;
+        process.stdout.write(`${m.name}/${r.path}: ${r.ok ? 'ok' : r.problem}\n`);
+      }
+    }
+    if (entries.length === 0) process.stdout.write('no models installed\n');
+    if (bad > 0) process.exit(1);
+  });
+
+models
+  .command('remove <name>')
+  .description('delete a model from the models folder')
+  .addOption(dataOption())
+  .action(async (name: string, opts: { data?: string }) => {
+    const removed = await removeModel(opts.data ?? defaultDataDir(), requireModel(name));
+    process.stdout.write(removed ? `${name} removed\n` : `${name} was not installed\n`);
+  });
+
 program
   .command('search <query>')
   .description('search the index and print ranked hits')
@@ -301,6 +368,6 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  if (err instanceof AppError) fail(err.message, 2);
+  if (err instanceof AppError || err instanceof ModelError) fail(err.message, 2);
   fail((err as Error)?.stack ?? String(err));
 });

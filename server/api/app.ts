@@ -15,12 +15,13 @@ import { indexOptionsRoutes } from './index-options/routes.ts';
 import { engineRoutes } from './engines/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { searchRoutes } from './search/routes.ts';
+import { modelRoutes } from './models/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s));
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s));
   return routes;
 }
 

@@ -1,6 +1,6 @@
 // Every stage, by name. A stage missing here is a compile error.
 import type { AssetKind } from '../contract/assets.ts';
-import { notImplementedStage, type IndexStageName, type StageDefinition } from './stage.ts';
+import { failed, modelBackedStage, notImplementedStage, type IndexStageName, type StageDefinition, type StageOutcome } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
@@ -8,16 +8,21 @@ import { facesStage } from './stages/faces.stage.ts';
 import { objectsStage } from './stages/objects.stage.ts';
 import { labelsStage } from './stages/labels.stage.ts';
 import { speechStage } from './stages/speech.stage.ts';
+import { transcriptStage } from './stages/transcript.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
+
+/** Inference for a model this build cannot install yet: never reached while the model is missing. */
+const notYet = (stage: string) => async (): Promise<StageOutcome> => failed(`not_implemented: ${stage} inference is not in this build`);
 
 export const STAGES: Record<IndexStageName, StageDefinition> = {
   extract: extractStage,
   speech: speechStage,
-  transcript: notImplementedStage('transcript', ['video'], ['extract'], 'whisper'),
-  captions: notImplementedStage('captions', MEDIA, ['extract'], 'captioner'),
-  speakers: notImplementedStage('speakers', ['video'], ['extract'], 'speaker-embedding'),
-  sounds: notImplementedStage('sounds', ['video'], ['extract'], 'audioset-tagger'),
+  transcript: transcriptStage,
+  // Their models have no pinned files in this build: they report model_not_installed.
+  captions: modelBackedStage('captions', MEDIA, ['extract'], ['vit-gpt2-image-captioning'], notYet('captions')),
+  speakers: modelBackedStage('speakers', ['video'], ['extract', 'speech', 'transcript'], ['wespeaker-voxceleb-resnet34'], notYet('speakers'), { requires: ['extract', 'speech'] }),
+  sounds: modelBackedStage('sounds', ['video'], ['extract'], ['ast-audioset'], notYet('sounds')),
   labels: labelsStage,
   ocr: ocrStage,
   faces: facesStage,

@@ -2,6 +2,7 @@
 import type { AssetKind } from '../contract/assets.ts';
 import type { StageName } from '../contract/stages.ts';
 import type { Store } from '../store/index.ts';
+import { isInstalled } from '../ml/models.ts';
 
 /**
  * `extract` (the internal first stage every other stage depends on) and `speech` (voice activity,
@@ -55,7 +56,8 @@ export interface StageDefinition {
   requires?: readonly IndexStageName[];
   /** The model the stage needs, or null. */
   model: string | null;
-  availability(): Availability;
+  /** Whether the stage can run here (a model it needs may be missing from the data folder). */
+  availability(env: { dataDir: string }): Availability;
   /** Runs in the host before dispatch: reads what `run` needs from the store (indexer processes hold no database). */
   prepare?(store: Store, assetId: string): unknown;
   /** Runs in an indexer process. Expected conditions are returned as outcomes, never thrown. */
@@ -72,6 +74,38 @@ export const ok = (counts: Record<string, number> = {}, output?: unknown, detail
 });
 export const failed = (reason: string, details?: Record<string, unknown>): StageOutcome => ({ state: 'failed', reason, details });
 export const notApplicable = (reason: string): StageOutcome => ({ state: 'not_applicable', reason });
+
+/**
+ * A stage whose inference needs an optional model (models/manifest.json). Without any of its models
+ * installed it is unavailable and reports `failed: model_not_installed: NAME`. Models listed without
+ * pinned files cannot be installed in this build.
+ */
+export function modelBackedStage(
+  name: StageName,
+  kinds: readonly AssetKind[],
+  dependsOn: readonly IndexStageName[],
+  models: readonly string[],
+  run: (ctx: StageContext, model: string) => Promise<StageOutcome>,
+  extra: Partial<Pick<StageDefinition, 'requires' | 'prepare' | 'save' | 'version'>> = {},
+): StageDefinition {
+  const installed = (dataDir: string) => models.find((m) => isInstalled(dataDir, m));
+  return {
+    name,
+    version: extra.version ?? 1,
+    kinds,
+    dependsOn,
+    requires: extra.requires,
+    model: models.join(' or '),
+    availability: ({ dataDir }) =>
+      installed(dataDir) ? { available: true, reason: null } : { available: false, reason: `model_not_installed: ${models[0]}` },
+    prepare: extra.prepare,
+    save: extra.save,
+    run: async (ctx) => {
+      const model = installed(ctx.dataDir);
+      return model ? run(ctx, model) : failed(`model_not_installed: ${models[0]} (media-index models pull ${models[0]})`);
+    },
+  };
+}
 
 /**
  * A stage of SPEC 2.7 whose implementation is not in this build: registered, shown unavailable,

@@ -38,7 +38,7 @@ export class IndexOptionsService {
     const workspace = this.workspaceLayer(workspaceId);
     return {
       stages: STAGE_NAMES.map((name) => {
-        const availability = STAGES[name].availability();
+        const availability = STAGES[name].availability({ dataDir: this.store.files.root });
         return {
           name,
           description: STAGE_SPECS[name].description,

@@ -147,6 +147,12 @@ export class MediaRepo {
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s));
   }
 
+  replaceTranscript(assetId: string, segments: Array<{ start_s: number; end_s: number; text: string }>): void {
+    this.db.prepare('DELETE FROM transcript_segments WHERE asset_id = ?').run(assetId);
+    const insert = this.db.prepare('INSERT INTO transcript_segments (asset_id, idx, start_s, end_s, text) VALUES (?, ?, ?, ?, ?)');
+    segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s, s.text));
+  }
+
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {
     return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number }>;
   }

@@ -1,0 +1,23 @@
+// /models: not in the spec; lists the optional models (the desktop settings screen reads it).
+import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { ModelsView } from '../../contract/models.ts';
+import { MANIFEST, modelStatus, modelsDir } from '../../ml/models.ts';
+import { executionProvider } from '../../ml/providers.ts';
+import type { Services } from '../services.ts';
+
+export function modelRoutes(s: Services): AnyRouteSpec[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/models',
+      summary: 'Optional models: installed or not, size, licence; and the execution provider',
+      access: 'read',
+      response: ModelsView,
+      handler: () => ({
+        models: MANIFEST.models.map((m) => modelStatus(modelsDir(s.config.dataDir), m)),
+        provider: executionProvider(),
+        models_dir_set: Boolean(process.env.MEDIA_INDEX_MODELS),
+      }),
+    }),
+  ];
+}
