@@ -56,7 +56,7 @@ function workerFor(languages: readonly OcrLanguage[]): Promise<Worker> {
   let w = workers.get(codes);
   if (!w) {
     w = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (worker) => {
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1' });
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<Worker['setParameters']>[0]);
       return worker;
     });
     workers.set(codes, w);
