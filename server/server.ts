@@ -15,6 +15,7 @@ import { Purger } from './services/purge.service.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
+import { PeopleService } from './services/people.service.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
@@ -51,7 +52,14 @@ export async function openCore(
   const purger = new Purger(store, log);
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
-  const assets = new AssetsService(store, indexOptions, { queued: () => host.kick(), deleted: () => purger.kick() });
+  const people = new PeopleService(store, log);
+  const assets = new AssetsService(store, indexOptions, {
+    queued: () => host.kick(),
+    deleted: (workspaceId) => {
+      people.refresh(workspaceId);
+      purger.kick();
+    },
+  });
   const reads = new ReadsService(store, assets, new UrlSigner(config.dataDir));
   const services: Services = {
     config,
@@ -62,6 +70,7 @@ export async function openCore(
     assets,
     reads,
     search: new SearchService(store, reads),
+    people,
     version: VERSION,
     log,
   };

@@ -66,7 +66,6 @@ describe('async indexing: queue, report, crash and restart', () => {
     expect(d.status).toBe('completed');
     const s = d.index.report.stages;
     expect(s.captions).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^model_not_installed/) });
-    expect(s.people).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^not_implemented/) });
     expect(s.objects).toMatchObject({ state: 'ok' });
     expect(s.transcript).toMatchObject({ state: 'not_applicable' });
     expect(s.music).toMatchObject({ state: 'off' });

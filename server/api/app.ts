@@ -16,12 +16,13 @@ import { engineRoutes } from './engines/routes.ts';
 import { systemRoutes } from './system/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { modelRoutes } from './models/routes.ts';
+import { peopleRoutes } from './people/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s));
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s));
   return routes;
 }
 

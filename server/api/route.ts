@@ -98,10 +98,11 @@ export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteS
         await spec.handler(input);
         return;
       }
+      // Set before the handler, which may choose another status (202 against 200, say).
+      ctx.status = spec.status ?? 200;
       if (spec.kind === 'list') {
         const { items, total } = await spec.handler(input);
         const { limit, offset } = input.query as PaginationQuery;
-        ctx.status = spec.status ?? 200;
         ctx.body = {
           success: true,
           data: items,
@@ -111,7 +112,6 @@ export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteS
         return;
       }
       const data = await spec.handler(input);
-      ctx.status = spec.status ?? 200;
       ctx.body = { success: true, data, meta: { request_id: ctx.state.requestId, timing_ms: timingMs(ctx.state) } };
     };
     // Auth and scope are checked before any body is read (a read key never streams an upload).

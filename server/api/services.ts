@@ -7,6 +7,7 @@ import type { IndexOptionsService } from '../services/index-options.service.ts';
 import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
+import type { PeopleService } from '../services/people.service.ts';
 
 export interface Services {
   config: Config;
@@ -17,6 +18,7 @@ export interface Services {
   engines: EnginesService;
   reads: ReadsService;
   search: SearchService;
+  people: PeopleService;
   version: string;
   log: (msg: string) => void;
 }

@@ -90,6 +90,9 @@ export const AssetDetail = AssetListItem.extend({
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
 
+export const ReindexBody = z.object({ stages: z.array(z.string().min(1).max(40)).min(1).max(20).optional() }).strict();
+export const ReindexAck = z.object({ video_id: z.string(), status: z.literal('processing'), stages: z.array(z.string()) });
+
 export const DeleteAck = z.object({ video_id: z.string(), deleted: z.literal(true), purging: z.literal(true) });
 
 export { IndexOptionsInput };

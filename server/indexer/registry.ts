@@ -1,6 +1,6 @@
 // Every stage, by name. A stage missing here is a compile error.
 import type { AssetKind } from '../contract/assets.ts';
-import { failed, modelBackedStage, notImplementedStage, type IndexStageName, type StageDefinition, type StageOutcome } from './stage.ts';
+import { failed, modelBackedStage, type IndexStageName, type StageDefinition, type StageOutcome } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
@@ -9,6 +9,7 @@ import { objectsStage } from './stages/objects.stage.ts';
 import { labelsStage } from './stages/labels.stage.ts';
 import { speechStage } from './stages/speech.stage.ts';
 import { transcriptStage } from './stages/transcript.stage.ts';
+import { peopleStage } from './stages/people.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -27,7 +28,7 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   ocr: ocrStage,
   faces: facesStage,
   objects: objectsStage,
-  people: notImplementedStage('people', MEDIA, ['faces']),
+  people: peopleStage,
   music: musicStage,
 };
 

@@ -106,25 +106,3 @@ export function modelBackedStage(
     },
   };
 }
-
-/**
- * A stage of SPEC 2.7 whose implementation is not in this build: registered, shown unavailable,
- * and reported `failed` with `not_implemented` whenever it is asked to run. Never `ok` without output.
- */
-export function notImplementedStage(
-  name: StageName,
-  kinds: readonly AssetKind[],
-  dependsOn: readonly IndexStageName[],
-  model: string | null = null,
-): StageDefinition {
-  const reason = `not_implemented: the ${name} stage is not in this build`;
-  return {
-    name,
-    version: 0,
-    kinds,
-    dependsOn,
-    model,
-    availability: () => ({ available: false, reason: 'not_implemented' }),
-    run: async () => failed(reason),
-  };
-}

@@ -21,6 +21,7 @@ import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts'
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
 import { planRuns } from '../indexer/plan.ts';
+import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 
 export interface UploadedFile {
@@ -32,7 +33,7 @@ export interface UploadedFile {
 
 export interface AssetEvents {
   queued(): void;
-  deleted(): void;
+  deleted(workspaceId: string): void;
 }
 
 /** File names are kept for display only: no path, no control characters, bounded length. */
@@ -241,8 +242,37 @@ export class AssetsService {
     const a = this.visible(workspaceId, id);
     if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can delete this asset; it is shared into yours.');
     this.store.assets.markDeleted(a.id, clock.now());
-    this.events.deleted();
+    this.events.deleted(a.workspace_id);
     return { video_id: a.id, deleted: true, purging: true };
+  }
+
+  /**
+   * Runs stages again (all by default) and every stage that depends on them; owner only. The
+   * owner's decisions about faces carry over to the new face records.
+   */
+  reindex(workspaceId: string, id: string, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
+    const a = this.visible(workspaceId, id);
+    if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can re-index this asset.');
+    const unknown = (stages ?? []).filter((s) => !(STAGE_ORDER as readonly string[]).includes(s));
+    if (unknown.length) throw Errors.invalidRequest([{ path: 'stages', message: `unknown stages: ${unknown.join(', ')}` }]);
+    const chosen = new Set<string>(stages ?? STAGE_ORDER);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const name of STAGE_ORDER) {
+        if (!chosen.has(name) && STAGES[name].dependsOn.some((d) => chosen.has(d))) {
+          chosen.add(name);
+          grew = true;
+        }
+      }
+    }
+    const effective = a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null;
+    const rows = planRuns(a.id, a.kind, effective, clock.now()).filter((r) => chosen.has(r.stage));
+    this.store.transaction(() => {
+      this.store.runs.replace(rows);
+      this.store.assets.setProcessing(a.id);
+    });
+    this.events.queued();
+    return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };
   }
 
   /** Shares an asset read-only into another workspace (CLI `share`). */

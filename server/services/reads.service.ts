@@ -13,7 +13,7 @@ import type { AuthContext } from './auth.service.ts';
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
 
-function present(rows: RegionRow[]): Regions {
+function present(rows: RegionRow[], persons: Map<string, string> = new Map()): Regions {
   const box = (r: RegionRow) => ({ x: r.x, y: r.y, w: r.w, h: r.h });
   return {
     objects: rows
@@ -21,7 +21,7 @@ function present(rows: RegionRow[]): Regions {
       .map((r) => ({ region_id: r.id, ...box(r), label: r.label ?? '', confidence: r.confidence, source: r.source })),
     faces: rows
       .filter((r) => r.kind === 'face')
-      .map((r) => ({ face_id: r.id, ...box(r), quality: r.quality, confidence: r.confidence, person_id: r.person_id })),
+      .map((r) => ({ face_id: r.id, ...box(r), quality: r.quality, confidence: r.confidence, person_id: persons.get(r.id) ?? null })),
     text: rows
       .filter((r) => r.kind === 'text')
       .map((r) => ({ region_id: r.id, ...box(r), text: r.text ?? '', confidence: r.confidence, source: r.source })),
@@ -34,6 +34,10 @@ export class ReadsService {
     private readonly assets: AssetsService,
     private readonly signer: UrlSigner,
   ) {}
+
+  private present(rows: RegionRow[]): Regions {
+    return present(rows, this.store.people.personIdsOf(rows.filter((r) => r.kind === 'face').map((r) => r.id)));
+  }
 
   /** Absolute signed URL of a stored derived file, or null. */
   fileUrl(origin: string, assetId: string, storedRel: string | null | undefined): string | null {
@@ -78,7 +82,7 @@ export class ReadsService {
       text_source: row.text_source,
       needs_ocr: row.needs_ocr === 1,
       passages: this.store.media.passages(a.id, page).map((p) => ({ idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h } })),
-      regions: present(this.store.regions.at(a.id, page - 1)),
+      regions: this.present(this.store.regions.at(a.id, page - 1)),
     };
   }
 
@@ -87,7 +91,7 @@ export class ReadsService {
     if (q.page !== undefined) {
       const pageCount = this.pageCount(a);
       if (q.page > pageCount) throw Errors.notFound(`Page ${q.page} (the document has ${pageCount})`);
-      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame_url: this.frameUrlAt(origin, a, q.page - 1), ...present(this.store.regions.at(a.id, q.page - 1)) };
+      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame_url: this.frameUrlAt(origin, a, q.page - 1), ...this.present(this.store.regions.at(a.id, q.page - 1)) };
     }
     if (q.timestamp !== undefined) {
       const t = a.kind === 'document' ? Math.floor(q.timestamp) : a.kind === 'image' ? 0 : q.timestamp;
@@ -102,7 +106,7 @@ export class ReadsService {
         page: a.kind === 'document' ? t + 1 : null,
         timestamp: t,
         frame_url: this.frameUrlAt(origin, a, t),
-        ...present(rows),
+        ...this.present(rows),
       };
     }
     const rows = this.store.regions.all(a.id);
@@ -112,7 +116,7 @@ export class ReadsService {
       page: null,
       timestamp: null,
       frame_url: null,
-      ...present(rows),
+      ...this.present(rows),
       at: rows.map((r) => ({ region_id: r.id, timestamp: r.timestamp, page: a.kind === 'document' ? r.timestamp + 1 : null })),
     };
   }

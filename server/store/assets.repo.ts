@@ -103,6 +103,10 @@ export class AssetsRepo {
     this.db.prepare(`UPDATE assets SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...facts, id });
   }
 
+  setProcessing(id: string): void {
+    this.db.prepare("UPDATE assets SET status = 'processing', completed_at = NULL WHERE id = ?").run(id);
+  }
+
   setCompleted(id: string, at: number): void {
     this.db.prepare("UPDATE assets SET status = 'completed', completed_at = ? WHERE id = ?").run(at, id);
   }

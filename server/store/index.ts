@@ -11,6 +11,7 @@ import { MediaRepo } from './media.repo.ts';
 import { RegionsRepo } from './regions.repo.ts';
 import { SearchRepo } from './search.repo.ts';
 import { FacesRepo } from './faces.repo.ts';
+import { PeopleRepo } from './people.repo.ts';
 
 export interface Store {
   db: DB;
@@ -23,6 +24,7 @@ export interface Store {
   regions: RegionsRepo;
   search: SearchRepo;
   faces: FacesRepo;
+  people: PeopleRepo;
   transaction<T>(fn: () => T): T;
   close(): void;
 }
@@ -41,6 +43,7 @@ export function openStore(dataDir: string): Store {
     regions: new RegionsRepo(db),
     search: new SearchRepo(db),
     faces: new FacesRepo(db),
+    people: new PeopleRepo(db),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
   };

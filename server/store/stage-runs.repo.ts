@@ -78,6 +78,19 @@ export class StageRunsRepo {
       });
   }
 
+  /** Replaces the rows of some stages (a re-index of those stages). */
+  replace(rows: StageRunRow[]): void {
+    const del = this.db.prepare('DELETE FROM stage_runs WHERE asset_id = ? AND stage = ?');
+    const ins = this.db.prepare(
+      `INSERT INTO stage_runs (asset_id, stage, version, state, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
+       VALUES (@asset_id, @stage, @version, @state, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`,
+    );
+    for (const r of rows) {
+      del.run(r.asset_id, r.stage);
+      ins.run(r);
+    }
+  }
+
   requeue(assetId: string, stage: string): void {
     this.db
       .prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?")

@@ -6,7 +6,7 @@ import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from 
 import { Errors } from '../../errors.ts';
 import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView } from '../../contract/pages.ts';
 import { IdParam, PaginationQuery } from '../../contract/common.ts';
-import { AssetDetail, AssetListItem, DeleteAck, UploadAck, UploadFields } from '../../contract/assets.ts';
+import { AssetDetail, AssetListItem, DeleteAck, ReindexAck, ReindexBody, UploadAck, UploadFields } from '../../contract/assets.ts';
 import type { Services } from '../services.ts';
 import { uploadMiddleware, uploadedFile } from '../upload.ts';
 
@@ -87,6 +87,17 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
         ctx.set('Cache-Control', 'private, max-age=3600');
         ctx.body = fs.createReadStream(file);
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/videos/:id/reindex',
+      summary: 'Run stages again (all, or those named, with everything that depends on them); owner only',
+      access: 'write',
+      params: IdParam,
+      body: ReindexBody,
+      status: 202,
+      response: ReindexAck,
+      handler: ({ auth, params, body }) => s.assets.reindex(auth.workspaceId, params.id, body.stages),
     }),
     defineRoute({
       method: 'delete',

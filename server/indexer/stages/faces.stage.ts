@@ -17,6 +17,16 @@ interface FoundFace extends NewFace {
   page: number | null;
 }
 
+function iou(a: [number, number, number, number], b: [number, number, number, number]): number {
+  const x0 = Math.max(a[0], b[0]);
+  const y0 = Math.max(a[1], b[1]);
+  const x1 = Math.min(a[0] + a[2], b[0] + b[2]);
+  const y1 = Math.min(a[1] + a[3], b[1] + b[3]);
+  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  const union = a[2] * a[3] + b[2] * b[3] - inter;
+  return union > 0 ? inter / union : 0;
+}
+
 export const facesStage: StageDefinition = {
   name: 'faces',
   version: 1,
@@ -76,6 +86,9 @@ export const facesStage: StageDefinition = {
   },
   save(store, assetId, output) {
     const faces = output as FoundFace[];
+    // A re-index makes new face records: the owner's decisions about the old ones carry over to
+    // the new face at the same time and place (boxes overlapping by half or more).
+    const before = store.people.decisionsOf(assetId);
     const ids = store.regions.replaceForStage(
       assetId,
       'faces',
@@ -85,6 +98,14 @@ export const facesStage: StageDefinition = {
       })),
     );
     store.faces.replaceForAsset(assetId, ids, faces);
+    const now = Date.now();
+    faces.forEach((f, i) => {
+      const old = before.find((o) => o.timestamp === f.timestamp && iou(o.box, [f.box.x, f.box.y, f.box.w, f.box.h]) >= 0.5);
+      if (!old) return;
+      if (old.person_id && store.people.get(old.person_id)) store.people.assign(ids[i], old.person_id, (old.assigned_by ?? 'owner') as 'owner', now);
+      for (const e of old.exclusions) if (store.people.get(e.person_id)) store.people.exclude(ids[i], e.person_id, e.kind, now);
+      for (const p of old.covers) store.people.update(p, { cover_face_id: ids[i] }, now);
+    });
     store.search.replaceForStage(
       assetId,
       'faces',

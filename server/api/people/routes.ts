@@ -1,0 +1,76 @@
+// /people (SPEC 4.3). Bodies follow the general envelope.
+import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { IdParam } from '../../contract/common.ts';
+import {
+  MergeBody, MergeResult, PeopleList, PeopleQuery, Person, PersonDetail, PersonPatch, PersonQuery, ReclusterAck, ReclusterQuery, RemoveBody, RemoveResult,
+} from '../../contract/people.ts';
+import type { Services } from '../services.ts';
+
+const yes = (v: string | undefined) => v === 'true' || v === '1';
+
+export function peopleRoutes(s: Services): AnyRouteSpec[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/people/recluster',
+      summary: 'Re-group waiting faces in the background (202); dry_run=true returns the plan and changes nothing',
+      access: 'write',
+      query: ReclusterQuery,
+      response: ReclusterAck,
+      handler: async ({ auth, query, ctx }) => {
+        const r = await s.people.recluster(auth.workspaceId, yes(query.dry_run));
+        ctx.status = r.dry_run ? 200 : 202;
+        return r;
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/people',
+      summary: 'People of the workspace (hidden ones only with include_hidden=true)',
+      access: 'read',
+      query: PeopleQuery,
+      response: PeopleList,
+      handler: ({ auth, query }) => s.people.list(auth.workspaceId, yes(query.include_hidden)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/people/:id',
+      summary: 'A person with faces (paginated) and appearances; a merged id answers the target with requested_id',
+      access: 'read',
+      params: IdParam,
+      query: PersonQuery,
+      response: PersonDetail,
+      handler: ({ auth, params, query }) => s.people.detail(auth.workspaceId, params.id, query.limit, query.offset),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/people/:id',
+      summary: 'Name ("" clears), hide or unhide, or pin the cover face',
+      access: 'write',
+      params: IdParam,
+      body: PersonPatch,
+      response: Person,
+      handler: ({ auth, params, body }) => s.people.patch(auth.workspaceId, params.id, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/people/:id/merge',
+      summary: 'Merge this person into another',
+      access: 'write',
+      params: IdParam,
+      body: MergeBody,
+      response: MergeResult,
+      handler: ({ auth, params, body }) => s.people.merge(auth.workspaceId, params.id, body.into),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/people/:id/remove',
+      summary: 'Take faces off a person: reject=true means not them, ever; false splits them out',
+      access: 'write',
+      params: IdParam,
+      body: RemoveBody,
+      response: RemoveResult,
+      handler: ({ auth, params, body }) => s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject),
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+// People (SPEC 2.6, 3.2, 4.3).
+import { z } from 'zod';
+import { Box, Pagination } from './common.ts';
+
+export const PERSON_STATUSES = ['unverified', 'named', 'hidden'] as const;
+
+export const Person = z.object({
+  person_id: z.string(),
+  name: z.string(),
+  status: z.enum(PERSON_STATUSES),
+  face_count: z.number().int(),
+  cover_face_id: z.string().nullable(),
+  merged_into: z.string().nullable(),
+});
+export type Person = z.infer<typeof Person>;
+
+export const PeopleList = z.object({ people: z.array(Person), total: z.number().int() });
+
+export const PersonFace = z.object({
+  face_id: z.string(),
+  video_id: z.string(),
+  asset_kind: z.enum(['video', 'image', 'document']),
+  timestamp: z.number(),
+  page: z.number().int().nullable(),
+  box: Box,
+  quality: z.number(),
+  good: z.boolean(),
+  assigned_by: z.enum(['cluster', 'match', 'owner']),
+});
+
+export const Appearance = z.object({
+  video_id: z.string(),
+  asset_kind: z.enum(['video', 'image', 'document']),
+  face_count: z.number().int(),
+  first_timestamp: z.number(),
+  first_page: z.number().int().nullable(),
+});
+
+export const PersonDetail = Person.extend({
+  requested_id: z.string().optional(),
+  faces: z.array(PersonFace),
+  faces_pagination: Pagination,
+  appearances: z.array(Appearance),
+});
+export type PersonDetail = z.infer<typeof PersonDetail>;
+
+export const PeopleQuery = z.object({ include_hidden: z.enum(['true', 'false', '1', '0']).optional() }).strict();
+export const PersonQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) })
+  .strict();
+
+export const PersonPatch = z
+  .object({ name: z.string().trim().max(200).optional(), hidden: z.boolean().optional(), cover_face_id: z.string().min(1).max(100).optional() })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give name, hidden or cover_face_id' });
+
+export const MergeBody = z.object({ into: z.string().min(1).max(100) }).strict();
+export const MergeResult = z.object({ person: Person, merged: z.array(z.string()) });
+
+export const RemoveBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), reject: z.boolean().default(false) }).strict();
+export const RemoveResult = z.object({ person: Person, removed: z.array(z.string()), rejected: z.boolean() });
+
+export const ReclusterQuery = z.object({ dry_run: z.enum(['true', 'false', '1', '0']).optional() }).strict();
+export const ReclusterPlan = z.object({
+  joins: z.array(z.object({ face_id: z.string(), person_id: z.string(), similarity: z.number() })),
+  new_people: z.array(z.object({ face_ids: z.array(z.string()), cohesion: z.number() })),
+  merges: z.array(z.never()),
+  waiting: z.number().int(),
+});
+export const ReclusterAck = z.object({ status: z.enum(['started', 'completed']), dry_run: z.boolean(), plan: ReclusterPlan.optional() });

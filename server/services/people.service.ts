@@ -1,0 +1,173 @@
+// People (SPEC 2.6, 3.2, 4.3): faces grouped per workspace; the owner's decisions (names, hidden,
+// covers, merges, "not them", "split out") are constraints every later grouping honours.
+// Reads faces; writes people, face assignments and exclusions. Grouping runs in a worker thread.
+import type { Store } from '../store/index.ts';
+import type { PersonRow } from '../store/people.repo.ts';
+import { clock } from '../store/ids.ts';
+import { AppError, Errors } from '../errors.ts';
+import type { ClusterPlan } from '../people/cluster.ts';
+import { applyPlan } from '../people/apply.ts';
+import { runInThread } from '../thread.ts';
+import type { Person, PersonDetail } from '../contract/people.ts';
+
+export class PeopleService {
+  private readonly busy = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  private guard(workspaceId: string): void {
+    if (this.busy.has(workspaceId)) throw Errors.busy();
+  }
+
+  present(p: PersonRow): Person {
+    const cover = p.cover_face_id && this.isLiveFaceOf(p.cover_face_id, p.id) ? p.cover_face_id : this.store.people.bestFace(p.id);
+    return {
+      person_id: p.id,
+      name: p.name,
+      status: p.hidden ? 'hidden' : p.name ? 'named' : 'unverified',
+      face_count: p.face_count,
+      cover_face_id: cover,
+      merged_into: p.merged_into,
+    };
+  }
+
+  private isLiveFaceOf(faceId: string, personId: string): boolean {
+    return this.store.people.holdsLiveFace(personId, faceId);
+  }
+
+  list(workspaceId: string, includeHidden: boolean): { people: Person[]; total: number } {
+    const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.present(p));
+    return { people, total: people.length };
+  }
+
+  /** The person, following merges; another workspace's id is not found. */
+  private resolve(workspaceId: string, id: string): PersonRow {
+    let p = this.store.people.get(id);
+    for (let hops = 0; p && p.merged_into && hops < 100; hops++) p = this.store.people.get(p.merged_into);
+    if (!p || p.workspace_id !== workspaceId) throw Errors.notFound('Person');
+    return p;
+  }
+
+  detail(workspaceId: string, id: string, limit: number, offset: number): PersonDetail {
+    const p = this.resolve(workspaceId, id);
+    const { rows, total } = this.store.people.faces(p.id, limit, offset);
+    const page = (kind: string, t: number) => (kind === 'document' ? Math.floor(t) + 1 : null);
+    return {
+      ...this.present(p),
+      ...(p.id !== id ? { requested_id: id } : {}),
+      faces: rows.map((f) => ({
+        face_id: f.face_id,
+        video_id: f.video_id,
+        asset_kind: f.kind,
+        timestamp: f.timestamp,
+        page: page(f.kind, f.timestamp),
+        box: { x: f.x, y: f.y, w: f.w, h: f.h },
+        quality: f.quality,
+        good: f.good === 1,
+        assigned_by: f.assigned_by as 'cluster' | 'match' | 'owner',
+      })),
+      faces_pagination: { limit, offset, total, has_more: offset + rows.length < total },
+      appearances: this.store.people.appearances(p.id).map((a) => ({
+        video_id: a.video_id,
+        asset_kind: a.kind as 'video' | 'image' | 'document',
+        face_count: a.face_count,
+        first_timestamp: a.first_timestamp,
+        first_page: page(a.kind, a.first_timestamp),
+      })),
+    };
+  }
+
+  patch(workspaceId: string, id: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }): Person {
+    this.guard(workspaceId);
+    const p = this.resolve(workspaceId, id);
+    if (body.cover_face_id !== undefined && !this.isLiveFaceOf(body.cover_face_id, p.id)) {
+      throw new AppError('invalid_request', 422, 'cover_face_id must be one of the person\'s faces.');
+    }
+    const fields: Partial<Pick<PersonRow, 'name' | 'hidden' | 'cover_face_id'>> = {};
+    if (body.name !== undefined) fields.name = body.name;
+    if (body.hidden !== undefined) fields.hidden = body.hidden ? 1 : 0;
+    if (body.cover_face_id !== undefined) fields.cover_face_id = body.cover_face_id;
+    this.store.people.update(p.id, fields, clock.now());
+    return this.present(this.store.people.get(p.id) as PersonRow);
+  }
+
+  /** Merges a person into another: all faces move; the old id keeps resolving to the target. */
+  merge(workspaceId: string, id: string, into: string): { person: Person; merged: string[] } {
+    this.guard(workspaceId);
+    const source = this.resolve(workspaceId, id);
+    const target = this.resolve(workspaceId, into);
+    if (source.id === target.id) throw new AppError('invalid_request', 422, 'A person cannot be merged into itself.');
+    const now = clock.now();
+    this.store.transaction(() => {
+      this.store.people.moveAll(source.id, target.id);
+      if (!target.name && source.name) this.store.people.update(target.id, { name: source.name }, now);
+      this.store.people.update(source.id, { merged_into: target.id }, now);
+    });
+    return { person: this.present(this.store.people.get(target.id) as PersonRow), merged: [source.id] };
+  }
+
+  /** Takes faces off a person: `reject` = not them, ever; otherwise split out to be re-grouped elsewhere. */
+  remove(workspaceId: string, id: string, faceIds: string[], reject: boolean): { person: Person; removed: string[]; rejected: boolean } {
+    this.guard(workspaceId);
+    const p = this.resolve(workspaceId, id);
+    const removed: string[] = [];
+    const now = clock.now();
+    this.store.transaction(() => {
+      for (const faceId of new Set(faceIds)) {
+        if (this.store.people.personOfFace(faceId) !== p.id) {
+          throw new AppError('invalid_request', 422, `Face ${faceId} is not one of this person's faces.`);
+        }
+        this.store.people.unassign(faceId);
+        this.store.people.exclude(faceId, p.id, reject ? 'rejected' : 'split', now);
+        removed.push(faceId);
+      }
+      if (!p.name && this.store.people.emptyUnnamed(workspaceId).includes(p.id)) this.store.people.remove(p.id);
+    });
+    const after = this.store.people.get(p.id);
+    return { person: after ? this.present(after) : { ...this.present(p), face_count: 0 }, removed, rejected: reject };
+  }
+
+  private async plan(workspaceId: string, opts: { assetId?: string; form: boolean }): Promise<ClusterPlan> {
+    const faces = this.store.people.waitingFaces(workspaceId, opts.assetId);
+    const people = this.store.people.clusterPeople(workspaceId);
+    if (faces.length === 0) return { joins: [], new_people: [], waiting: 0 };
+    return runInThread<ClusterPlan>(new URL('../people/plan.worker.ts', import.meta.url), { faces, people, form: opts.form });
+  }
+
+  /** dry run: the plan, nothing changed. Otherwise starts in the background; edits answer 409 until done. */
+  async recluster(workspaceId: string, dryRun: boolean): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
+    if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await this.plan(workspaceId, { form: true })), merges: [] } };
+    this.guard(workspaceId);
+    this.busy.add(workspaceId);
+    const job = (async () => {
+      try {
+        const t0 = Date.now();
+        const r = applyPlan(this.store, workspaceId, await this.plan(workspaceId, { form: true }));
+        this.log(`people: recluster of ${workspaceId}: ${r.joined} joined, ${r.created} new people in ${Date.now() - t0} ms`);
+      } catch (err) {
+        this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
+      } finally {
+        this.busy.delete(workspaceId);
+        this.running.delete(workspaceId);
+      }
+    })();
+    this.running.set(workspaceId, job);
+    return { status: 'started', dry_run: false };
+  }
+
+  /** Resolves when no recluster of the workspace is running. */
+  async settled(workspaceId: string): Promise<void> {
+    await this.running.get(workspaceId);
+  }
+
+  /** After a delete: people left without a live face go, unless named. */
+  refresh(workspaceId: string): void {
+    this.store.transaction(() => {
+      for (const id of this.store.people.emptyUnnamed(workspaceId)) this.store.people.remove(id);
+    });
+  }
+}

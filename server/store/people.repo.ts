@@ -1,0 +1,217 @@
+// People, face assignments and the owner's exclusions. Faces of deleted assets never count.
+import type { DB } from './db.ts';
+import type { ClusterFace, ClusterPerson } from '../people/cluster.ts';
+
+export interface PersonRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  hidden: 0 | 1;
+  cover_face_id: string | null;
+  merged_into: string | null;
+  created_at: number;
+  updated_at: number;
+  face_count: number;
+}
+
+export interface PersonFace {
+  face_id: string;
+  video_id: string;
+  kind: 'video' | 'image' | 'document';
+  timestamp: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  quality: number;
+  good: 0 | 1;
+  assigned_by: string;
+}
+
+// Live faces: their asset is not deleted.
+const LIVE = `JOIN faces f ON f.id = fp.face_id JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL`;
+
+export class PeopleRepo {
+  constructor(private readonly db: DB) {}
+
+  private withCount = `SELECT p.*, (SELECT COUNT(*) FROM face_people fp ${LIVE} WHERE fp.person_id = p.id) AS face_count FROM people p`;
+
+  get(id: string): PersonRow | undefined {
+    return this.db.prepare(`${this.withCount} WHERE p.id = ?`).get(id) as PersonRow | undefined;
+  }
+
+  list(workspaceId: string, includeHidden: boolean): PersonRow[] {
+    return this.db
+      .prepare(`${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`)
+      .all(workspaceId) as PersonRow[];
+  }
+
+  insert(row: Omit<PersonRow, 'face_count'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO people (id, workspace_id, name, hidden, cover_face_id, merged_into, created_at, updated_at)
+         VALUES (@id, @workspace_id, @name, @hidden, @cover_face_id, @merged_into, @created_at, @updated_at)`,
+      )
+      .run(row);
+  }
+
+  update(id: string, fields: Partial<Pick<PersonRow, 'name' | 'hidden' | 'cover_face_id' | 'merged_into'>>, at: number): void {
+    const keys = Object.keys(fields);
+    if (keys.length === 0) return;
+    this.db.prepare(`UPDATE people SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @at WHERE id = @id`).run({ ...fields, id, at });
+  }
+
+  assign(faceId: string, personId: string, by: 'cluster' | 'match' | 'owner', at: number): void {
+    this.db
+      .prepare('INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by')
+      .run(faceId, personId, by, at);
+  }
+
+  unassign(faceId: string): void {
+    this.db.prepare('DELETE FROM face_people WHERE face_id = ?').run(faceId);
+  }
+
+  exclude(faceId: string, personId: string, kind: 'rejected' | 'split', at: number): void {
+    this.db
+      .prepare(`INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(face_id, person_id) DO UPDATE SET kind = CASE WHEN kind = 'rejected' THEN 'rejected' ELSE excluded.kind END`)
+      .run(faceId, personId, kind, at);
+  }
+
+  /** Moves every face and exclusion of one person to another (merge). */
+  moveAll(from: string, to: string): void {
+    this.db.prepare("UPDATE face_people SET person_id = ?, assigned_by = 'owner' WHERE person_id = ?").run(to, from);
+    this.db.prepare('INSERT OR IGNORE INTO face_exclusions (face_id, person_id, kind, created_at) SELECT face_id, ?, kind, created_at FROM face_exclusions WHERE person_id = ?').run(to, from);
+  }
+
+  /** What the owner and the grouping decided about an asset's faces, to carry over a re-index. */
+  decisionsOf(assetId: string): Array<{ timestamp: number; box: [number, number, number, number]; person_id: string | null; assigned_by: string | null; covers: string[]; exclusions: Array<{ person_id: string; kind: 'rejected' | 'split' }> }> {
+    const faces = this.db
+      .prepare(
+        `SELECT f.id, f.timestamp, r.x, r.y, r.w, r.h, fp.person_id, fp.assigned_by FROM faces f JOIN regions r ON r.id = f.id
+         LEFT JOIN face_people fp ON fp.face_id = f.id WHERE f.asset_id = ?`,
+      )
+      .all(assetId) as Array<{ id: string; timestamp: number; x: number; y: number; w: number; h: number; person_id: string | null; assigned_by: string | null }>;
+    return faces.map((f) => ({
+      timestamp: f.timestamp,
+      box: [f.x, f.y, f.w, f.h],
+      person_id: f.person_id,
+      assigned_by: f.assigned_by,
+      covers: (this.db.prepare('SELECT id FROM people WHERE cover_face_id = ?').all(f.id) as Array<{ id: string }>).map((r) => r.id),
+      exclusions: this.db.prepare('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as Array<{ person_id: string; kind: 'rejected' | 'split' }>,
+    }));
+  }
+
+  holdsLiveFace(personId: string, faceId: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = ? AND fp.face_id = ?`).get(personId, faceId) !== undefined;
+  }
+
+  personOfFace(faceId: string): string | null {
+    return (this.db.prepare('SELECT person_id FROM face_people WHERE face_id = ?').get(faceId) as { person_id: string } | undefined)?.person_id ?? null;
+  }
+
+  faces(personId: string, limit: number, offset: number): { rows: PersonFace[]; total: number } {
+    const rows = this.db
+      .prepare(
+        `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, fp.assigned_by
+         FROM face_people fp ${LIVE} JOIN regions r ON r.id = f.id
+         WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT ? OFFSET ?`,
+      )
+      .all(personId, limit, offset) as PersonFace[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM face_people fp ${LIVE} WHERE fp.person_id = ?`).get(personId) as { n: number };
+    return { rows, total: n };
+  }
+
+  appearances(personId: string): Array<{ video_id: string; kind: string; face_count: number; first_timestamp: number }> {
+    return this.db
+      .prepare(
+        `SELECT a.id AS video_id, a.kind, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
+         FROM face_people fp ${LIVE} WHERE fp.person_id = ? GROUP BY a.id ORDER BY a.created_at, a.id`,
+      )
+      .all(personId) as Array<{ video_id: string; kind: string; face_count: number; first_timestamp: number }>;
+  }
+
+  /** The best face of a person, for a cover. */
+  bestFace(personId: string): string | null {
+    return (
+      (this.db.prepare(`SELECT f.id FROM face_people fp ${LIVE} WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT 1`).get(personId) as
+        | { id: string }
+        | undefined)?.id ?? null
+    );
+  }
+
+  workspaceOfAsset(assetId: string): string | null {
+    return (this.db.prepare('SELECT workspace_id FROM assets WHERE id = ?').get(assetId) as { workspace_id: string } | undefined)?.workspace_id ?? null;
+  }
+
+  /** Faces of live assets owned by the workspace that no person holds: the waiting pool. */
+  waitingFaces(workspaceId: string, onlyAsset?: string): ClusterFace[] {
+    const rows = this.db
+      .prepare(
+        `SELECT f.id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame,
+                (SELECT group_concat(person_id) FROM face_exclusions e WHERE e.face_id = f.id) AS excluded
+         FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+         WHERE a.workspace_id = ? AND (? IS NULL OR a.id = ?) AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)`,
+      )
+      .all(workspaceId, onlyAsset ?? null, onlyAsset ?? null) as Array<{ id: string; embedding: Buffer; good: number; frame: string; excluded: string | null }>;
+    return rows.map((r) => ({
+      id: r.id,
+      embedding: new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
+      good: r.good === 1,
+      frame: r.frame,
+      excluded: r.excluded ? r.excluded.split(',') : [],
+    }));
+  }
+
+  /** Centroid sums of each live person's good faces (unit embeddings), with the frames they hold. */
+  clusterPeople(workspaceId: string): ClusterPerson[] {
+    const rows = this.db
+      .prepare(
+        `SELECT fp.person_id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame
+         FROM face_people fp ${LIVE} JOIN people p ON p.id = fp.person_id
+         WHERE p.workspace_id = ? AND p.merged_into IS NULL ORDER BY fp.person_id, f.id`,
+      )
+      .all(workspaceId) as Array<{ person_id: string; embedding: Buffer; good: number; frame: string }>;
+    const out = new Map<string, ClusterPerson & { frames: Set<string> }>();
+    for (const r of rows) {
+      const emb = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
+      let p = out.get(r.person_id);
+      if (!p) out.set(r.person_id, (p = { id: r.person_id, sum: new Float32Array(emb.length), count: 0, frames: new Set() }));
+      p.frames.add(r.frame);
+      if (r.good !== 1) continue;
+      let n = 0;
+      for (const x of emb) n += x * x;
+      n = Math.sqrt(n) || 1;
+      for (let i = 0; i < emb.length; i++) p.sum[i] += emb[i] / n;
+      p.count++;
+    }
+    return [...out.values()];
+  }
+
+  /** People left with no live face: removed unless named. */
+  emptyUnnamed(workspaceId: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT p.id FROM people p WHERE p.workspace_id = ? AND p.merged_into IS NULL AND p.name = ''
+             AND NOT EXISTS (SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = p.id)`,
+        )
+        .all(workspaceId) as Array<{ id: string }>
+    ).map((r) => r.id);
+  }
+
+  remove(id: string): void {
+    this.db.prepare('UPDATE people SET merged_into = NULL WHERE merged_into = ?').run(id);
+    this.db.prepare('DELETE FROM face_people WHERE person_id = ?').run(id);
+    this.db.prepare('DELETE FROM people WHERE id = ?').run(id);
+  }
+
+  /** person_id of each face, for region reads. */
+  personIdsOf(faceIds: string[]): Map<string, string> {
+    if (faceIds.length === 0) return new Map();
+    const rows = this.db
+      .prepare(`SELECT face_id, person_id FROM face_people WHERE face_id IN (${faceIds.map(() => '?').join(',')})`)
+      .all(...faceIds) as Array<{ face_id: string; person_id: string }>;
+    return new Map(rows.map((r) => [r.face_id, r.person_id]));
+  }
+}

@@ -1,0 +1,242 @@
+// People on real faces (dlib-johns: 3 identities x 11 crops), with the owner's decisions.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS, corpus } from './helpers/corpus.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+import { planClusters, type ClusterFace } from '../server/people/cluster.ts';
+import { seededTable } from './helpers/tiny-onnx.ts';
+
+const IDENTITIES = fs
+  .readFileSync(corpus('faces/dlib-johns/identities.tsv'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => l.split('\t'))
+  .map(([file, who]) => ({ file, who }));
+const HELD_OUT = IDENTITIES.filter((x) => x.who === 'John_Savage').at(-1)!;
+const OPTIONS = JSON.stringify({ ocr: false, objects: false });
+
+/** Pairwise precision, recall and F1 of a grouping against the truth (faces not grouped count as singletons). */
+function pairwise(groups: Map<string, string>, truth: Map<string, string>) {
+  const ids = [...truth.keys()];
+  let tp = 0, fp = 0, fn = 0;
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const same = truth.get(ids[i]) === truth.get(ids[j]);
+      const grouped = groups.has(ids[i]) && groups.get(ids[i]) === groups.get(ids[j]);
+      if (grouped && same) tp++;
+      else if (grouped) fp++;
+      else if (same) fn++;
+    }
+  }
+  const precision = tp / (tp + fp || 1);
+  const recall = tp / (tp + fn || 1);
+  return { precision, recall, f1: (2 * precision * recall) / (precision + recall || 1) };
+}
+
+describe('People', () => {
+  let t: TestServer;
+  let key: string;
+  const faceOf = new Map<string, string>(); // face id -> identity
+  const assetOf = new Map<string, string>(); // file -> asset id
+
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 2 });
+    key = t.key('family');
+    const ids: Array<[string, string]> = [];
+    for (const x of IDENTITIES.filter((i) => i !== HELD_OUT)) {
+      const r = await t.upload(key, path.join(CORPUS, x.file), { pipeline: 'arrow', options: OPTIONS });
+      ids.push([x.file, r.body.data.video_id]);
+    }
+    for (const [file, id] of ids) {
+      await t.waitCompleted(key, id);
+      assetOf.set(file, id);
+      const who = IDENTITIES.find((i) => i.file === file)!.who;
+      for (const f of t.server.store.faces.forAsset(id)) faceOf.set(f.id, who);
+    }
+  }, 300_000);
+  afterAll(() => t.close());
+
+  const people = async (q = '') => (await t.api('GET', `/people${q}`, { key })).body.data;
+  const recluster = async () => {
+    const r = await t.api('POST', '/people/recluster', { key });
+    expect(r.status).toBe(202);
+    await t.server.services.people.settled(t.server.store.workspaces.byName('family')!.id);
+  };
+  const counts = () =>
+    Object.fromEntries(['people', 'face_people', 'face_exclusions'].map((tbl) => [tbl, (t.server.store.db.prepare(`SELECT COUNT(*) AS n FROM ${tbl}`).get() as { n: number }).n]));
+
+  it('keeps faces waiting until a re-cluster; a dry run returns the plan and changes nothing', async () => {
+    expect(faceOf.size).toBe(32);
+    expect((await people()).total).toBe(0);
+    const before = counts();
+    const dry = await t.api('POST', '/people/recluster?dry_run=true', { key });
+    expect(dry.status).toBe(200);
+    expect(dry.body.data).toMatchObject({ status: 'completed', dry_run: true, plan: { joins: [], merges: [] } });
+    expect(dry.body.data.plan.new_people.length).toBeGreaterThanOrEqual(3);
+    expect(counts()).toEqual(before);
+  });
+
+  it('groups the three Johns with high pairwise precision and recall', async () => {
+    await recluster();
+    const list = await people();
+    expect(list.total).toBe(list.people.length);
+    const groups = new Map<string, string>();
+    for (const p of list.people) {
+      expect(p).toMatchObject({ status: 'unverified', name: '', merged_into: null });
+      expect(p.face_count).toBeGreaterThanOrEqual(3);
+      const d = (await t.api('GET', `/people/${p.person_id}?limit=200`, { key })).body.data;
+      for (const f of d.faces) groups.set(f.face_id, p.person_id);
+      expect(d.faces.map((f: { face_id: string }) => f.face_id)).toContain(p.cover_face_id);
+    }
+    const score = pairwise(groups, faceOf);
+    console.log(`People on dlib-johns: ${list.total} people, pairwise precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}, F1 ${score.f1.toFixed(3)}`);
+    expect(score.precision).toBeGreaterThanOrEqual(0.95);
+    expect(score.f1).toBeGreaterThanOrEqual(0.9);
+  });
+
+  const personOf = async (who: string) => {
+    for (const p of (await people('?include_hidden=true')).people) {
+      const d = (await t.api('GET', `/people/${p.person_id}?limit=200`, { key })).body.data;
+      const votes = d.faces.filter((f: { face_id: string }) => faceOf.get(f.face_id) === who).length;
+      if (votes > d.faces.length / 2) return d;
+    }
+    throw new Error(`no person for ${who}`);
+  };
+
+  it('names a person; the name and faces survive a re-cluster; a new photo joins on a clear match', async () => {
+    const savage = await personOf('John_Savage');
+    const named = await t.api('PATCH', `/people/${savage.person_id}`, { key, json: { name: 'John Savage' } });
+    expect(named.body.data).toMatchObject({ name: 'John Savage', status: 'named' });
+    await recluster();
+    const again = (await t.api('GET', `/people/${savage.person_id}?limit=200`, { key })).body.data;
+    expect(again.name).toBe('John Savage');
+    expect(again.face_count).toBeGreaterThanOrEqual(savage.face_count);
+
+    const up = await t.upload(key, path.join(CORPUS, HELD_OUT.file), { pipeline: 'arrow', options: OPTIONS });
+    const d = await t.waitCompleted(key, up.body.data.video_id);
+    expect(d.index.report.stages.people).toMatchObject({ state: 'ok', counts: { joined: 1 } });
+    const face = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data.faces[0];
+    expect(face.person_id).toBe(savage.person_id);
+    const after = (await t.api('GET', `/people/${savage.person_id}?limit=200`, { key })).body.data;
+    expect(after.faces.find((f: { face_id: string }) => f.face_id === face.face_id)).toMatchObject({ assigned_by: 'match' });
+    expect(after.appearances.find((a: { video_id: string }) => a.video_id === d.video_id)).toMatchObject({ asset_kind: 'image', face_count: 1, first_timestamp: 0 });
+  });
+
+  it('never gives back a rejected face, through re-clusters and a re-index', async () => {
+    const p = await personOf('John_Salley');
+    const victim = p.faces.at(-1);
+    const r = await t.api('POST', `/people/${p.person_id}/remove`, { key, json: { face_ids: [victim.face_id], reject: true } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ removed: [victim.face_id], rejected: true });
+    await recluster();
+    const re = await t.api('POST', `/videos/${victim.video_id}/reindex`, { key, json: { stages: ['faces'] } });
+    expect(re.status).toBe(202);
+    expect(re.body.data.stages).toEqual(expect.arrayContaining(['faces', 'people', 'labels']));
+    await t.waitCompleted(key, victim.video_id);
+    await recluster();
+    const faces = (await t.api('GET', `/videos/${victim.video_id}/regions?timestamp=0`, { key })).body.data.faces;
+    expect(faces).toHaveLength(1);
+    expect(faces[0].face_id).not.toBe(victim.face_id); // a new face record after the re-index
+    expect(faces[0].person_id).not.toBe(p.person_id);
+  });
+
+  it('merges: the old id answers with the target and requested_id; the list drops it', async () => {
+    const a = await personOf('John_Schneider');
+    const b = await personOf('John_Savage');
+    const m = await t.api('POST', `/people/${a.person_id}/merge`, { key, json: { into: b.person_id } });
+    expect(m.status).toBe(200);
+    expect(m.body.data.merged).toEqual([a.person_id]);
+    const old = (await t.api('GET', `/people/${a.person_id}`, { key })).body.data;
+    expect(old).toMatchObject({ person_id: b.person_id, requested_id: a.person_id, name: 'John Savage' });
+    expect(old.face_count).toBe(a.face_count + b.face_count);
+    expect((await people()).people.map((p: { person_id: string }) => p.person_id)).not.toContain(a.person_id);
+    await recluster();
+    expect((await t.api('GET', `/people/${a.person_id}`, { key })).body.data.person_id).toBe(b.person_id);
+  });
+
+  it('hides and unhides; pins a cover; validates edits; keeps other workspaces out', async () => {
+    const p = (await people()).people[0];
+    expect((await t.api('PATCH', `/people/${p.person_id}`, { key, json: { hidden: true } })).body.data.status).toBe('hidden');
+    expect((await people()).people.map((x: { person_id: string }) => x.person_id)).not.toContain(p.person_id);
+    expect((await people('?include_hidden=true')).people.map((x: { person_id: string }) => x.person_id)).toContain(p.person_id);
+    const shown = await t.api('PATCH', `/people/${p.person_id}`, { key, json: { hidden: false } });
+    expect(['named', 'unverified']).toContain(shown.body.data.status);
+    const d = (await t.api('GET', `/people/${p.person_id}?limit=200`, { key })).body.data;
+    const cover = d.faces.at(-1).face_id;
+    expect((await t.api('PATCH', `/people/${p.person_id}`, { key, json: { cover_face_id: cover } })).body.data.cover_face_id).toBe(cover);
+    await recluster();
+    expect((await t.api('GET', `/people/${p.person_id}`, { key })).body.data.cover_face_id).toBe(cover);
+    expect((await t.api('PATCH', `/people/${p.person_id}`, { key, json: { cover_face_id: 'face_nope' } })).status).toBe(422);
+    expect((await t.api('PATCH', `/people/${p.person_id}`, { key, json: {} })).status).toBe(422);
+    expect((await t.api('PATCH', `/people/${p.person_id}`, { key: t.key('family', ['read']), json: { name: 'x' } })).status).toBe(403);
+    const stranger = t.key('strangers');
+    expect((await t.api('GET', `/people/${p.person_id}`, { key: stranger })).status).toBe(404);
+    expect((await t.api('GET', '/people', { key: stranger })).body.data).toEqual({ people: [], total: 0 });
+  });
+
+  it('refreshes people when assets are deleted: an unnamed person left without faces goes, a named one stays', async () => {
+    const named = (await people()).people.find((p: { name: string }) => p.name === 'John Savage');
+    const unnamed = (await people()).people.find((p: { name: string }) => p.name === '');
+    for (const p of [named, unnamed]) {
+      const d = (await t.api('GET', `/people/${p.person_id}?limit=200`, { key })).body.data;
+      for (const a of d.appearances) await t.api('DELETE', `/videos/${a.video_id}`, { key });
+    }
+    expect((await t.api('GET', `/people/${unnamed.person_id}`, { key })).status).toBe(404);
+    const kept = (await t.api('GET', `/people/${named.person_id}`, { key })).body.data;
+    expect(kept).toMatchObject({ name: 'John Savage', face_count: 0, cover_face_id: null });
+  });
+});
+
+describe('grouping rules', () => {
+  const emb = (seed: number, noise: number, base: Float32Array) => {
+    const r = seededTable(1, base.length, seed);
+    return base.map((x, i) => x + noise * r[i]);
+  };
+  const centres = [seededTable(1, 64, 1), seededTable(1, 64, 2), seededTable(1, 64, 3)];
+  const faces: ClusterFace[] = centres.flatMap((c, k) =>
+    Array.from({ length: 6 }, (_, i) => ({ id: `face_${k}_${i}`, embedding: emb(100 * k + i + 10, 0.25, c), good: true, frame: `a${k}${i}@0`, excluded: [] })),
+  );
+
+  it('gives the same groups for the same faces in any order', () => {
+    const a = planClusters(faces, []);
+    const shuffled = [...faces].sort((x, y) => (x.id.split('').reverse().join('') < y.id.split('').reverse().join('') ? -1 : 1));
+    expect(planClusters(shuffled, [])).toEqual(a);
+    expect(a.new_people).toHaveLength(3);
+  });
+
+  it('never puts two faces of one frame in one person, and needs three good faces for a person', () => {
+    const twins = faces.slice(0, 6).map((f, i) => ({ ...f, frame: i < 3 ? 'same@0' : f.frame }));
+    const plan = planClusters(twins, []);
+    for (const g of plan.new_people) expect(g.face_ids.filter((id) => ['face_0_0', 'face_0_1', 'face_0_2'].includes(id)).length).toBeLessThanOrEqual(1);
+    expect(planClusters(faces.slice(0, 2), []).new_people).toEqual([]);
+    expect(planClusters(faces.slice(0, 6).map((f) => ({ ...f, good: false })), []).new_people).toEqual([]);
+  });
+});
+
+describe('re-cluster at scale', () => {
+  it('answers 409 busy to edits while a re-cluster runs, and succeeds after it', async () => {
+    const t = await startTestServer({ workers: 0 });
+    try {
+      const key = t.key('crowd');
+      const { insertSyntheticFaces } = await import('./helpers/synthetic-faces.ts');
+      insertSyntheticFaces(t.server.store, 'crowd', 3000, 60);
+      const ws = t.server.store.workspaces.byName('crowd')!.id;
+      const started = Date.now();
+      expect((await t.api('POST', '/people/recluster', { key })).status).toBe(202);
+      expect((await t.api('POST', '/people/recluster', { key })).status).toBe(409);
+      const busy = await t.api('PATCH', '/people/per_any', { key, json: { name: 'x' } });
+      expect(busy.status).toBe(409);
+      expect(busy.body.error.code).toBe('busy');
+      expect((await t.api('GET', '/health')).status).toBe(200); // the server keeps answering
+      await t.server.services.people.settled(ws);
+      console.log(`recluster of 3000 synthetic faces: ${Date.now() - started} ms`);
+      const list = (await t.api('GET', '/people', { key })).body.data;
+      expect(list.total).toBe(60);
+      const ok = await t.api('PATCH', `/people/${list.people[0].person_id}`, { key, json: { name: 'Someone' } });
+      expect(ok.status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
