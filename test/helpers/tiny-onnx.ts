@@ -1,6 +1,8 @@
 // Tiny ONNX models the tests generate, with the input and output names of the real models, so the
 // optional-model code paths (loading, tokenizing, inference, pooling) run for real without weights.
-import { onnx } from 'onnx-proto';
+import onnxProto, { type onnx as OnnxTypes } from 'onnx-proto';
+
+const { onnx } = onnxProto;
 
 /** Deterministic pseudo-random floats in -1..1. */
 export function seededTable(rows: number, cols: number, seed = 7): Float32Array {
@@ -13,7 +15,7 @@ export function seededTable(rows: number, cols: number, seed = 7): Float32Array 
   return out;
 }
 
-function valueInfo(name: string, elemType: number, dims: Array<string | number>): onnx.IValueInfoProto {
+function valueInfo(name: string, elemType: number, dims: Array<string | number>): OnnxTypes.IValueInfoProto {
   return {
     name,
     type: {

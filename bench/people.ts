@@ -1,0 +1,30 @@
+// Re-cluster time for synthetic face embeddings (1024-d) at 10k (and more with --n), through the
+// real service: store, worker thread, plan, apply. Usage: npm run bench:people [-- --n 10000]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../server/store/index.ts';
+import { PeopleService } from '../server/services/people.service.ts';
+import { insertSyntheticFaces } from '../test/helpers/synthetic-faces.ts';
+
+const arg = process.argv.indexOf('--n');
+const sizes = arg > 0 ? [Number(process.argv[arg + 1])] : [10_000];
+const results: Record<string, number | string> = { machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}` };
+for (const n of sizes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-people-'));
+  const store = openStore(dir);
+  insertSyntheticFaces(store, 'bench', n, Math.round(n / 50));
+  const ws = store.workspaces.byName('bench')!.id;
+  const people = new PeopleService(store);
+  const t0 = performance.now();
+  await people.recluster(ws, false);
+  await people.settled(ws);
+  results[`recluster_ms_${n}_faces`] = Math.round(performance.now() - t0);
+  results[`people_found_${n}_faces`] = people.list(ws, true).total;
+  results[`people_expected_${n}_faces`] = Math.round(n / 50);
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+fs.writeFileSync(path.resolve(fileURLToPath(new URL('.', import.meta.url)), 'results/people.json'), `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
+console.table(results);
