@@ -240,3 +240,33 @@ describe('re-cluster at scale', () => {
     }
   });
 });
+
+describe('XMP export of names', () => {
+  it('writes an MWG face region per named person on a photo, centred boxes normalized', async () => {
+    const t = await startTestServer({ workers: 1 });
+    try {
+      const key = t.key('album');
+      const up = await t.upload(key, corpus('faces/face-api-samples/sample1.jpg'), { pipeline: 'arrow', options: OPTIONS });
+      const d = await t.waitCompleted(key, up.body.data.video_id);
+      const faces = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data.faces;
+      expect(faces).toHaveLength(3);
+      // Three faces of one photo never form one person; give the first its own person by hand.
+      const ws = t.server.store.workspaces.byName('album')!.id;
+      t.server.store.people.insert({ id: 'per_manual0000000000000', workspace_id: ws, name: 'Ada & "Friends"', hidden: 0, cover_face_id: null, merged_into: null, created_at: 1, updated_at: 1 });
+      t.server.store.people.assign(faces[0].face_id, 'per_manual0000000000000', 'owner', 1);
+      const r = await fetch(`${t.url}/api/v1/videos/${d.video_id}/xmp`, { headers: { 'X-API-Key': key } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/rdf\+xml/);
+      const xml = await r.text();
+      expect(xml).toContain('mwg-rs:Name="Ada &amp; &quot;Friends&quot;"');
+      expect(xml).toContain(`stDim:w="${d.width}" stDim:h="${d.height}"`);
+      const cx = Number(/stArea:x="([\d.]+)"/.exec(xml)![1]);
+      expect(cx).toBeCloseTo(faces[0].x + faces[0].w / 2, 5);
+      expect((xml.match(/<rdf:li>/g) ?? []).length).toBe(1);
+      const doc = await t.upload(key, corpus('docs/a-text.pdf'));
+      expect((await t.api('GET', `/videos/${doc.body.data.video_id}/xmp`, { key })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { clock } from '../store/ids.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { ClusterPlan } from '../people/cluster.ts';
 import { applyPlan } from '../people/apply.ts';
+import { mwgRegionsXmp } from '../people/xmp.ts';
 import { runInThread } from '../thread.ts';
 import type { Person, PersonDetail } from '../contract/people.ts';
 
@@ -162,6 +163,12 @@ export class PeopleService {
   /** Resolves when no recluster of the workspace is running. */
   async settled(workspaceId: string): Promise<void> {
     await this.running.get(workspaceId);
+  }
+
+  /** XMP sidecar of a photo with its named people as MWG face regions. */
+  xmp(asset: { id: string; kind: string; width: number | null; height: number | null }): string {
+    if (asset.kind !== 'image') throw new AppError('not_found', 404, 'XMP face regions are written for photos only.');
+    return mwgRegionsXmp(asset.width ?? 0, asset.height ?? 0, this.store.people.namedFacesOf(asset.id));
   }
 
   /** After a delete: people left without a live face go, unless named. */

@@ -206,6 +206,16 @@ export class PeopleRepo {
     this.db.prepare('DELETE FROM people WHERE id = ?').run(id);
   }
 
+  /** Named people's faces on an asset, with their boxes (for XMP export). */
+  namedFacesOf(assetId: string): Array<{ name: string; x: number; y: number; w: number; h: number }> {
+    return this.db
+      .prepare(
+        `SELECT p.name, r.x, r.y, r.w, r.h FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN regions r ON r.id = f.id
+         JOIN people p ON p.id = fp.person_id WHERE f.asset_id = ? AND p.name != '' AND p.hidden = 0 ORDER BY r.x, r.y`,
+      )
+      .all(assetId) as Array<{ name: string; x: number; y: number; w: number; h: number }>;
+  }
+
   /** person_id of each face, for region reads. */
   personIdsOf(faceIds: string[]): Map<string, string> {
     if (faceIds.length === 0) return new Map();

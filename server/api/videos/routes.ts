@@ -88,6 +88,19 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
         ctx.body = fs.createReadStream(file);
       },
     }),
+    defineRawRoute({
+      method: 'get',
+      path: '/videos/:id/xmp',
+      summary: 'XMP sidecar of a photo: its named people as MWG face regions',
+      access: 'read',
+      params: IdParam,
+      handler: ({ auth, params, ctx }) => {
+        const asset = s.assets.visible(auth.workspaceId, params.id);
+        ctx.type = 'application/rdf+xml';
+        ctx.set('Content-Disposition', `attachment; filename="${asset.file_name.replace(/[^\w.-]+/g, '_')}.xmp"`);
+        ctx.body = s.people.xmp(asset);
+      },
+    }),
     defineRoute({
       method: 'post',
       path: '/videos/:id/reindex',
