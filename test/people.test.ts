@@ -155,6 +155,19 @@ describe('People', () => {
     expect((await t.api('GET', `/people/${a.person_id}`, { key })).body.data.person_id).toBe(b.person_id);
   });
 
+  it('splits a face out (reject: false): it leaves the person and is re-grouped elsewhere, not back into it', async () => {
+    const p = (await people()).people[0];
+    const d = (await t.api('GET', `/people/${p.person_id}?limit=200`, { key })).body.data;
+    const face = d.faces.at(-1);
+    const r = await t.api('POST', `/people/${p.person_id}/remove`, { key, json: { face_ids: [face.face_id] } });
+    expect(r.body.data).toMatchObject({ removed: [face.face_id], rejected: false });
+    expect(r.body.data.person.face_count).toBe(d.face_count - 1);
+    await recluster();
+    const regions = (await t.api('GET', `/videos/${face.video_id}/regions?timestamp=${face.timestamp}`, { key })).body.data.faces;
+    expect(regions.find((f: { face_id: string }) => f.face_id === face.face_id).person_id).not.toBe(p.person_id);
+    expect((await t.api('POST', `/people/${p.person_id}/remove`, { key, json: { face_ids: ['face_not_hers'] } })).status).toBe(422);
+  });
+
   it('hides and unhides; pins a cover; validates edits; keeps other workspaces out', async () => {
     const p = (await people()).people[0];
     expect((await t.api('PATCH', `/people/${p.person_id}`, { key, json: { hidden: true } })).body.data.status).toBe('hidden');
