@@ -55,3 +55,12 @@ export const SearchResponse = z.object({
   hits: z.array(SearchHit),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
+
+export const SEARCH_TYPES = ['character', 'location', 'music', 'emotion'] as const;
+export const TypedSearchParams = z.object({ type: z.enum(SEARCH_TYPES) });
+export const TypedSearchRequest = SearchRequest.pick({ query: true, limit: true, video_id: true, engine: true, workspace_ids: true });
+export const TypedSearchResponse = SearchResponse.extend({
+  type: z.enum(SEARCH_TYPES),
+  /** Set when this deployment cannot answer the dimension (music). */
+  unavailable: z.string().optional(),
+});

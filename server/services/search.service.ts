@@ -5,11 +5,27 @@
 import type { Store } from '../store/index.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { Modality, SearchHit, SearchRequest, SearchResponse } from '../contract/search.ts';
+import type { Modality, SearchHit, SearchRequest, SearchResponse, SEARCH_TYPES } from '../contract/search.ts';
 import type { AuthContext } from './auth.service.ts';
 import type { ReadsService } from './reads.service.ts';
+import { wordnet, type Relation } from '../search/wordnet.ts';
 
 const MAX_TERMS = 32;
+
+/** Words people use for the expressions the faces stage tells apart. */
+const EMOTION_WORDS: Record<string, string> = {
+  happy: 'happy', happiness: 'happy', smile: 'happy', smiling: 'happy', smiles: 'happy', joy: 'happy', joyful: 'happy', laughing: 'happy',
+  sad: 'sad', sadness: 'sad', unhappy: 'sad', crying: 'sad',
+  angry: 'angry', anger: 'angry', mad: 'angry', furious: 'angry',
+  surprise: 'surprise', surprised: 'surprise', astonished: 'surprise',
+  fear: 'fear', afraid: 'fear', scared: 'fear', frightened: 'fear',
+  disgust: 'disgust', disgusted: 'disgust',
+  neutral: 'neutral', calm: 'neutral', serious: 'neutral',
+};
+
+function highlightsWords(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+}
 
 export function queryTerms(query: string): string[] {
   const words = (query.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((w) => w.length > 0);
@@ -32,9 +48,44 @@ export class SearchService {
     private readonly reads: ReadsService,
   ) {}
 
-  private regionOf(id: string | null): SearchHit['region'] {
+  private regionOf(id: string | null, personName?: string): SearchHit['region'] {
     const r = id ? this.store.regions.byId(id) : undefined;
-    return r ? { x: r.x, y: r.y, w: r.w, h: r.h, label: r.label ?? r.text ?? '', source: r.source } : null;
+    if (!r) return null;
+    return { x: r.x, y: r.y, w: r.w, h: r.h, label: personName ?? r.label ?? r.text ?? '', source: personName ? 'people' : r.source };
+  }
+
+  /** Related words (WordNet) of the query's words that the index holds, with their weight. */
+  private expansions(terms: string[]): Map<string, number> {
+    const weight: Record<Relation, number> = { synonym: 0.8, broader: 0.6, narrower: 0.6 };
+    const related = new Map<string, number>();
+    for (const t of terms) {
+      if (t.length < 3 || !/^[a-z]+$/.test(t)) continue;
+      for (const [w, r] of wordnet.expand(t)) if (!terms.includes(w)) related.set(w, Math.max(related.get(w) ?? 0, weight[r]));
+    }
+    const known = this.store.search.knownWords([...related.keys()]);
+    return new Map([...related].filter(([w]) => known.has(w)));
+  }
+
+  /**
+   * One dimension (SPEC 4.5): character = people by name; location = scene labels and text seen
+   * (signs, captions); emotion = faces whose expression the query names; music = unavailable here.
+   */
+  typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>, origin: string) {
+    if (type === 'music') {
+      return { query: req.query, type, engine: 'arrow' as const, recipe: 'none', hits: [], unavailable: 'music recognition is not available on this deployment' };
+    }
+    if (type === 'emotion') {
+      const words = queryTerms(req.query);
+      const emotions = [...new Set(words.map((w) => EMOTION_WORDS[w]).filter(Boolean))];
+      if (emotions.length === 0) {
+        throw new AppError('invalid_request', 422, `Name an expression: ${[...new Set(Object.values(EMOTION_WORDS))].join(', ')}.`);
+      }
+      // The expression words alone: every face entry reads "face <expression>".
+      const r = this.search(auth, { ...req, query: emotions.join(' '), rerank: false, search_options: { modalities: ['person'] } }, origin);
+      return { ...r, query: req.query, type };
+    }
+    const modalities: Modality[] = type === 'character' ? ['person'] : ['label', 'ocr'];
+    return { ...this.search(auth, { ...req, rerank: false, search_options: { modalities } }, origin), type };
   }
 
   search(auth: AuthContext, req: SearchRequest, origin: string): SearchResponse {
@@ -69,30 +120,53 @@ export class SearchService {
     const allowed = req.search_options?.modalities;
     const weights = req.search_options?.weights ?? {};
     const phrase = req.query.trim().toLowerCase();
-    const moments = new Map<string, { entry: EntryHit; score: number }>();
-    for (const e of entries) {
+    // WordNet expansion: related nouns the index holds, ranked below the words asked for.
+    const related = this.expansions(terms);
+    const expandedEntries = related.size
+      ? this.store.search.match([...related.keys()].map((t) => `"${t}"`).join(' OR '), { ...opts, engine })
+      : [];
+    const candidates: Array<{ e: EntryHit; weight: number; name?: string }> = [
+      ...entries.map((e) => ({ e, weight: 1 })),
+      ...expandedEntries.map((e) => ({ e, weight: Math.max(...highlightsWords(e.text).map((w) => related.get(w) ?? 0), 0.3) })),
+    ];
+    // A moment keeps its best evidence, and the best evidence with a box (shown as the hit's region).
+    const moments = new Map<string, { entry: EntryHit; score: number; name?: string; boxed?: { id: string; score: number; name?: string } }>();
+    const offer = (e: EntryHit, score: number, name?: string) => {
+      const key = `${e.asset_id}:${e.page ?? Math.floor(e.timestamp)}`;
+      const m = moments.get(key);
+      const boxed = e.region_id && (!m?.boxed || score > m.boxed.score) ? { id: e.region_id, score, name } : m?.boxed;
+      if (!m || score > m.score) moments.set(key, { entry: e, score, name, boxed });
+      else m.boxed = boxed;
+    };
+    for (const { e, weight } of candidates) {
       const modality = e.modality as Modality;
       if (allowed && !allowed.includes(modality)) continue;
-      let score = -e.rank * (weights[modality] ?? 1);
+      let score = -e.rank * weight * (weights[modality] ?? 1);
       if (req.rerank) {
         const text = e.text.toLowerCase();
         const covered = terms.filter((t) => highlights(text, [t]).length > 0).length / terms.length;
         score *= 1 + covered + (terms.length > 1 && text.includes(phrase) ? 1 : 0);
       }
-      const key = `${e.asset_id}:${e.page ?? Math.floor(e.timestamp)}`;
-      const best = moments.get(key);
-      if (!best || score > best.score) moments.set(key, { entry: e, score });
+      offer(e, score);
+    }
+    // A query naming a person finds that person's faces, above text that merely mentions the words.
+    if (!allowed || allowed.includes('person')) {
+      const top = Math.max(0, ...[...moments.values()].map((m) => m.score));
+      for (const e of this.store.search.facesOfPeopleNamed(terms, workspaceIds, req.video_id, engine)) {
+        offer(e, (top || 1) * 1.5 * (weights.person ?? 1) * (0.5 + 0.5 * (e.timestamp === 0 ? 1 : 0.9)), (e as EntryHit & { name: string }).name);
+      }
     }
     const ranked = [...moments.values()].sort((a, b) => b.score - a.score).slice(0, req.limit);
     const top = ranked[0]?.score ?? 1;
 
-    const hits: SearchHit[] = ranked.map(({ entry: e, score }) => {
+    const marked = [...terms, ...related.keys()];
+    const hits: SearchHit[] = ranked.map(({ entry: e, score, name, boxed }) => {
       const page = e.kind === 'document' ? (e.page ?? 1) : null;
       const timestamp = page !== null ? page - 1 : e.timestamp;
       let passage: SearchHit['passage'] = null;
       if (e.modality === 'passage' && e.page !== null && e.ref !== null) {
         const p = this.store.media.passages(e.asset_id, e.page).find((x) => x.idx === e.ref);
-        if (p) passage = { idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h }, highlights: highlights(p.text, terms) };
+        if (p) passage = { idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h }, highlights: highlights(p.text, marked) };
       }
       return {
         video_id: e.asset_id,
@@ -103,16 +177,16 @@ export class SearchService {
         frame_url: this.reads.frameUrlAt(origin, { id: e.asset_id, kind: e.kind }, timestamp),
         score: Math.round((score / top) * 1e4) / 1e4,
         modality: e.modality as Modality,
-        snippet: { text: e.text, highlights: highlights(e.text, terms) },
+        snippet: { text: e.text, highlights: highlights(e.text, marked) },
         passage,
-        region: this.regionOf(e.region_id),
+        region: e.region_id ? this.regionOf(e.region_id, name) : boxed ? this.regionOf(boxed.id, boxed.name) : null,
         ...(federated ? { workspace_id: e.workspace_id } : {}),
       };
     });
     return {
       query: req.query,
       engine,
-      recipe: req.rerank ? 'lexical-bm25+rerank(phrase,coverage)' : 'lexical-bm25',
+      recipe: `lexical-bm25+wordnet+people${req.rerank ? '+rerank(phrase,coverage)' : ''}`,
       ...(fallback ? { engine_fallback: fallback } : {}),
       hits,
     };

@@ -33,6 +33,39 @@ export class SearchRepo {
     for (const e of entries) if (e.text.trim()) insert.run({ ...e, asset_id: assetId, stage });
   }
 
+  /** Which of these words the index holds. */
+  knownWords(words: string[]): Set<string> {
+    if (words.length === 0) return new Set();
+    const rows = this.db.prepare(`SELECT term FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{ term: string }>;
+    return new Set(rows.map((r) => r.term));
+  }
+
+  /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
+  facesOfPeopleNamed(words: string[], workspaceIds: string[], assetId: string | undefined, engine: string): Array<EntryHit & { name: string }> {
+    if (words.length === 0) return [];
+    const people = (this.db
+      .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
+      .all(...workspaceIds) as Array<{ id: string; name: string }>).filter((p) => {
+      const tokens: string[] = p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+      return words.every((w) => tokens.includes(w));
+    });
+    const out: Array<EntryHit & { name: string }> = [];
+    const q = this.db.prepare(
+      `SELECT f.id AS region_id, f.timestamp, a.id AS asset_id, a.kind, a.file_name, a.workspace_id, f.quality
+       FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL AND a.engine = ?
+       WHERE fp.person_id = ? AND (? IS NULL OR a.id = ?) ORDER BY f.quality DESC`,
+    );
+    for (const p of people) {
+      for (const r of q.all(engine, p.id, assetId ?? null, assetId ?? null) as Array<{ region_id: string; timestamp: number; asset_id: string; kind: EntryHit['kind']; file_name: string; workspace_id: string }>) {
+        out.push({
+          id: 0, asset_id: r.asset_id, workspace_id: r.workspace_id, kind: r.kind, file_name: r.file_name, rank: 0, name: p.name,
+          modality: 'person', timestamp: r.timestamp, page: r.kind === 'document' ? Math.floor(r.timestamp) + 1 : null, ref: null, region_id: r.region_id, text: p.name,
+        });
+      }
+    }
+    return out;
+  }
+
   deleteForPage(assetId: string, stage: string, page: number): void {
     this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ? AND page = ?').run(assetId, stage, page);
   }

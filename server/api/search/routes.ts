@@ -1,6 +1,6 @@
 // /search (SPEC 4.5).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
-import { SearchRequest, SearchResponse } from '../../contract/search.ts';
+import { SearchRequest, SearchResponse, TypedSearchParams, TypedSearchRequest, TypedSearchResponse } from '../../contract/search.ts';
 import { originOf } from '../context.ts';
 import type { Services } from '../services.ts';
 
@@ -14,6 +14,16 @@ export function searchRoutes(s: Services): AnyRouteSpec[] {
       body: SearchRequest,
       response: SearchResponse,
       handler: ({ auth, body, ctx }) => s.search.search(auth, body, originOf(ctx)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/search/:type',
+      summary: 'Search one dimension: character, location, music or emotion',
+      access: 'read',
+      params: TypedSearchParams,
+      body: TypedSearchRequest,
+      response: TypedSearchResponse,
+      handler: ({ auth, params, body, ctx }) => s.search.typed(auth, params.type, body, originOf(ctx)),
     }),
   ];
 }

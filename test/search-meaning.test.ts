@@ -1,0 +1,75 @@
+// Search by meaning: WordNet expansion to what the detectors found, people by name, and typed
+// search (character, location, emotion, music).
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS, corpus } from './helpers/corpus.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+describe('search by meaning', () => {
+  let t: TestServer;
+  let key: string;
+  const id: Record<string, string> = {};
+  const savage = ['000329_00925859.jpg', '000331_00926012.jpg', '000329_00925963.jpg', '000326_00926139.jpg'];
+
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 2 });
+    key = t.key('meaning');
+    const files: Record<string, string> = {
+      car: corpus('scenes/opencv/licenseplate_motion.jpg'),
+      cat: corpus('scenes/skimage/chelsea.png'),
+      group: corpus('faces/face-api-samples/sample2.jpg'),
+      ...Object.fromEntries(savage.map((f, i) => [`savage${i}`, path.join(CORPUS, 'faces/dlib-johns/John_Schneider', f)])),
+    };
+    for (const [name, file] of Object.entries(files)) id[name] = (await t.upload(key, file)).body.data.video_id;
+    for (const v of Object.values(id)) await t.waitCompleted(key, v);
+    await t.api('POST', '/people/recluster', { key });
+    await t.server.services.people.settled(t.server.store.workspaces.byName('meaning')!.id);
+  }, 240_000);
+  afterAll(() => t.close());
+
+  const search = (body: unknown, p = '/search') => t.api('POST', p, { key, json: body });
+
+  it('"automobile" and "vehicle" find the car with its box; "kitten" finds the cat', async () => {
+    for (const q of ['automobile', 'vehicle']) {
+      const hit = (await search({ query: q })).body.data.hits[0];
+      expect(hit, q).toMatchObject({ video_id: id.car, region: { label: 'car', source: 'centernet-coco' } });
+    }
+    const kitten = (await search({ query: 'kitten' })).body.data.hits[0];
+    expect(kitten).toMatchObject({ video_id: id.cat, region: { label: 'cat' } });
+    expect(kitten.snippet.highlights.length).toBeGreaterThan(0);
+  });
+
+  it('finds a named person\'s photos by the name, with the face as the region', async () => {
+    const people = (await t.api('GET', '/people', { key })).body.data.people;
+    const john = people.find((p: { face_count: number }) => p.face_count >= 3);
+    expect(john).toBeTruthy();
+    await t.api('PATCH', `/people/${john.person_id}`, { key, json: { name: 'John Schneider' } });
+    const hits = (await search({ query: 'john schneider' })).body.data.hits;
+    const named = hits.filter((h: { modality: string }) => h.modality === 'person');
+    expect(named.length).toBe(john.face_count);
+    expect(hits.slice(0, named.length).every((h: { modality: string }) => h.modality === 'person')).toBe(true);
+    expect(named[0].region).toMatchObject({ label: 'John Schneider', source: 'people' });
+    const character = (await search({ query: 'Schneider' }, '/search/character')).body.data;
+    expect(character.type).toBe('character');
+    expect(character.hits.every((h: { modality: string }) => h.modality === 'person')).toBe(true);
+    expect(character.hits.length).toBe(john.face_count);
+  });
+
+  it('typed search: emotion finds faces by expression, location uses labels and text, music is unavailable', async () => {
+    const emotion = await search({ query: 'smiling' }, '/search/emotion');
+    expect(emotion.status).toBe(200);
+    expect(emotion.body.data.hits.length).toBeGreaterThan(0);
+    for (const h of emotion.body.data.hits) {
+      expect(h.modality).toBe('person');
+      const face = t.server.store.faces.forAsset(h.video_id).find((f) => Math.abs(f.timestamp - h.timestamp) < 1e-9 && f.emotion === 'happy');
+      expect(face).toBeTruthy();
+    }
+    expect((await search({ query: 'purple' }, '/search/emotion')).status).toBe(422);
+    const location = (await search({ query: 'vehicle' }, '/search/location')).body.data;
+    expect(location.hits.every((h: { modality: string }) => ['label', 'ocr'].includes(h.modality))).toBe(true);
+    expect(location.hits.map((h: { video_id: string }) => h.video_id)).toContain(id.car);
+    const music = (await search({ query: 'jazz' }, '/search/music')).body.data;
+    expect(music).toMatchObject({ type: 'music', hits: [], unavailable: expect.stringMatching(/not available/) });
+    expect((await search({ query: 'x' }, '/search/smell')).status).toBe(422);
+  });
+});
