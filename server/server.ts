@@ -16,6 +16,7 @@ import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { PeopleService } from './services/people.service.ts';
+import { AnswersService } from './services/answers.service.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
@@ -61,6 +62,7 @@ export async function openCore(
     },
   });
   const reads = new ReadsService(store, assets, new UrlSigner(config.dataDir));
+  const search = new SearchService(store, reads);
   const services: Services = {
     config,
     store,
@@ -69,7 +71,8 @@ export async function openCore(
     engines: new EnginesService(store),
     assets,
     reads,
-    search: new SearchService(store, reads),
+    search,
+    answers: new AnswersService(store, search, assets),
     people,
     version: VERSION,
     log,

@@ -17,12 +17,13 @@ import { systemRoutes } from './system/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import { modelRoutes } from './models/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
+import { answerRoutes } from './answers/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s));
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s), ...answerRoutes(s));
   return routes;
 }
 

@@ -8,6 +8,7 @@ import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
 import type { PeopleService } from '../services/people.service.ts';
+import type { AnswersService } from '../services/answers.service.ts';
 
 export interface Services {
   config: Config;
@@ -19,6 +20,7 @@ export interface Services {
   reads: ReadsService;
   search: SearchService;
   people: PeopleService;
+  answers: AnswersService;
   version: string;
   log: (msg: string) => void;
 }

@@ -1,0 +1,185 @@
+// Recall and chat: answers composed only from indexed evidence, with numbered citations to the
+// moments, pages and boxes they rest on. The composer is extractive: it picks and orders the best
+// evidence sentences, resolves simple question types from the index (who / when / how many), and
+// says plainly when the index holds no evidence. It never writes text of its own about the media.
+import type { Store } from '../store/index.ts';
+import { AppError, Errors } from '../errors.ts';
+import type { AuthContext } from './auth.service.ts';
+import type { SearchService } from './search.service.ts';
+import type { AssetsService } from './assets.service.ts';
+import type { SearchHit } from '../contract/search.ts';
+import type { Evidence } from '../contract/answers.ts';
+import { queryTerms } from './search.service.ts';
+
+export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
+
+const STOPWORDS = new Set(
+  'a an and are as at be by did do does for from had has have he her his how i in is it its many me much my of on or she that the their them they this to was were what when where which who whom why will with you your there here about tell say said appear appears'.split(' '),
+);
+
+type QuestionType = 'who' | 'when' | 'where' | 'how_many' | 'what';
+
+export function questionType(q: string): QuestionType {
+  const s = q.trim().toLowerCase();
+  if (/^how (many|much)\b/.test(s)) return 'how_many';
+  if (/^(who|whom)\b/.test(s)) return 'who';
+  if (/^(when|at what (time|point)|what time)\b/.test(s)) return 'when';
+  if (/^where\b/.test(s)) return 'where';
+  return 'what';
+}
+
+function contentWords(q: string): string[] {
+  return queryTerms(q).filter((w) => !STOPWORDS.has(w) && w.length > 1);
+}
+
+function sentences(text: string): string[] {
+  return (text.match(/[^.!?…]+[.!?…]+["'’”)]*|[^.!?…]+$/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
+}
+
+export function clock(t: number): string {
+  const s = Math.max(0, Math.round(t));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+function where(h: { asset_kind: string; page: number | null; timestamp: number; file_name: string }): string {
+  if (h.page !== null) return `${h.file_name}, page ${h.page}`;
+  if (h.asset_kind === 'video') return `${h.file_name} at ${clock(h.timestamp)}`;
+  return h.file_name;
+}
+
+interface Composed {
+  answer: string;
+  evidence: 'found' | 'none';
+  question_type: QuestionType;
+  cited: Evidence[];
+}
+
+export class AnswersService {
+  constructor(
+    private readonly store: Store,
+    private readonly search: SearchService,
+    private readonly assets: AssetsService,
+  ) {}
+
+  private toEvidence(h: SearchHit, n: number, snippet: string): Evidence {
+    return {
+      n, video_id: h.video_id, asset_kind: h.asset_kind, file_name: h.file_name, timestamp: h.timestamp, page: h.page,
+      snippet, modality: h.modality, score: h.score, frame_url: h.frame_url, region: h.region,
+    };
+  }
+
+  /** "how many faces/people/<object> on page N / at T / in it": counted from the regions held. */
+  private count(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Composed | null {
+    const m = /how many\s+([a-z ]+?)(?:\s+(?:are|is|were|was|do|does|appear|can)\b.*?)?(?:\s+(?:on|in|at)\s+(?:page\s+(\d+)|(\d+(?:\.\d+)?)\s*s(?:ec(?:onds?)?)?))?\s*\??$/i.exec(q.trim());
+    if (!m || !videoIds || videoIds.length !== 1) return null;
+    const asset = this.assets.visible(auth.workspaceId, videoIds[0]);
+    const what = m[1].trim().toLowerCase().replace(/s$/, '');
+    const page = m[2] ? Number(m[2]) : null;
+    const t = m[3] ? Number(m[3]) : null;
+    const at = page !== null ? page - 1 : t;
+    const regions = this.store.regions.all(asset.id).filter((r) => at === null || Math.abs(r.timestamp - at) < (asset.kind === 'video' ? 1 : 1e-9));
+    const kind = ['face', 'people', 'person'].includes(what) ? 'face' : 'object';
+    const matching = regions.filter((r) => (kind === 'face' ? r.kind === 'face' : r.kind === 'object' && r.label === what));
+    const placeText = page !== null ? ` on page ${page}` : t !== null ? ` at ${clock(t)}` : '';
+    const noun = kind === 'face' ? (matching.length === 1 ? 'face' : 'faces') : matching.length === 1 ? what : `${what}s`;
+    const where0 = matching[0];
+    const cited: Evidence[] = where0
+      ? [{
+          n: 1, video_id: asset.id, asset_kind: asset.kind, file_name: asset.file_name, timestamp: where0.timestamp,
+          page: asset.kind === 'document' ? Math.floor(where0.timestamp) + 1 : null, snippet: `${matching.length} ${noun}`,
+          modality: kind === 'face' ? 'person' : 'object', score: 1,
+          frame_url: null, region: { x: where0.x, y: where0.y, w: where0.w, h: where0.h, label: where0.label ?? 'face', source: where0.source },
+        }]
+      : [];
+    void origin;
+    return { answer: `${matching.length} ${noun}${placeText} in ${asset.file_name}${cited.length ? ' [1]' : ''}.`, evidence: 'found', question_type: 'how_many', cited };
+  }
+
+  private compose(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Composed {
+    const type = questionType(q);
+    if (type === 'how_many') {
+      const counted = this.count(auth, q, videoIds, origin);
+      if (counted) return counted;
+    }
+    const words = contentWords(q);
+    const none: Composed = { answer: NO_EVIDENCE, evidence: 'none', question_type: type, cited: [] };
+    if (words.length === 0) return none;
+    // A word of the question that the index has never seen (a name, a place) cannot be answered
+    // from it: better to say so than to answer about the other words.
+    const known = this.store.search.knownWords(words);
+    if (words.some((w) => !known.has(w) && !this.isPersonWord(auth, w))) return none;
+    const hits: SearchHit[] = [];
+    for (const v of videoIds ?? [undefined]) {
+      hits.push(...this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) }, origin).hits);
+    }
+    hits.sort((a, b) => b.score - a.score);
+
+    // People named in the question: their appearances answer who / when.
+    const people = hits.filter((h) => h.modality === 'person' && h.region?.source === 'people');
+    if ((type === 'when' || type === 'who' || type === 'where') && people.length) {
+      const name = people[0].region?.label ?? '';
+      const cited = people.slice(0, 8).map((h, i) => this.toEvidence(h, i + 1, `${name}: ${where(h)}`));
+      const list = cited.map((c) => `${where(c)} [${c.n}]`).join(', ');
+      return { answer: `${name} appears in ${list}.`, evidence: 'found', question_type: type, cited };
+    }
+
+    // Otherwise: the sentences of the evidence that share most of the question's words.
+    const scored: Array<{ text: string; hit: SearchHit; score: number }> = [];
+    for (const h of hits) {
+      const text = h.passage?.text ?? h.snippet.text;
+      for (const s of sentences(text)) {
+        const low = s.toLowerCase();
+        const covered = words.filter((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w}`, 'u').test(low)).length / words.length;
+        if (covered === 0) continue;
+        scored.push({ text: s, hit: h, score: covered * 2 + h.score });
+      }
+    }
+    scored.sort((a, b) => b.score - a.score);
+    const best = scored[0];
+    if (!best || best.score < 1.0 + 0.2 * 2) return none; // at least 60% of the words in one sentence
+    const chosen: typeof scored = [];
+    for (const s of scored) {
+      if (chosen.length >= 3 || s.score < best.score * 0.6) break;
+      if (!chosen.some((c) => c.text === s.text)) chosen.push(s);
+    }
+    const cited: Evidence[] = [];
+    const parts = chosen.map((c) => {
+      let n = cited.find((e) => e.video_id === c.hit.video_id && e.timestamp === c.hit.timestamp)?.n;
+      if (!n) {
+        n = cited.length + 1;
+        cited.push(this.toEvidence(c.hit, n, c.text));
+      }
+      const lead = type === 'when' && c.hit.asset_kind === 'video' ? `At ${clock(c.hit.timestamp)}: ` : '';
+      return `${lead}${c.text} [${n}]`;
+    });
+    return { answer: parts.join(' '), evidence: 'found', question_type: type, cited };
+  }
+
+  private isPersonWord(auth: AuthContext, w: string): boolean {
+    return this.store.people.list(auth.workspaceId, true).some((p) => ((p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) as string[]).includes(w));
+  }
+
+  recall(auth: AuthContext, videoId: string, query: string, origin: string) {
+    const asset = this.assets.visible(auth.workspaceId, videoId);
+    const r = this.compose(auth, query, [asset.id], origin);
+    return { video_id: asset.id, query, answer: r.answer, evidence: r.evidence, question_type: r.question_type, moments: r.cited, composer: 'extractive' as const };
+  }
+
+  chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }, origin: string) {
+    for (const v of req.video_ids ?? []) {
+      if (!this.store.assets.findVisible(v, auth.workspaceId)) throw Errors.notFound(`Video ${v}`);
+    }
+    const r = this.compose(auth, req.query, req.video_ids, origin);
+    // Tokens are counted as words and punctuation runs, the way most tokenizers split English.
+    const tokens = r.answer.match(/\S+/g) ?? [];
+    const budget = Math.floor(req.max_tokens / 1.3);
+    const truncated = tokens.length > budget;
+    const answer = truncated ? `${tokens.slice(0, budget).join(' ')} …` : r.answer;
+    const cited = r.cited.filter((c) => answer.includes(`[${c.n}]`));
+    if (!answer.trim()) throw new AppError('invalid_request', 422, 'max_tokens is too small for an answer.');
+    return { query: req.query, answer, evidence: r.evidence, question_type: r.question_type, citations: cited, composer: 'extractive' as const, truncated };
+  }
+}
