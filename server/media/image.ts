@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 export const FRAME_LONG_SIDE = 2048;
 export const THUMB_LONG_SIDE = 320;
 /** Decoded pixels above this are refused (decompression bombs). */
-export const MAX_PIXELS = 200_000_000;
+export const MAX_PIXELS = Number(process.env.MEDIA_INDEX_MAX_PIXELS) || 200_000_000;
 
 sharp.concurrency(1); // one libvips thread per indexer process: the pool already uses every core
 sharp.cache(false);

@@ -13,7 +13,7 @@ import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './
 const require = createRequire(import.meta.url);
 
 /** Refuses archives whose content would inflate past this (zip bombs). */
-export const MAX_UNZIPPED_BYTES = 512 * 1024 * 1024;
+export const MAX_UNZIPPED_BYTES = Number(process.env.MEDIA_INDEX_MAX_UNZIPPED_BYTES) || 512 * 1024 * 1024;
 export const MAX_SHEET_ROWS = 5000;
 export const CSV_ROWS_PER_PAGE = 100;
 export const MAX_CSV_ROWS = 200_000;
@@ -133,6 +133,7 @@ function findAll(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
 }
 
 async function docx(file: string): Promise<ExtractedPage[]> {
+  await loadZip(file); // refuses zip bombs before mammoth inflates anything
   const mammoth = (await import('mammoth')).default;
   try {
     const { value } = await mammoth.convertToHtml({ path: file });

@@ -11,6 +11,8 @@ export const MIN_SHOT_S = 0.5;
 export const MAX_SHOTS = 2000;
 export const KEYFRAME_LONG_SIDE = 1280;
 export const AUDIO_RATE = 16_000;
+/** Longer videos are refused (`too_long`); 0 means no limit. */
+export const MAX_DURATION_S = Number(process.env.MEDIA_INDEX_MAX_DURATION_S) || 0;
 
 export interface VideoProbe {
   duration_s: number;
@@ -95,6 +97,9 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
 export async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
   const t = tools();
   const probe = await probeVideo(file);
+  if (MAX_DURATION_S > 0 && probe.duration_s > MAX_DURATION_S) {
+    throw new ExtractError(`too_long: ${Math.round(probe.duration_s)} s; the limit is ${MAX_DURATION_S} s`);
+  }
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');
   const args = ['-v', 'info', '-nostats', '-hide_banner', '-y', '-i', file, '-map', '0:v:0', '-an', '-sn',

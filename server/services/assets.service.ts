@@ -40,8 +40,11 @@ export interface AssetEvents {
 export function displayName(original: string): string {
   const base = original.split(/[\\/]/).pop() ?? '';
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (clean || 'unnamed').slice(0, 255);
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'unnamed';
+  if (clean.length <= 255) return clean;
+  // Too long: shorten the stem, keep the extension (it decides the kind).
+  const ext = path.extname(clean).slice(0, 16);
+  return `${clean.slice(0, 255 - ext.length)}${ext}`;
 }
 
 function parseUploadOptions(text: string | undefined): IndexOptionsInput {
