@@ -81,15 +81,15 @@ export class MediaRepo {
   }
 
   /**
-   * Pages that are mostly picture (SPEC 2.7): rendered pages that are scans (text from OCR or none)
-   * or whose drawn images cover at least PICTURE_PAGE_AREA of the page.
+   * Pages that are mostly picture (SPEC 2.7): rendered pages whose drawn images cover at least
+   * PICTURE_PAGE_AREA of the page (scans are one full-page image). Blank pages are not.
    */
   picturePages(assetId: string): Array<{ page: number; render_path: string }> {
     return this.db
       .prepare(
         `SELECT p.page, p.render_path FROM pages p
          WHERE p.asset_id = ? AND p.render_path IS NOT NULL
-           AND (p.text_source IN ('ocr', 'none') OR p.needs_ocr = 1 OR p.picture_area >= ?)
+           AND p.picture_area >= ?
          ORDER BY p.page`,
       )
       .all(assetId, PICTURE_PAGE_AREA) as Array<{ page: number; render_path: string }>;

@@ -51,6 +51,7 @@ export const ocrStage: StageDefinition = {
   async run({ asset, options, assetDir, input }) {
     const languages = (options.languages as OcrLanguage[] | undefined) ?? ['en'];
     const frames: ReadFrame[] = [];
+    let blankPages = 0;
     try {
       if (asset.kind === 'image') {
         frames.push({ timestamp: 0, page: null, paragraphs: await read(path.join(assetDir, 'frame.jpg'), languages, 'photo') });
@@ -59,7 +60,11 @@ export const ocrStage: StageDefinition = {
         if (pages.length === 0) return notApplicable('every page has a usable text layer');
         if (asset.ext !== '.pdf') return notApplicable('only PDF pages are read by OCR');
         for await (const { page, png } of renderPdfPages(asset.filePath, pages, OCR_PAGE_LONG_SIDE)) {
-          frames.push({ timestamp: page - 1, page, paragraphs: await read(png, languages, 'page') });
+          // A blank page (one flat tone) has nothing to read.
+          const { channels } = await sharp(png).grayscale().stats();
+          const blank = channels[0].stdev < 2;
+          frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page') });
+          if (blank) blankPages++;
         }
       } else {
         const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-ocr-'));
@@ -78,7 +83,7 @@ export const ocrStage: StageDefinition = {
     const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
     const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
     const output: OcrOutput = { kind: asset.kind, frames };
-    return ok({ frames: frames.length, lines, chars }, output, { languages });
+    return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, { languages });
   },
   save(store, assetId, output) {
     const out = output as OcrOutput;
