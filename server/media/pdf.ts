@@ -149,6 +149,25 @@ async function pictureArea(page: PdfPage, lib: PdfJs, pageArea: number): Promise
   return Math.round(Math.min(1, area / pageArea) * 1000) / 1000;
 }
 
+export function pageRenderName(page: number): string {
+  return `p${String(page).padStart(5, '0')}.jpg`;
+}
+
+/** Draws one page into a JPEG file (written beside, then moved into place). */
+export async function renderPdfPageFile(file: string, pageNumber: number, out: string): Promise<void> {
+  const doc = await openPdf(file);
+  try {
+    if (pageNumber < 1 || pageNumber > doc.numPages) throw new ExtractError(`no page ${pageNumber}`);
+    const page = await doc.getPage(pageNumber);
+    const tmp = `${out}.${process.pid}.tmp`;
+    await fs.promises.mkdir(path.dirname(out), { recursive: true });
+    await fs.promises.writeFile(tmp, await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
+    await fs.promises.rename(tmp, out);
+  } finally {
+    await doc.destroy();
+  }
+}
+
 export interface PdfOptions {
   /** Folder of the asset; renders go to `pages/` inside it. */
   assetDir: string;
@@ -181,9 +200,12 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       const needsOcr = letters < MIN_LETTERS || (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
       if (needsOcr) ocrPages++;
-      let render: string | null = null;
-      if (opts.renderAll || needsOcr || n === 1) {
-        render = path.join('pages', `p${String(n).padStart(5, '0')}.jpg`);
+      // Every page has a render path; the file is drawn now for the first page (thumbnail), pages to
+      // be read by OCR and picture pages (the faces and objects stages look at them), and on first
+      // request for the others (text pages are most pages, and drawing them is most of the time).
+      const render = path.join('pages', pageRenderName(n));
+      const area = await pictureArea(page, lib, viewport.width * viewport.height);
+      if (opts.renderAll || needsOcr || n === 1 || area >= 0.3) {
         await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
       }
@@ -191,7 +213,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
         page: n,
         width: viewport.width,
         height: viewport.height,
-        pictureArea: await pictureArea(page, lib, viewport.width * viewport.height),
+        pictureArea: area,
         text,
         passages: linesToPassages(lines),
         lines: lines.map(({ text: t, bbox }) => ({ text: t, bbox })),

@@ -1,6 +1,8 @@
 // Page and region reads (SPEC 2.4, 2.5, 4.2) and the frame files behind frame_url.
 // Reads pages, passages, frames, regions; never writes.
+import fs from 'node:fs';
 import path from 'node:path';
+import { runInThread } from '../thread.ts';
 import type { Store } from '../store/index.ts';
 import type { RegionRow } from '../store/regions.repo.ts';
 import type { VisibleAsset } from '../store/assets.repo.ts';
@@ -125,6 +127,34 @@ export class ReadsService {
    * The file behind a frame URL. A valid signature suffices; without one, an API key that may read
    * the asset does. Anything else is 404, so URLs reveal nothing about other assets.
    */
+  private readonly drawing = new Map<string, Promise<void>>();
+
+  /**
+   * The frame's file, drawing a PDF page render that was left for first request (off the thread
+   * that answers HTTP; one drawing per page however many ask at once).
+   */
+  async frameFileReady(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): Promise<string> {
+    const file = this.frameFile(id, name, q, auth);
+    if (fs.existsSync(file) || !/^p\d{5}\.jpg$/.test(name)) return file;
+    const asset = this.store.assets.byId(id);
+    const page = Number(name.slice(1, 6));
+    if (!asset || asset.ext !== '.pdf' || !this.store.media.page(id, page)?.render_path) return file;
+    let job = this.drawing.get(file);
+    if (!job) {
+      job = runInThread<{ ok: boolean; error?: string }>(new URL('../media/render.worker.ts', import.meta.url), {
+        file: this.store.files.abs(asset.stored_path),
+        page,
+        out: file,
+      }).then((r) => {
+        if (!r.ok) throw new AppError('render_failed', 500, `The page could not be drawn: ${r.error}`);
+      });
+      job.finally(() => this.drawing.delete(file)).catch(() => {});
+      this.drawing.set(file, job);
+    }
+    await job;
+    return file;
+  }
+
   frameFile(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): string {
     const asset = this.store.assets.byId(id);
     if (q.sig !== undefined || q.exp !== undefined) {

@@ -75,7 +75,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       params: FrameParams,
       query: FrameQuery,
       handler: async ({ params, query, ctx }) => {
-        const file = s.reads.frameFile(params.id, params.name, query, ctx.state.auth);
+        const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
         let stat;
         try {
           stat = await fs.promises.stat(file);

@@ -28,7 +28,7 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   await fs.promises.mkdir(assetDir, { recursive: true });
   const { pages, details } =
     asset.ext === '.pdf'
-      ? await extractPdf(asset.filePath, { assetDir, renderAll: true, maxPages: MAX_PAGES })
+      ? await extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
       : await extractTextDocument(asset.filePath, asset.ext);
   if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
   let thumbnail: string | null = null;
@@ -46,7 +46,8 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
     c.pages = out.pages.length;
     c.passages = out.pages.reduce((n, p) => n + p.passages.length, 0);
     c.pages_needing_ocr = out.pages.filter((p) => p.needsOcr).length;
-    c.pages_rendered = out.pages.filter((p) => p.render).length;
+    // Drawn now; the other pages with a render path are drawn on first request.
+    c.pages_rendered = typeof out.details.pages_rendered === 'number' ? out.details.pages_rendered : out.pages.filter((p) => p.render).length;
   }
   if (out.shots.length) c.shots = out.shots.length;
   if (out.frames.length) c.frames = out.frames.length;
