@@ -40,6 +40,14 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   return normalize(await recognize(input, languages), meta.width ?? 1, meta.height ?? 1);
 }
 
+/** Share of dark pixels on a small grey copy of the page. */
+async function inkShare(png: Buffer): Promise<number> {
+  const { data } = await sharp(png).grayscale().resize({ width: 300 }).raw().toBuffer({ resolveWithObject: true });
+  let dark = 0;
+  for (const v of data) if (v < 128) dark++;
+  return dark / data.length;
+}
+
 export const ocrStage: StageDefinition = {
   name: 'ocr',
   version: 1,
@@ -60,9 +68,8 @@ export const ocrStage: StageDefinition = {
         if (pages.length === 0) return notApplicable('every page has a usable text layer');
         if (asset.ext !== '.pdf') return notApplicable('only PDF pages are read by OCR');
         for await (const { page, png } of renderPdfPages(asset.filePath, pages, OCR_PAGE_LONG_SIDE)) {
-          // A blank page (one flat tone) has nothing to read.
-          const { channels } = await sharp(png).grayscale().stats();
-          const blank = channels[0].stdev < 2;
+          // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
+          const blank = (await inkShare(png)) < 0.002;
           frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page') });
           if (blank) blankPages++;
         }
