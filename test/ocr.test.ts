@@ -32,11 +32,7 @@ describe('ocr stage', () => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  async function indexed(file: string | { name: string; data: Uint8Array }, options?: unknown) {
-    const r = await t.upload(key, file, { pipeline: 'arrow', ...(options ? { options: JSON.stringify(options) } : {}) });
-    expect(r.status).toBe(201);
-    return t.waitCompleted(key, r.body.data.video_id, 120_000);
-  }
+  const indexed = (file: string | { name: string; data: Uint8Array }, options?: unknown) => t.index(key, file, options);
 
   it.each([
     ['ocr/images/imageTextN.png', 0.02],

@@ -25,11 +25,7 @@ describe('faces, objects and labels', () => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  async function indexed(file: string | { name: string; data: Uint8Array }, options?: unknown) {
-    const r = await t.upload(key, file, { pipeline: 'arrow', ...(options ? { options: JSON.stringify(options) } : {}) });
-    expect(r.status).toBe(201);
-    return t.waitCompleted(key, r.body.data.video_id);
-  }
+  const indexed = (file: string | { name: string; data: Uint8Array }, options?: unknown) => t.index(key, file, options);
   const regions = async (id: string, q = 'timestamp=0') => (await t.api('GET', `/videos/${id}/regions?${q}`, { key })).body.data;
 
   it('finds the faces of the face-api samples with boxes inside the image, embeddings and expressions', async () => {

@@ -49,13 +49,7 @@ function fileOf(dir: string, m: ModelEntry, f: ModelFile): string {
   return p;
 }
 
-export interface ModelStatus {
-  name: string;
-  stage: string;
-  task: string;
-  source: string;
-  licence: string;
-  description: string;
+export interface ModelStatus extends Pick<ModelEntry, 'name' | 'stage' | 'task' | 'source' | 'licence' | 'description'> {
   downloadable: boolean;
   installed: boolean;
   size_bytes: number;

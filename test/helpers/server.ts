@@ -23,6 +23,8 @@ export interface TestServer {
   api(method: string, p: string, opts?: { key?: string; json?: unknown; headers?: Record<string, string>; rawBody?: string }): Promise<ApiResponse>;
   upload(key: string, file: string | { name: string; data: Uint8Array }, fields?: Record<string, string>): Promise<ApiResponse>;
   waitCompleted(key: string, id: string, timeoutMs?: number): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** Uploads with these index options (if any) and waits for completion; fails on a refusal. */
+  index(key: string, file: string | { name: string; data: Uint8Array }, options?: unknown): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   restart(overrides?: Partial<Config>): Promise<void>;
   close(): Promise<void>;
 }
@@ -93,6 +95,11 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
         if (Date.now() > deadline) throw new Error(`asset ${id} not completed: ${JSON.stringify(r.body.data.index.report)}`);
         await new Promise((res) => setTimeout(res, 50));
       }
+    },
+    async index(key, file, options) {
+      const r = await t.upload(key, file, { pipeline: 'arrow', ...(options ? { options: JSON.stringify(options) } : {}) });
+      if (r.status !== 201) throw new Error(`upload answered ${r.status}: ${JSON.stringify(r.body)}`);
+      return t.waitCompleted(key, r.body.data.video_id);
     },
     async restart(more = {}) {
       await server.close();
