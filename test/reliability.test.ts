@@ -219,6 +219,9 @@ describe('isolation: another workspace\'s ids reach nothing', () => {
     expect((await t.api('GET', `/videos/${id}`, { key: other })).status).toBe(200);
     expect((await t.api('DELETE', `/videos/${id}`, { key: other })).status).toBe(403);
     expect((await t.api('POST', `/videos/${id}/reindex`, { key: other, json: {} })).status).toBe(403);
+    const xmp = await t.api('GET', `/videos/${id}/xmp`, { key: other });
+    expect(xmp.status).toBe(403);
+    expect(JSON.stringify(xmp.body)).not.toContain('Secret');
   });
 });
 

@@ -96,6 +96,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       handler: ({ auth, params, ctx }) => {
         const asset = s.assets.visible(auth.workspaceId, params.id);
+        // Names are the owner's: a workspace the photo is shared into does not get them.
+        if (asset.owned !== 1) throw Errors.forbidden('XMP face regions are exported by the owning workspace.');
         ctx.type = 'application/rdf+xml';
         ctx.set('Content-Disposition', `attachment; filename="${asset.file_name.replace(/[^\w.-]+/g, '_')}.xmp"`);
         ctx.body = s.people.xmp(asset);
