@@ -119,6 +119,11 @@ describe('faces, objects and labels', () => {
     const at1 = await regions(d.video_id, 'timestamp=1.2');
     expect(at1.faces).toHaveLength(3);
     expect(at1.timestamp).toBe(1.2);
+    // Nine faces over three frames of one shot: one search hit for the moment, not one per frame.
+    const entries = t.server.store.db.prepare("SELECT COUNT(*) AS n FROM search_entries WHERE asset_id = ? AND stage = 'faces'").get(d.video_id) as { n: number };
+    expect(entries.n).toBeGreaterThan(1);
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'face', video_id: d.video_id } })).body.data.hits;
+    expect(hits).toHaveLength(1);
   });
 
   it('looks for faces and objects on picture pages of documents only', async () => {
