@@ -224,6 +224,7 @@ export class IndexerHost extends EventEmitter {
         filePath: this.store.files.abs(asset.stored_path),
         sizeBytes: asset.size_bytes,
         sha256: asset.sha256,
+        linked: asset.linked === 1,
         mimeType: asset.mime_type,
       },
       options: stageValues(effective, stage),

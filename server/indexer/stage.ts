@@ -18,6 +18,8 @@ export interface StageAsset {
   filePath: string;
   sizeBytes: number;
   sha256: string;
+  /** Indexed in place: the file is the user's and may change under us. */
+  linked: boolean;
   mimeType: string | null;
 }
 
@@ -41,6 +43,8 @@ export interface Availability {
   available: boolean;
   reason: string | null;
 }
+
+export const ALWAYS_AVAILABLE = (): Availability => ({ available: true, reason: null });
 
 export interface StageDefinition {
   name: IndexStageName;

@@ -110,7 +110,11 @@ export class AnswersService {
     // A word of the question that the index has never seen (a name, a place) cannot be answered
     // from it: better to say so than to answer about the other words.
     const known = this.store.search.knownWords(words);
-    if (words.some((w) => !known.has(w) && !this.isPersonWord(auth, w))) return none;
+    const unknown = words.filter((w) => !known.has(w));
+    if (unknown.length) {
+      const names = this.personWords(auth);
+      if (unknown.some((w) => !names.has(w))) return none;
+    }
     const hits: SearchHit[] = [];
     for (const v of videoIds ?? [undefined]) {
       hits.push(...this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) }, origin).hits);
@@ -158,8 +162,9 @@ export class AnswersService {
     return { answer: parts.join(' '), evidence: 'found', question_type: type, cited };
   }
 
-  private isPersonWord(auth: AuthContext, w: string): boolean {
-    return this.store.people.list(auth.workspaceId, true).some((p) => ((p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) as string[]).includes(w));
+  /** Every word of the workspace's people's names. */
+  private personWords(auth: AuthContext): Set<string> {
+    return new Set(this.store.people.list(auth.workspaceId, true).flatMap((p) => (p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) as string[]));
   }
 
   recall(auth: AuthContext, videoId: string, query: string, origin: string) {

@@ -48,16 +48,10 @@ export class SearchService {
     private readonly reads: ReadsService,
   ) {}
 
-  private readonly shots = new Map<string, Array<{ idx: number; start_s: number; end_s: number }>>();
-
   /** The shot of a video holding a time (a long video gives one hit per shot at most). */
-  private shotOf(assetId: string, t: number): number {
-    let list = this.shots.get(assetId);
-    if (!list) {
-      list = this.store.media.shots(assetId);
-      if (this.shots.size > 1000) this.shots.clear();
-      this.shots.set(assetId, list);
-    }
+  private shotOf(cache: Map<string, Array<{ idx: number; start_s: number; end_s: number }>>, assetId: string, t: number): number {
+    let list = cache.get(assetId);
+    if (!list) cache.set(assetId, (list = this.store.media.shots(assetId)));
     return list.find((s) => t >= s.start_s && t < s.end_s)?.idx ?? Math.floor(t);
   }
 
@@ -144,8 +138,9 @@ export class SearchService {
     ];
     // A moment keeps its best evidence, and the best evidence with a box (shown as the hit's region).
     const moments = new Map<string, { entry: EntryHit; score: number; name?: string; boxed?: { id: string; score: number; name?: string } }>();
+    const shots = new Map<string, Array<{ idx: number; start_s: number; end_s: number }>>();
     const offer = (e: EntryHit, score: number, name?: string) => {
-      const key = `${e.asset_id}:${e.page ?? (e.kind === 'video' ? `shot${this.shotOf(e.asset_id, e.timestamp)}` : e.timestamp)}`;
+      const key = `${e.asset_id}:${e.page ?? (e.kind === 'video' ? `shot${this.shotOf(shots, e.asset_id, e.timestamp)}` : e.timestamp)}`;
       const m = moments.get(key);
       const boxed = e.region_id && (!m?.boxed || score > m.boxed.score) ? { id: e.region_id, score, name } : m?.boxed;
       if (!m || score > m.score) moments.set(key, { entry: e, score, name, boxed });

@@ -12,7 +12,7 @@ import { extractImage } from '../../media/image.ts';
 import { extractVideo } from '../../media/video.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import type { NewRegion } from '../../store/regions.repo.ts';
-import { failed, ok, type StageDefinition, type StageAsset } from '../stage.ts';
+import { ALWAYS_AVAILABLE, failed, ok, type StageDefinition, type StageAsset } from '../stage.ts';
 
 /** A file name as words: "holiday_2024-beach.jpg" is found by "holiday beach". */
 function nameWords(fileName: string): string {
@@ -62,7 +62,7 @@ export const extractStage: StageDefinition = {
   kinds: ['video', 'image', 'document'],
   dependsOn: [],
   model: null,
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   async run({ asset, assetDir }) {
     let size: number;
     try {
@@ -71,8 +71,11 @@ export const extractStage: StageDefinition = {
       return failed('file_missing: the stored original is gone');
     }
     if (size !== asset.sizeBytes) return failed(`file_changed: ${size} bytes now, ${asset.sizeBytes} when indexed`);
-    const { sha256 } = await hashFile(asset.filePath);
-    if (sha256 !== asset.sha256) return failed('file_changed: checksum differs from the indexed file');
+    // An upload was hashed as it arrived and is the server's own: its size suffices. A file indexed
+    // in place is the user's and may have been rewritten at the same size.
+    if (asset.linked && (await hashFile(asset.filePath)).sha256 !== asset.sha256) {
+      return failed('file_changed: checksum differs from the indexed file');
+    }
     try {
       const out =
         asset.kind === 'document'

@@ -9,7 +9,7 @@ import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';
 import type { NewFace } from '../../store/faces.repo.ts';
 import type { Box } from '../../contract/common.ts';
 import { picturesOf, pictures, type PictureInput } from '../pictures.ts';
-import { failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
+import { ALWAYS_AVAILABLE, failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
 
 interface FoundFace extends NewFace {
   box: Box;
@@ -33,7 +33,7 @@ export const facesStage: StageDefinition = {
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
   model: 'BlazeFace + FaceMesh + FaceRes + emotion (Human, bundled)',
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
   async run({ asset, options, assetDir, input }) {
     const minFacePx = Number(options.min_face_px ?? 32);

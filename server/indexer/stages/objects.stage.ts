@@ -9,7 +9,7 @@ import { ExtractError } from '../../media/types.ts';
 import { COCO_LABELS, detectObjects } from '../../ml/human.ts';
 import type { Box } from '../../contract/common.ts';
 import { picturesOf, pictures, type PictureInput } from '../pictures.ts';
-import { failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
+import { ALWAYS_AVAILABLE, failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
 
 /** Phrases SPEC 2.7 asks the open-vocabulary detector about on every picture. */
 export const SPEC_PHRASES = ['logo', 'sign', 'screen', 'flag', 'chart', 'diagram', 'map', 'poster', 'helmet'] as const;
@@ -35,7 +35,7 @@ export const objectsStage: StageDefinition = {
   kinds: ['image', 'document'],
   dependsOn: ['extract'],
   model: 'CenterNet COCO (Human, bundled); open vocabulary: ' + OPEN_VOCABULARY_MODEL,
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
   async run({ asset, options, assetDir, input }) {
     const minConfidence = Number(options.min_confidence ?? 0.45);

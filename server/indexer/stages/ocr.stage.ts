@@ -14,7 +14,7 @@ import { ExtractError } from '../../media/types.ts';
 import { clampBox } from '../../media/layout.ts';
 import type { Box } from '../../contract/common.ts';
 import type { NewEntry } from '../../store/search.repo.ts';
-import { failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
+import { ALWAYS_AVAILABLE, failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
 
 /** Long side, in pixels, at which document pages are drawn for reading (about 250 dpi for A4). */
 export const OCR_PAGE_LONG_SIDE = 2900;
@@ -54,7 +54,7 @@ export const ocrStage: StageDefinition = {
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
   model: 'tesseract LSTM eng+hin (bundled)',
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId) => store.media.pagesNeedingOcr(assetId),
   async run({ asset, options, assetDir, input }) {
     const languages = (options.languages as OcrLanguage[] | undefined) ?? ['en'];

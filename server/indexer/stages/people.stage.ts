@@ -3,7 +3,7 @@
 // Reads the workspace's people and this asset's waiting faces; writes face assignments.
 import { planClusters, type ClusterFace, type ClusterPerson, type ClusterPlan } from '../../people/cluster.ts';
 import { applyPlan } from '../../people/apply.ts';
-import { ok, type StageDefinition } from '../stage.ts';
+import { ALWAYS_AVAILABLE, ok, type StageDefinition } from '../stage.ts';
 
 interface PeopleInput {
   workspaceId: string | null;
@@ -17,7 +17,7 @@ export const peopleStage: StageDefinition = {
   kinds: ['video', 'image', 'document'],
   dependsOn: ['faces'],
   model: null,
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId): PeopleInput => {
     const workspaceId = store.people.workspaceOfAsset(assetId);
     if (!workspaceId) return { workspaceId: null, faces: [], people: [] };

@@ -3,7 +3,7 @@
 // without a transcript model. Writes speech segments and search entries (modality `sound`).
 import path from 'node:path';
 import { readPcmWav, speechSegments, type SpeechSegment } from '../../ml/vad.ts';
-import { notApplicable, ok, type StageDefinition } from '../stage.ts';
+import { ALWAYS_AVAILABLE, notApplicable, ok, type StageDefinition } from '../stage.ts';
 
 export const speechStage: StageDefinition = {
   name: 'speech',
@@ -11,7 +11,7 @@ export const speechStage: StageDefinition = {
   kinds: ['video'],
   dependsOn: ['extract'],
   model: 'Silero VAD (bundled)',
-  availability: () => ({ available: true, reason: null }),
+  availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId) => {
     const audio = store.media.media(assetId)?.audio_path;
     return audio ? path.join(store.files.root, audio) : null;
