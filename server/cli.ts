@@ -16,7 +16,7 @@ import { DataFolderBusyError } from './store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from './contract/assets.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
-import { MANIFEST, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
+import { manifest, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
 import { executionProvider } from './ml/providers.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
@@ -42,6 +42,15 @@ function withStore<T>(dataDir: string | undefined, fn: (store: Store) => T): T {
   const store = openStore(dataDir ?? defaultDataDir());
   try {
     return fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+async function withStoreAsync<T>(dataDir: string | undefined, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = openStore(dataDir ?? defaultDataDir());
+  try {
+    return await fn(store);
   } finally {
     store.close();
   }
@@ -281,7 +290,7 @@ models
   .option('--json', 'print JSON')
   .action((opts: { data?: string; json?: boolean }) => {
     const dir = modelsDir(opts.data ?? defaultDataDir());
-    const list = MANIFEST.models.map((m) => modelStatus(dir, m));
+    const list = manifest().models.map((m) => modelStatus(dir, m));
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
       return;
@@ -316,7 +325,7 @@ models
   .addOption(dataOption())
   .action(async (name: string | undefined, opts: { data?: string }) => {
     const dataDir = opts.data ?? defaultDataDir();
-    const entries = name ? [requireModel(name)] : MANIFEST.models.filter((m) => modelStatus(modelsDir(dataDir), m).installed);
+    const entries = name ? [requireModel(name)] : manifest().models.filter((m) => modelStatus(modelsDir(dataDir), m).installed);
     let bad = 0;
     for (const m of entries) {
       for (const r of await verifyModel(dataDir, m)) {
@@ -345,15 +354,15 @@ program
   .option('--limit <n>', 'number of hits', (v) => Number(v), 10)
   .option('--rerank', 'second pass: exact phrase and query coverage')
   .option('--json', 'print the JSON answer')
-  .action((query: string, opts: { data?: string; workspace: string; limit: number; rerank?: boolean; json?: boolean }) => {
-    withStore(opts.data, (store) => {
+  .action(async (query: string, opts: { data?: string; workspace: string; limit: number; rerank?: boolean; json?: boolean }) => {
+    await withStoreAsync(opts.data, async (store) => {
       const ws = store.workspaces.byName(opts.workspace);
       if (!ws) fail(`no workspace named ${opts.workspace}`);
       const assets = new AssetsService(store, new IndexOptionsService(store), { queued: () => {}, deleted: () => {} });
       const reads = new ReadsService(store, assets, new UrlSigner(opts.data ?? defaultDataDir()));
       const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [] };
       const request = SearchRequest.parse({ query, limit: opts.limit, rerank: Boolean(opts.rerank) });
-      const answer = new SearchService(store, reads).search(auth, request, '');
+      const answer = await new SearchService(store, reads).search(auth, request, '');
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         return;

@@ -129,5 +129,14 @@ describe('missing models at the API', () => {
     expect(s.captions.reason).toMatch(/^model_not_installed: vit-gpt2-image-captioning/);
     expect(s.speakers.reason).toMatch(/^model_not_installed: wespeaker/);
     expect(s.sounds.reason).toMatch(/^model_not_installed: ast-audioset/);
+    expect(s.embeddings.reason).toMatch(/^model_not_installed: all-MiniLM-L6-v2/);
+    // Without a sentence encoder search is lexical only, and says so.
+    const r = await t.api('POST', '/search', { key, json: { query: 'speech' } });
+    expect(r.body.data.recipe).not.toMatch(/dense/);
+    // The speech segment, and the file name "talk" (a WordNet synonym of speech).
+    expect(r.body.data.hits[0].evidence).toEqual([
+      { retriever: 'lexical', modality: 'sound', score: 1 },
+      { retriever: 'lexical', modality: 'name', score: expect.any(Number) },
+    ]);
   });
 });

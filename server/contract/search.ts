@@ -43,6 +43,11 @@ export const SearchHit = z.object({
   snippet: Highlighted,
   passage: Highlighted.extend({ idx: z.number().int(), bbox: Box }).nullable(),
   region: Box.extend({ label: z.string(), source: z.string() }).nullable(),
+  /**
+   * What found the moment: `lexical` (words, best lexical evidence = 1), `people` (a person named in
+   * the query) and `dense` (meaning; `score` is the cosine similarity), each with its kind of evidence.
+   */
+  evidence: z.array(z.object({ retriever: z.enum(['lexical', 'people', 'dense']), modality: z.enum(MODALITIES), score: z.number() })),
   workspace_id: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;

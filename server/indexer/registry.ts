@@ -10,6 +10,7 @@ import { labelsStage } from './stages/labels.stage.ts';
 import { speechStage } from './stages/speech.stage.ts';
 import { transcriptStage } from './stages/transcript.stage.ts';
 import { peopleStage } from './stages/people.stage.ts';
+import { embeddingsStage } from './stages/embeddings.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -29,6 +30,7 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   faces: facesStage,
   objects: objectsStage,
   people: peopleStage,
+  embeddings: embeddingsStage,
   music: musicStage,
 };
 

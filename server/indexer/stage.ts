@@ -5,11 +5,12 @@ import type { Store } from '../store/index.ts';
 import { isInstalled } from '../ml/models.ts';
 
 /**
- * `extract` (the internal first stage every other stage depends on) and `speech` (voice activity,
- * which seeds the audio stages) are internal; the rest are SPEC 2.7's.
+ * `extract` (the internal first stage every other stage depends on), `speech` (voice activity,
+ * which seeds the audio stages) and `embeddings` (vectors for search by meaning) are internal; the
+ * rest are SPEC 2.7's.
  */
-export type IndexStageName = 'extract' | 'speech' | StageName;
-export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'speech'];
+export type IndexStageName = 'extract' | 'speech' | 'embeddings' | StageName;
+export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'embeddings'];
 
 export interface StageAsset {
   id: string;
@@ -85,7 +86,7 @@ export const notApplicable = (reason: string): StageOutcome => ({ state: 'not_ap
  * pinned files cannot be installed in this build.
  */
 export function modelBackedStage(
-  name: StageName,
+  name: IndexStageName,
   kinds: readonly AssetKind[],
   dependsOn: readonly IndexStageName[],
   models: readonly string[],

@@ -27,10 +27,32 @@ export interface ModelEntry {
   files: ModelFile[];
 }
 
-export const MANIFEST: { version: number; models: ModelEntry[] } = require('../../models/manifest.json');
+interface Manifest {
+  version: number;
+  models: ModelEntry[];
+}
+
+const BUNDLED: Manifest = require('../../models/manifest.json');
+let local: { file: string; manifest: Manifest } | null = null;
+
+/**
+ * The bundled manifest, with the entries of `MEDIA_INDEX_MODEL_MANIFEST` (a JSON file of the same
+ * shape) taking the place of those of the same name: a model exported or quantized another way,
+ * pinned by its user with its own sizes and checksums.
+ */
+export function manifest(): Manifest {
+  const file = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  if (!file) return BUNDLED;
+  if (local?.file !== file) {
+    const extra = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+    const names = new Set(extra.models.map((m) => m.name));
+    local = { file, manifest: { version: BUNDLED.version, models: [...BUNDLED.models.filter((m) => !names.has(m.name)), ...extra.models] } };
+  }
+  return local.manifest;
+}
 
 export function modelEntry(name: string): ModelEntry | undefined {
-  return MANIFEST.models.find((m) => m.name === name);
+  return manifest().models.find((m) => m.name === name);
 }
 
 /** A model can be downloaded when every one of its files is pinned. */

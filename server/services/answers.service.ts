@@ -98,7 +98,7 @@ export class AnswersService {
     return { answer: `${matching.length} ${noun}${placeText} in ${asset.file_name}${cited.length ? ' [1]' : ''}.`, evidence: 'found', question_type: 'how_many', cited };
   }
 
-  private compose(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Composed {
+  private async compose(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Promise<Composed> {
     const type = questionType(q);
     if (type === 'how_many') {
       const counted = this.count(auth, q, videoIds, origin);
@@ -117,7 +117,7 @@ export class AnswersService {
     }
     const hits: SearchHit[] = [];
     for (const v of videoIds ?? [undefined]) {
-      hits.push(...this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) }, origin).hits);
+      hits.push(...(await this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) }, origin)).hits);
     }
     hits.sort((a, b) => b.score - a.score);
 
@@ -167,17 +167,17 @@ export class AnswersService {
     return new Set(this.store.people.list(auth.workspaceId, true).flatMap((p) => (p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) as string[]));
   }
 
-  recall(auth: AuthContext, videoId: string, query: string, origin: string) {
+  async recall(auth: AuthContext, videoId: string, query: string, origin: string) {
     const asset = this.assets.visible(auth.workspaceId, videoId);
-    const r = this.compose(auth, query, [asset.id], origin);
+    const r = await this.compose(auth, query, [asset.id], origin);
     return { video_id: asset.id, query, answer: r.answer, evidence: r.evidence, question_type: r.question_type, moments: r.cited, composer: 'extractive' as const };
   }
 
-  chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }, origin: string) {
+  async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }, origin: string) {
     for (const v of req.video_ids ?? []) {
       if (!this.store.assets.findVisible(v, auth.workspaceId)) throw Errors.notFound(`Video ${v}`);
     }
-    const r = this.compose(auth, req.query, req.video_ids, origin);
+    const r = await this.compose(auth, req.query, req.video_ids, origin);
     // Tokens are counted as words and punctuation runs, the way most tokenizers split English.
     const tokens = r.answer.match(/\S+/g) ?? [];
     const budget = Math.floor(req.max_tokens / 1.3);

@@ -38,6 +38,7 @@ export class Purger {
       for (const asset of batch) {
         try {
           await this.store.files.removeAsset(asset.id);
+          this.store.vectorIndex.removeAsset(this.store.vectors.idsOfAsset(asset.id));
           this.store.assets.deleteRow(asset.id);
         } catch (err) {
           this.log(`purge of ${asset.id} failed: ${(err as Error).message}`);

@@ -1,7 +1,9 @@
 // Search (SPEC 4.5): one ranked list of moments across videos, photos and documents.
-// This build ranks lexically: BM25 over every indexed text (file names, passages, and what later
-// stages add), grouped into moments (one per page or second of an asset), with an optional
-// second pass that rewards exact phrases and query coverage. Reads the search index; writes nothing.
+// Lexical: BM25 over every indexed text (file names, passages, OCR, transcripts, labels...) widened
+// by WordNet, and people found by name. Dense, when a sentence encoder is installed: the query's
+// vector against the HNSW graph of the indexed evidence. Both lists are grouped into moments (a page,
+// a photo, a shot of a video) and fused by reciprocal rank; `rerank` adds a second pass that rewards
+// exact phrases and query coverage. Reads the indexes; writes nothing.
 import type { Store } from '../store/index.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import { AppError, Errors } from '../errors.ts';
@@ -9,8 +11,18 @@ import type { Modality, SearchHit, SearchRequest, SearchResponse, SEARCH_TYPES }
 import type { AuthContext } from './auth.service.ts';
 import type { ReadsService } from './reads.service.ts';
 import { wordnet, type Relation } from '../search/wordnet.ts';
+import type { VectorHit } from '../store/vectors.repo.ts';
+import { embedTexts } from '../ml/embeddings.ts';
+import { isInstalled, modelsDir } from '../ml/models.ts';
+import { TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
 
 const MAX_TERMS = 32;
+/** Below this cosine a dense neighbour is not evidence (MiniLM puts unrelated text near 0–0.2). */
+export const MIN_DENSE_SIMILARITY = 0.3;
+/** Reciprocal-rank fusion constant (Cormack et al.): a moment's score is the sum of w / (K + rank). */
+const RRF_K = 60;
+
+type Evidence = SearchHit['evidence'][number];
 
 /** Words people use for the expressions the faces stage tells apart. */
 const EMOTION_WORDS: Record<string, string> = {
@@ -77,7 +89,7 @@ export class SearchService {
    * One dimension (SPEC 4.5): character = people by name; location = scene labels and text seen
    * (signs, captions); emotion = faces whose expression the query names; music = unavailable here.
    */
-  typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>, origin: string) {
+  async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>, origin: string) {
     if (type === 'music') {
       return { query: req.query, type, engine: 'arrow' as const, recipe: 'none', hits: [], unavailable: 'music recognition is not available on this deployment' };
     }
@@ -88,14 +100,38 @@ export class SearchService {
         throw new AppError('invalid_request', 422, `Name an expression: ${[...new Set(Object.values(EMOTION_WORDS))].join(', ')}.`);
       }
       // The expression words alone: every face entry reads "face <expression>".
-      const r = this.search(auth, { ...req, query: emotions.join(' '), rerank: false, search_options: { modalities: ['person'] } }, origin);
+      const r = await this.search(auth, { ...req, query: emotions.join(' '), rerank: false, search_options: { modalities: ['person'] } }, origin);
       return { ...r, query: req.query, type };
     }
     const modalities: Modality[] = type === 'character' ? ['person'] : ['label', 'ocr'];
-    return { ...this.search(auth, { ...req, rerank: false, search_options: { modalities } }, origin), type };
+    return { ...(await this.search(auth, { ...req, rerank: false, search_options: { modalities } }, origin)), type };
   }
 
-  search(auth: AuthContext, req: SearchRequest, origin: string): SearchResponse {
+  /** The query's nearest evidence by meaning, in assets the workspaces see; empty without a model. */
+  private async dense(query: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number }): Promise<VectorHit[] | null> {
+    const dataDir = this.store.files.root;
+    if (!isInstalled(dataDir, TEXT_EMBEDDING_MODEL)) return null;
+    const [q] = await embedTexts(modelsDir(dataDir), TEXT_EMBEDDING_MODEL, [query]);
+    let near: Array<{ id: number; similarity: number }>;
+    if (opts.assetId) {
+      // One asset: an exact scan of its vectors.
+      near = this.store.vectors.ofAsset(opts.assetId, TEXT_EMBEDDING_MODEL).map((v) => {
+        let dot = 0;
+        for (let i = 0; i < q.length; i++) dot += q[i] * v.vector[i];
+        return { id: v.id, similarity: dot };
+      });
+    } else {
+      near = this.store.vectorIndex.nearest(TEXT_EMBEDDING_MODEL, q, opts.limit);
+    }
+    near = near.filter((n) => n.similarity >= MIN_DENSE_SIMILARITY);
+    const similarity = new Map(near.map((n) => [n.id, n.similarity]));
+    return this.store.vectors
+      .visible(near.map((n) => n.id), opts)
+      .map((v) => ({ ...v, similarity: similarity.get(v.id) ?? 0 }))
+      .sort((a, b) => b.similarity - a.similarity);
+  }
+
+  async search(auth: AuthContext, req: SearchRequest, origin: string): Promise<SearchResponse> {
     const federated = req.workspace_ids !== undefined;
     const workspaceIds = req.workspace_ids ?? [auth.workspaceId];
     for (const w of workspaceIds) {
@@ -137,13 +173,27 @@ export class SearchService {
       ...expandedEntries.map((e) => ({ e, weight: Math.max(...highlightsWords(e.text).map((w) => related.get(w) ?? 0), 0.3) })),
     ];
     // A moment keeps its best evidence, and the best evidence with a box (shown as the hit's region).
-    const moments = new Map<string, { entry: EntryHit; score: number; name?: string; boxed?: { id: string; score: number; name?: string } }>();
+    interface Moment {
+      entry: EntryHit;
+      score: number;
+      name?: string;
+      boxed?: { id: string; score: number; name?: string };
+      similarity?: number;
+      evidence: Evidence[];
+    }
+    const moments = new Map<string, Moment>();
     const shots = new Map<string, Array<{ idx: number; start_s: number; end_s: number }>>();
-    const offer = (e: EntryHit, score: number, name?: string) => {
-      const key = `${e.asset_id}:${e.page ?? (e.kind === 'video' ? `shot${this.shotOf(shots, e.asset_id, e.timestamp)}` : e.timestamp)}`;
+    const keyOf = (e: Pick<EntryHit, 'asset_id' | 'page' | 'kind' | 'timestamp'>) =>
+      `${e.asset_id}:${e.page ?? (e.kind === 'video' ? `shot${this.shotOf(shots, e.asset_id, e.timestamp)}` : e.timestamp)}`;
+    const offer = (e: EntryHit, score: number, retriever: 'lexical' | 'people', name?: string) => {
+      const key = keyOf(e);
       const m = moments.get(key);
       const boxed = e.region_id && (!m?.boxed || score > m.boxed.score) ? { id: e.region_id, score, name } : m?.boxed;
-      if (!m || score > m.score) moments.set(key, { entry: e, score, name, boxed });
+      const evidence = m?.evidence ?? [];
+      const known = evidence.find((x) => x.retriever === retriever && x.modality === e.modality);
+      if (!known) evidence.push({ retriever, modality: e.modality as Modality, score });
+      else known.score = Math.max(known.score, score);
+      if (!m || score > m.score) moments.set(key, { entry: e, score, name, boxed, evidence });
       else m.boxed = boxed;
     };
     for (const { e, weight } of candidates) {
@@ -155,20 +205,56 @@ export class SearchService {
         const covered = terms.filter((t) => highlights(text, [t]).length > 0).length / terms.length;
         score *= 1 + covered + (terms.length > 1 && text.includes(phrase) ? 1 : 0);
       }
-      offer(e, score);
+      offer(e, score, 'lexical');
     }
     // A query naming a person finds that person's faces, above text that merely mentions the words.
     if (!allowed || allowed.includes('person')) {
       const top = Math.max(0, ...[...moments.values()].map((m) => m.score));
       for (const e of this.store.search.facesOfPeopleNamed(terms, workspaceIds, req.video_id, engine)) {
-        offer(e, (top || 1) * 1.5 * (weights.person ?? 1) * (0.5 + 0.5 * (e.timestamp === 0 ? 1 : 0.9)), (e as EntryHit & { name: string }).name);
+        offer(e, (top || 1) * 1.5 * (weights.person ?? 1) * (0.5 + 0.5 * (e.timestamp === 0 ? 1 : 0.9)), 'people', (e as EntryHit & { name: string }).name);
       }
     }
-    const ranked = [...moments.values()].sort((a, b) => b.score - a.score).slice(0, req.limit);
+
+    const lexicalTop = Math.max(0, ...[...moments.values()].map((m) => m.score)) || 1;
+    for (const m of moments.values()) for (const x of m.evidence) x.score = Math.round((x.score / lexicalTop) * 1e4) / 1e4;
+
+    // Dense: the nearest evidence by meaning, one entry per moment, fused with the lexical ranks.
+    const denseHits = await this.dense(req.query, { ...opts, engine });
+    const denseMoments = new Map<string, VectorHit & { weighted: number }>();
+    for (const v of denseHits ?? []) {
+      const modality = v.modality as Modality;
+      if (allowed && !allowed.includes(modality)) continue;
+      const weighted = v.similarity * (weights[modality] ?? 1);
+      const key = keyOf(v);
+      if (weighted > (denseMoments.get(key)?.weighted ?? 0)) denseMoments.set(key, { ...v, weighted });
+    }
+    let ranked: Moment[];
+    if (denseMoments.size === 0) {
+      ranked = [...moments.values()].sort((a, b) => b.score - a.score);
+    } else {
+      const fused = new Map<string, number>();
+      [...moments.entries()].sort((a, b) => b[1].score - a[1].score).forEach(([key], i) => fused.set(key, 1 / (RRF_K + i + 1)));
+      [...denseMoments.entries()]
+        .sort((a, b) => b[1].weighted - a[1].weighted)
+        .forEach(([key, v], i) => {
+          fused.set(key, (fused.get(key) ?? 0) + 1 / (RRF_K + i + 1));
+          const m = moments.get(key);
+          const ev: Evidence = { retriever: 'dense', modality: v.modality as Modality, score: Math.round(v.similarity * 1e4) / 1e4 };
+          if (m) {
+            m.evidence.push(ev);
+            if (!m.entry.region_id && !m.boxed && v.region_id) m.boxed = { id: v.region_id, score: 0 };
+          } else {
+            moments.set(key, { entry: { ...v, rank: 0 }, score: 0, similarity: v.similarity, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
+          }
+        });
+      for (const [key, m] of moments) m.score = fused.get(key) ?? 0;
+      ranked = [...moments.values()].sort((a, b) => b.score - a.score);
+    }
+    ranked = ranked.slice(0, req.limit);
     const top = ranked[0]?.score ?? 1;
 
     const marked = [...terms, ...related.keys()];
-    const hits: SearchHit[] = ranked.map(({ entry: e, score, name, boxed }) => {
+    const hits: SearchHit[] = ranked.map(({ entry: e, score, name, boxed, evidence }) => {
       const page = e.kind === 'document' ? (e.page ?? 1) : null;
       const timestamp = page !== null ? page - 1 : e.timestamp;
       let passage: SearchHit['passage'] = null;
@@ -188,13 +274,17 @@ export class SearchService {
         snippet: { text: e.text, highlights: highlights(e.text, marked) },
         passage,
         region: e.region_id ? this.regionOf(e.region_id, name) : boxed ? this.regionOf(boxed.id, boxed.name) : null,
+        evidence,
         ...(federated ? { workspace_id: e.workspace_id } : {}),
       };
     });
+    const parts = ['lexical-bm25', 'wordnet', 'people'];
+    if (denseHits) parts.push(`dense(${TEXT_EMBEDDING_MODEL})`, 'rrf');
+    if (req.rerank) parts.push('rerank(phrase,coverage)');
     return {
       query: req.query,
       engine,
-      recipe: `lexical-bm25+wordnet+people${req.rerank ? '+rerank(phrase,coverage)' : ''}`,
+      recipe: parts.join('+'),
       ...(fallback ? { engine_fallback: fallback } : {}),
       hits,
     };

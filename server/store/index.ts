@@ -12,6 +12,8 @@ import { RegionsRepo } from './regions.repo.ts';
 import { SearchRepo } from './search.repo.ts';
 import { FacesRepo } from './faces.repo.ts';
 import { PeopleRepo } from './people.repo.ts';
+import { VectorsRepo } from './vectors.repo.ts';
+import { VectorIndex } from './vector-index.ts';
 
 export interface Store {
   db: DB;
@@ -25,6 +27,9 @@ export interface Store {
   search: SearchRepo;
   faces: FacesRepo;
   people: PeopleRepo;
+  vectors: VectorsRepo;
+  /** The HNSW graphs over `vectors`, one file per model under <data>/vectors. */
+  vectorIndex: VectorIndex;
   transaction<T>(fn: () => T): T;
   close(): void;
 }
@@ -32,6 +37,8 @@ export interface Store {
 export function openStore(dataDir: string): Store {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(path.join(dataDir, 'media-index.sqlite'));
+  const vectors = new VectorsRepo(db);
+  const vectorIndex = new VectorIndex(path.join(dataDir, 'vectors'), vectors);
   return {
     db,
     files: new FileStore(dataDir),
@@ -44,7 +51,12 @@ export function openStore(dataDir: string): Store {
     search: new SearchRepo(db),
     faces: new FacesRepo(db),
     people: new PeopleRepo(db),
+    vectors,
+    vectorIndex,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
-    close: () => db.close(),
+    close: () => {
+      vectorIndex.save();
+      db.close();
+    },
   };
 }

@@ -1,7 +1,7 @@
 // /models: not in the spec; lists the optional models (the desktop settings screen reads it).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { ModelsView } from '../../contract/models.ts';
-import { MANIFEST, modelStatus, modelsDir } from '../../ml/models.ts';
+import { manifest, modelStatus, modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import type { Services } from '../services.ts';
 
@@ -14,7 +14,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       response: ModelsView,
       handler: () => ({
-        models: MANIFEST.models.map((m) => modelStatus(modelsDir(s.config.dataDir), m)),
+        models: manifest().models.map((m) => modelStatus(modelsDir(s.config.dataDir), m)),
         provider: executionProvider(),
         models_dir_set: Boolean(process.env.MEDIA_INDEX_MODELS),
       }),
