@@ -77,6 +77,8 @@ export async function openCore(
     version: VERSION,
     log,
   };
+  const resumed = assets.resumeWaitingForModels(config.dataDir);
+  if (resumed > 0) log(`models installed since the last start: indexing ${resumed} asset(s) again with them`);
   host.start();
   purger.kick();
   return {

@@ -40,12 +40,19 @@ describe('dense search (tiny encoder, real tokenizer, HNSW on disk)', () => {
   let key: string;
   let burrow: string;
 
+  let early: string;
+
   beforeAll(async () => {
+    // One asset indexed before the model is installed...
+    t = await startTestServer({}, data);
+    key = t.key('dense');
+    early = (await t.index(key, { name: 'early.txt', data: Buffer.from('My rabbit sleeps all day.\n') })).video_id;
+    // ...then the model arrives and the service starts again.
+    await t.server.close();
     const files = installTinyMiniLM(path.join(data, 'models'), META, tinyTable(), VOCAB, HIDDEN);
     writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'embeddings', 'feature-extraction', files);
     process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
-    t = await startTestServer({}, data);
-    key = t.key('dense');
+    await t.restart();
     const d = await t.index(key, { name: 'burrow.txt', data: Buffer.from(BURROW) });
     burrow = d.video_id;
   });
@@ -62,11 +69,18 @@ describe('dense search (tiny encoder, real tokenizer, HNSW on disk)', () => {
     return r.body.data;
   };
 
+  it('gives vectors to assets indexed before the model was installed, on the next start', async () => {
+    const d = await t.waitCompleted(key, early);
+    expect(d.index.report.stages.embeddings).toMatchObject({ state: 'ok', counts: { vectors: 1 } });
+    const hits = (await search('pokemon')).hits.map((h: { video_id: string }) => h.video_id);
+    expect(hits).toContain(early);
+  });
+
   it('embeds every passage and reports the model and provider', async () => {
     const d = (await t.api('GET', `/videos/${burrow}`, { key })).body.data;
     expect(d.index.report.stages.embeddings).toMatchObject({ state: 'ok', counts: { vectors: 3, passage: 3 } });
     expect(d.index.report.stages.embeddings.details).toMatchObject({ model: MODEL, provider: 'cpu', dim: HIDDEN });
-    expect(t.server.store.vectors.count(MODEL)).toBe(3);
+    expect(t.server.store.vectors.count(MODEL)).toBe(3 + 1); // and the early asset's one
   });
 
   it('finds by meaning what no word of the query matches, and fuses both lists when words match too', async () => {

@@ -258,6 +258,26 @@ export class AssetsService {
     if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can re-index this asset.');
     const unknown = (stages ?? []).filter((s) => !(STAGE_ORDER as readonly string[]).includes(s));
     if (unknown.length) throw Errors.invalidRequest([{ path: 'stages', message: `unknown stages: ${unknown.join(', ')}` }]);
+    return this.rerun(a, stages);
+  }
+
+  /**
+   * Stages that failed with `model_not_installed` run again once their model is there (with what
+   * depends on them), so a `models pull` followed by a restart fills the index in. Returns how many
+   * assets were queued.
+   */
+  resumeWaitingForModels(dataDir: string): number {
+    const ready = STAGE_ORDER.filter((n) => STAGES[n].model !== null && STAGES[n].availability({ dataDir }).available);
+    const byAsset = new Map<string, string[]>();
+    for (const r of this.store.runs.waitingForModels(ready)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
+    for (const [id, stages] of byAsset) {
+      const a = this.store.assets.byId(id);
+      if (a) this.rerun(a, stages);
+    }
+    return byAsset.size;
+  }
+
+  private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
     const chosen = new Set<string>(stages ?? STAGE_ORDER);
     for (let grew = true; grew; ) {
       grew = false;

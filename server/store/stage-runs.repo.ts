@@ -98,6 +98,17 @@ export class StageRunsRepo {
   }
 
   /** After a crash or restart: every run left `running` goes back to the queue. */
+  /** Assets (not deleted) with runs of these stages that failed for want of a model. */
+  waitingForModels(stages: readonly string[]): Array<{ asset_id: string; stage: string }> {
+    if (stages.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+         WHERE r.state = 'failed' AND r.reason LIKE 'model_not_installed:%' AND r.stage IN (${stages.map(() => '?').join(',')})`,
+      )
+      .all(...stages) as Array<{ asset_id: string; stage: string }>;
+  }
+
   requeueAllRunning(): number {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run()
       .changes;

@@ -59,7 +59,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(detail.size_bytes).toBe(fs.statSync(corpus(file)).size);
     const stages = detail.index.report.stages;
     expect(Object.keys(stages)).toEqual(
-      ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels', 'ocr', 'faces', 'objects', 'people', 'music'],
+      ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels', 'ocr', 'faces', 'objects', 'people', 'embeddings', 'music'],
     );
     expect(stages.extract).toMatchObject({ state: 'ok', counts: { bytes: detail.size_bytes } });
     for (const s of Object.values(stages) as Array<{ state: string; reason: string | null }>) {
@@ -69,7 +69,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(stages.music.state).toBe('off');
     if (kind === 'video') expect(stages.objects.state).toBe('not_applicable');
     else expect(stages.transcript.state).toBe('not_applicable');
-    expect(detail.index.report.progress).toEqual({ done: 12, total: 12 });
+    expect(detail.index.report.progress).toEqual({ done: 13, total: 13 });
     if (kind !== 'video') expect(stages.speech.state).toBe('not_applicable');
   });
 
