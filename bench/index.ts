@@ -1,6 +1,7 @@
 // End-to-end indexing throughput through the real service (server, SQLite, one indexer process per
 // core, every bundled stage at its defaults): text-PDF pages/s, scanned pages/s, photos/s, video
 // seconds per wall second; CPU use of both cores and peak memory (server + indexer processes).
+// Then the photos again with one indexer process: the baseline the pool is compared against.
 // Usage: npm run bench:index
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,10 +31,15 @@ function rssOf(pid: number | undefined): number {
   }
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-index-'));
-const server = await startServer(loadConfig({ dataDir, port: 0, rateLimit: { max: 1e9, windowMs: 60_000 } }), { log: () => {} });
-const key = new AuthService(server.store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
-const slots = (server.host as unknown as { slots: Set<{ channel: { pid: number } }> }).slots;
+async function open(workers?: number) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-index-'));
+  const server = await startServer(loadConfig({ dataDir, port: 0, rateLimit: { max: 1e9, windowMs: 60_000 }, ...(workers ? { workers } : {}) }), { log: () => {} });
+  const key = new AuthService(server.store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
+  const slots = (server.host as unknown as { slots: Set<{ channel: { pid: number } }> }).slots;
+  return { dataDir, server, key, slots };
+}
+let { dataDir, server, key, slots } = await open();
+const workers = slots.size;
 
 let peak = 0;
 const sampler = setInterval(() => {
@@ -84,6 +90,10 @@ const results = [
   await run(`photos (${photos.length}, all bundled stages)`, photos),
   await run('videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]),
 ];
+await server.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+({ dataDir, server, key, slots } = await open(1));
+const oneWorker = await run(`photos (${photos.length}, one indexer process: baseline)`, photos);
 clearInterval(sampler);
 await server.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
@@ -97,13 +107,16 @@ const summary = {
   photos_per_s: Math.round((pics.items / pics.seconds) * 100) / 100,
   video_x_realtime: Math.round((vids.video_s / vids.seconds) * 100) / 100,
   peak_rss_mib: Math.round(peak / 1024 / 1024),
-  runs: results,
+  indexer_processes: workers,
+  photos_per_s_one_process: Math.round((oneWorker.items / oneWorker.seconds) * 100) / 100,
+  pool_speedup_photos: Math.round((oneWorker.seconds / pics.seconds) * 100) / 100,
+  runs: [...results, oneWorker],
 };
 fs.writeFileSync(path.join(HERE, 'results/index.json'), `${JSON.stringify(summary, null, 2)}\n`);
-const rows = results.map((r) => `| ${r.label} | ${r.items} | ${r.seconds} s | ${Math.round(r.cpu_busy * 100)}% | ${Object.entries(r.stage_ms).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([s, ms]) => `${s} ${Math.round(ms / r.items)} ms`).join(', ')} |`);
+const rows = [...results, oneWorker].map((r) => `| ${r.label} | ${r.items} | ${r.seconds} s | ${Math.round(r.cpu_busy * 100)}% | ${Object.entries(r.stage_ms).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([s, ms]) => `${s} ${Math.round(ms / r.items)} ms`).join(', ')} |`);
 fs.writeFileSync(
   path.join(HERE, 'results/index.md'),
-  [`Indexing (${summary.machine}, ${summary.date.slice(0, 10)}): text PDF ${summary.text_pdf_pages_per_s} pages/s, scanned ${summary.scanned_pages_per_s} pages/s, photos ${summary.photos_per_s}/s, video ${summary.video_x_realtime}x real time, peak RSS ${summary.peak_rss_mib} MiB.`,
+  [`Indexing (${summary.machine}, ${summary.date.slice(0, 10)}): text PDF ${summary.text_pdf_pages_per_s} pages/s, scanned ${summary.scanned_pages_per_s} pages/s, photos ${summary.photos_per_s}/s, video ${summary.video_x_realtime}x real time, peak RSS ${summary.peak_rss_mib} MiB; ${workers} indexer processes index photos ${summary.pool_speedup_photos}x as fast as one.`,
     '', '| set | items | wall | CPU busy (both cores) | heaviest stages per item |', '|---|---|---|---|---|', ...rows, ''].join('\n'),
 );
 console.log(JSON.stringify({ ...summary, runs: undefined }, null, 2));

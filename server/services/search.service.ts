@@ -54,6 +54,41 @@ export function highlights(text: string, terms: string[]): Array<[number, number
   return out;
 }
 
+/**
+ * The second pass on one piece of text: + the share of the query's words it holds, + 2 for the
+ * exact phrase (the query as written is the strongest sign), + up to 0.5 for proximity (the words found, over the span of words that holds them
+ * all: 0.5 when they stand together).
+ */
+export function rerankBoost(text: string, terms: string[], phrase: string): number {
+  const lower = text.toLowerCase();
+  const tokens = highlightsWords(lower);
+  const found = terms.filter((t) => tokens.includes(t));
+  let proximity = 0;
+  if (found.length > 1) {
+    // Smallest window of tokens holding every found term (two pointers).
+    const need = new Set(found);
+    const count = new Map<string, number>();
+    let have = 0;
+    let best = Infinity;
+    for (let lo = 0, hi = 0; hi < tokens.length; hi++) {
+      if (need.has(tokens[hi])) {
+        count.set(tokens[hi], (count.get(tokens[hi]) ?? 0) + 1);
+        if (count.get(tokens[hi]) === 1) have++;
+      }
+      while (have === need.size) {
+        best = Math.min(best, hi - lo + 1);
+        const w = tokens[lo++];
+        if (need.has(w)) {
+          count.set(w, (count.get(w) as number) - 1);
+          if (count.get(w) === 0) have--;
+        }
+      }
+    }
+    proximity = 0.5 * (found.length / best);
+  }
+  return 1 + found.length / terms.length + (terms.length > 1 && lower.includes(phrase) ? 2 : 0) + proximity;
+}
+
 export class SearchService {
   constructor(
     private readonly store: Store,
@@ -200,11 +235,7 @@ export class SearchService {
       const modality = e.modality as Modality;
       if (allowed && !allowed.includes(modality)) continue;
       let score = -e.rank * weight * (weights[modality] ?? 1);
-      if (req.rerank) {
-        const text = e.text.toLowerCase();
-        const covered = terms.filter((t) => highlights(text, [t]).length > 0).length / terms.length;
-        score *= 1 + covered + (terms.length > 1 && text.includes(phrase) ? 1 : 0);
-      }
+      if (req.rerank) score *= rerankBoost(e.text, terms, phrase);
       offer(e, score, 'lexical');
     }
     // A query naming a person finds that person's faces, above text that merely mentions the words.
@@ -250,6 +281,12 @@ export class SearchService {
       for (const [key, m] of moments) m.score = fused.get(key) ?? 0;
       ranked = [...moments.values()].sort((a, b) => b.score - a.score);
     }
+    // Second pass, cross-modal agreement: a moment that several kinds of evidence point at (the
+    // words on a page and their meaning, a name and a face) rises.
+    if (req.rerank) {
+      for (const m of ranked) m.score *= 1 + 0.25 * (new Set(m.evidence.map((x) => `${x.retriever}:${x.modality}`)).size - 1);
+      ranked.sort((a, b) => b.score - a.score);
+    }
     ranked = ranked.slice(0, req.limit);
     const top = ranked[0]?.score ?? 1;
 
@@ -280,7 +317,7 @@ export class SearchService {
     });
     const parts = ['lexical-bm25', 'wordnet', 'people'];
     if (denseHits) parts.push(`dense(${TEXT_EMBEDDING_MODEL})`, 'rrf');
-    if (req.rerank) parts.push('rerank(phrase,coverage)');
+    if (req.rerank) parts.push('rerank(phrase,coverage,proximity,agreement)');
     return {
       query: req.query,
       engine,
