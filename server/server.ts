@@ -53,7 +53,7 @@ export async function openCore(
   const purger = new Purger(store, log);
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
-  const people = new PeopleService(store, log);
+  const people = new PeopleService(store, log, (origin, asset, t) => reads.frameUrlAt(origin, asset, t));
   const assets = new AssetsService(store, indexOptions, {
     queued: () => host.kick(),
     deleted: (workspaceId) => {

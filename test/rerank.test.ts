@@ -23,7 +23,7 @@ describe('rerank', () => {
     beforeAll(async () => {
       t = await startTestServer();
       key = t.key('rerank');
-      const repeats = 'Queen, hearts, queen, hearts: the queen of spades, hearts of gold, the queen of clubs.';
+      const repeats = 'Queen and hearts: the queen of spades, the hearts of gold.';
       ids.repeats = (await t.index(key, { name: 'repeats.txt', data: Buffer.from(repeats) }, JSON.parse(EXTRACT_ONLY))).video_id;
       ids.phrase = (await t.index(key, { name: 'phrase.txt', data: Buffer.from('Everyone feared the queen of hearts and her temper at the long table of the old palace.') }, JSON.parse(EXTRACT_ONLY))).video_id;
     });

@@ -18,6 +18,7 @@ import { searchRoutes } from './search/routes.ts';
 import { modelRoutes } from './models/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
 import { answerRoutes } from './answers/routes.ts';
+import { serveUi } from './ui/static.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -50,5 +51,6 @@ export function createApp(s: Services): Koa<AppState> {
   );
   app.use(router.routes());
   app.use(router.allowedMethods());
+  app.use(serveUi());
   return app;
 }

@@ -11,6 +11,8 @@ export const Person = z.object({
   face_count: z.number().int(),
   cover_face_id: z.string().nullable(),
   merged_into: z.string().nullable(),
+  /** The cover face and the picture it is on (for a grid of people): not in the spec. */
+  cover: z.object({ face_id: z.string(), video_id: z.string(), timestamp: z.number(), box: Box, frame_url: z.string().nullable() }).nullable(),
 });
 export type Person = z.infer<typeof Person>;
 
@@ -26,6 +28,8 @@ export const PersonFace = z.object({
   quality: z.number(),
   good: z.boolean(),
   assigned_by: z.enum(['cluster', 'match', 'owner']),
+  /** The picture the face is on (crop it with `box`): not in the spec. */
+  frame_url: z.string().nullable(),
 });
 
 export const Appearance = z.object({

@@ -10,12 +10,12 @@ import type { AssetsService } from './assets.service.ts';
 import type { SearchHit } from '../contract/search.ts';
 import type { Evidence } from '../contract/answers.ts';
 import { queryTerms } from './search.service.ts';
+import { STOPWORDS } from '../search/stopwords.ts';
 
 export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
 
-const STOPWORDS = new Set(
-  'a an and are as at be by did do does for from had has have he her his how i in is it its many me much my of on or she that the their them they this to was were what when where which who whom why will with you your there here about tell say said appear appears'.split(' '),
-);
+/** Words of a question that say what is asked, not what about. */
+const QUESTION_WORDS = new Set([...STOPWORDS, ...'many much here about tell say said appear appears'.split(' ')]);
 
 type QuestionType = 'who' | 'when' | 'where' | 'how_many' | 'what';
 
@@ -29,7 +29,7 @@ export function questionType(q: string): QuestionType {
 }
 
 function contentWords(q: string): string[] {
-  return queryTerms(q).filter((w) => !STOPWORDS.has(w) && w.length > 1);
+  return queryTerms(q).filter((w) => !QUESTION_WORDS.has(w) && w.length > 1);
 }
 
 function sentences(text: string): string[] {

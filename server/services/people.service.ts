@@ -11,6 +11,8 @@ import { mwgRegionsXmp } from '../people/xmp.ts';
 import { runInThread } from '../thread.ts';
 import type { Person, PersonDetail } from '../contract/people.ts';
 
+export type FrameUrlAt = (origin: string, asset: { id: string; kind: string }, timestamp: number) => string | null;
+
 export class PeopleService {
   private readonly busy = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
@@ -18,13 +20,23 @@ export class PeopleService {
   constructor(
     private readonly store: Store,
     private readonly log: (msg: string) => void = () => {},
+    /** The signed URL of the picture behind a moment (covers and face crops in the app). */
+    private readonly frameUrlAt: FrameUrlAt = () => null,
   ) {}
+
+  /** Where a face sits: its asset, moment, box and the picture it is on. */
+  private faceView(faceId: string, origin: string): Person['cover'] {
+    const r = this.store.regions.byId(faceId);
+    const a = r ? this.store.assets.byId(r.asset_id) : undefined;
+    if (!r || !a) return null;
+    return { face_id: faceId, video_id: a.id, timestamp: r.timestamp, box: { x: r.x, y: r.y, w: r.w, h: r.h }, frame_url: this.frameUrlAt(origin, a, r.timestamp) };
+  }
 
   private guard(workspaceId: string): void {
     if (this.busy.has(workspaceId)) throw Errors.busy();
   }
 
-  present(p: PersonRow): Person {
+  present(p: PersonRow, origin = ''): Person {
     const cover = p.cover_face_id && this.isLiveFaceOf(p.cover_face_id, p.id) ? p.cover_face_id : this.store.people.bestFace(p.id);
     return {
       person_id: p.id,
@@ -33,6 +45,7 @@ export class PeopleService {
       face_count: p.face_count,
       cover_face_id: cover,
       merged_into: p.merged_into,
+      cover: cover ? this.faceView(cover, origin) : null,
     };
   }
 
@@ -40,8 +53,8 @@ export class PeopleService {
     return this.store.people.holdsLiveFace(personId, faceId);
   }
 
-  list(workspaceId: string, includeHidden: boolean): { people: Person[]; total: number } {
-    const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.present(p));
+  list(workspaceId: string, includeHidden: boolean, origin = ''): { people: Person[]; total: number } {
+    const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.present(p, origin));
     return { people, total: people.length };
   }
 
@@ -53,12 +66,12 @@ export class PeopleService {
     return p;
   }
 
-  detail(workspaceId: string, id: string, limit: number, offset: number): PersonDetail {
+  detail(workspaceId: string, id: string, limit: number, offset: number, origin = ''): PersonDetail {
     const p = this.resolve(workspaceId, id);
     const { rows, total } = this.store.people.faces(p.id, limit, offset);
     const page = (kind: string, t: number) => (kind === 'document' ? Math.floor(t) + 1 : null);
     return {
-      ...this.present(p),
+      ...this.present(p, origin),
       ...(p.id !== id ? { requested_id: id } : {}),
       faces: rows.map((f) => ({
         face_id: f.face_id,
@@ -70,6 +83,7 @@ export class PeopleService {
         quality: f.quality,
         good: f.good === 1,
         assigned_by: f.assigned_by as 'cluster' | 'match' | 'owner',
+        frame_url: this.frameUrlAt(origin, { id: f.video_id, kind: f.kind }, f.timestamp),
       })),
       faces_pagination: { limit, offset, total, has_more: offset + rows.length < total },
       appearances: this.store.people.appearances(p.id).map((a) => ({
@@ -82,7 +96,7 @@ export class PeopleService {
     };
   }
 
-  patch(workspaceId: string, id: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }): Person {
+  patch(workspaceId: string, id: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }, origin = ''): Person {
     this.guard(workspaceId);
     const p = this.resolve(workspaceId, id);
     if (body.cover_face_id !== undefined && !this.isLiveFaceOf(body.cover_face_id, p.id)) {
@@ -93,11 +107,11 @@ export class PeopleService {
     if (body.hidden !== undefined) fields.hidden = body.hidden ? 1 : 0;
     if (body.cover_face_id !== undefined) fields.cover_face_id = body.cover_face_id;
     this.store.people.update(p.id, fields, clock.now());
-    return this.present(this.store.people.get(p.id) as PersonRow);
+    return this.present(this.store.people.get(p.id) as PersonRow, origin);
   }
 
   /** Merges a person into another: all faces move; the old id keeps resolving to the target. */
-  merge(workspaceId: string, id: string, into: string): { person: Person; merged: string[] } {
+  merge(workspaceId: string, id: string, into: string, origin = ''): { person: Person; merged: string[] } {
     this.guard(workspaceId);
     const source = this.resolve(workspaceId, id);
     const target = this.resolve(workspaceId, into);
@@ -108,11 +122,11 @@ export class PeopleService {
       if (!target.name && source.name) this.store.people.update(target.id, { name: source.name }, now);
       this.store.people.update(source.id, { merged_into: target.id }, now);
     });
-    return { person: this.present(this.store.people.get(target.id) as PersonRow), merged: [source.id] };
+    return { person: this.present(this.store.people.get(target.id) as PersonRow, origin), merged: [source.id] };
   }
 
   /** Takes faces off a person: `reject` = not them, ever; otherwise split out to be re-grouped elsewhere. */
-  remove(workspaceId: string, id: string, faceIds: string[], reject: boolean): { person: Person; removed: string[]; rejected: boolean } {
+  remove(workspaceId: string, id: string, faceIds: string[], reject: boolean, origin = ''): { person: Person; removed: string[]; rejected: boolean } {
     this.guard(workspaceId);
     const p = this.resolve(workspaceId, id);
     const removed: string[] = [];
@@ -129,7 +143,7 @@ export class PeopleService {
       if (!p.name && this.store.people.emptyUnnamed(workspaceId).includes(p.id)) this.store.people.remove(p.id);
     });
     const after = this.store.people.get(p.id);
-    return { person: after ? this.present(after) : { ...this.present(p), face_count: 0 }, removed, rejected: reject };
+    return { person: after ? this.present(after, origin) : { ...this.present(p, origin), face_count: 0, cover: null }, removed, rejected: reject };
   }
 
   private async plan(workspaceId: string, opts: { assetId?: string; form: boolean }): Promise<ClusterPlan> {

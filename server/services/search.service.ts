@@ -11,6 +11,7 @@ import type { Modality, SearchHit, SearchRequest, SearchResponse, SEARCH_TYPES }
 import type { AuthContext } from './auth.service.ts';
 import type { ReadsService } from './reads.service.ts';
 import { wordnet, type Relation } from '../search/wordnet.ts';
+import { STOPWORDS } from '../search/stopwords.ts';
 import type { VectorHit } from '../store/vectors.repo.ts';
 import { embedTexts } from '../ml/embeddings.ts';
 import { isInstalled, modelsDir } from '../ml/models.ts';
@@ -183,7 +184,8 @@ export class SearchService {
     const requested = req.engine ?? this.store.workspaces.defaultEngine(auth.workspaceId);
     let engine = requested;
     let fallback: string | undefined;
-    const expr = terms.map((t) => `"${t}"`).join(' OR ');
+    const content = terms.filter((t) => !STOPWORDS.has(t));
+    const expr = (content.length ? content : terms).map((t) => `"${t}"`).join(' OR ');
     const opts = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20) };
     let entries = this.store.search.match(expr, { ...opts, engine });
     if (entries.length === 0 && requested === 'classic') {

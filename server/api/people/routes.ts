@@ -5,6 +5,7 @@ import {
   MergeBody, MergeResult, PeopleList, PeopleQuery, Person, PersonDetail, PersonPatch, PersonQuery, ReclusterAck, ReclusterQuery, RemoveBody, RemoveResult,
 } from '../../contract/people.ts';
 import type { Services } from '../services.ts';
+import { originOf } from '../context.ts';
 
 const yes = (v: string | undefined) => v === 'true' || v === '1';
 
@@ -30,7 +31,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: PeopleQuery,
       response: PeopleList,
-      handler: ({ auth, query }) => s.people.list(auth.workspaceId, yes(query.include_hidden)),
+      handler: ({ auth, query, ctx }) => s.people.list(auth.workspaceId, yes(query.include_hidden), originOf(ctx)),
     }),
     defineRoute({
       method: 'get',
@@ -40,7 +41,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       query: PersonQuery,
       response: PersonDetail,
-      handler: ({ auth, params, query }) => s.people.detail(auth.workspaceId, params.id, query.limit, query.offset),
+      handler: ({ auth, params, query, ctx }) => s.people.detail(auth.workspaceId, params.id, query.limit, query.offset, originOf(ctx)),
     }),
     defineRoute({
       method: 'patch',
@@ -50,7 +51,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: PersonPatch,
       response: Person,
-      handler: ({ auth, params, body }) => s.people.patch(auth.workspaceId, params.id, body),
+      handler: ({ auth, params, body, ctx }) => s.people.patch(auth.workspaceId, params.id, body, originOf(ctx)),
     }),
     defineRoute({
       method: 'post',
@@ -60,7 +61,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: MergeBody,
       response: MergeResult,
-      handler: ({ auth, params, body }) => s.people.merge(auth.workspaceId, params.id, body.into),
+      handler: ({ auth, params, body, ctx }) => s.people.merge(auth.workspaceId, params.id, body.into, originOf(ctx)),
     }),
     defineRoute({
       method: 'post',
@@ -70,7 +71,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: RemoveBody,
       response: RemoveResult,
-      handler: ({ auth, params, body }) => s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject),
+      handler: ({ auth, params, body, ctx }) => s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject, originOf(ctx)),
     }),
   ];
 }
