@@ -76,16 +76,6 @@ export class SearchRepo {
       .all(assetId, ...modalities) as NewEntry[];
   }
 
-  /** An asset's entries of these modalities, in the order they sit (page, time). */
-  entriesOf(assetId: string, modalities: readonly string[]): NewEntry[] {
-    return this.db
-      .prepare(
-        `SELECT modality, timestamp, page, ref, region_id, text FROM search_entries
-         WHERE asset_id = ? AND modality IN (${modalities.map(() => '?').join(',')}) ORDER BY page, timestamp, id`,
-      )
-      .all(assetId, ...modalities) as NewEntry[];
-  }
-
   deleteForPage(assetId: string, stage: string, page: number): void {
     this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ? AND page = ?').run(assetId, stage, page);
   }
