@@ -16,7 +16,12 @@ export const Person = z.object({
 });
 export type Person = z.infer<typeof Person>;
 
-export const PeopleList = z.object({ people: z.array(Person), total: z.number().int() });
+export const PeopleList = z.object({
+  people: z.array(Person),
+  total: z.number().int(),
+  /** A re-cluster is running (edits answer 409 busy until it ends): not in the spec. */
+  regrouping: z.boolean(),
+});
 
 export const PersonFace = z.object({
   face_id: z.string(),

@@ -53,9 +53,9 @@ export class PeopleService {
     return this.store.people.holdsLiveFace(personId, faceId);
   }
 
-  list(workspaceId: string, includeHidden: boolean, origin = ''): { people: Person[]; total: number } {
+  list(workspaceId: string, includeHidden: boolean, origin = ''): { people: Person[]; total: number; regrouping: boolean } {
     const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.present(p, origin));
-    return { people, total: people.length };
+    return { people, total: people.length, regrouping: this.busy.has(workspaceId) };
   }
 
   /** The person, following merges; another workspace's id is not found. */

@@ -81,7 +81,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
       if (typeof file === 'string') {
         form.append('file', await fs.openAsBlob(file), path.basename(file));
       } else {
-        form.append('file', new Blob([file.data]), file.name);
+        form.append('file', new Blob([new Uint8Array(file.data)]), file.name);
       }
       const res = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
       return { status: res.status, headers: res.headers, body: await res.json() };

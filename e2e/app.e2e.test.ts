@@ -1,0 +1,141 @@
+// The app as a person uses it, in Chromium against the real server: drop real files on the
+// library, wait for indexing, search and open hits with their box, read a document page with its
+// passages, re-group faces, name a person and see the name in the grid, take a face off a person.
+// Each screen is saved under e2e/screenshots/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../test/helpers/server.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CORPUS = path.resolve(HERE, '../../shared/corpus');
+const SHOTS = path.join(HERE, 'screenshots');
+const CHROMIUM = process.env.MEDIA_INDEX_CHROMIUM ?? '/usr/bin/chromium';
+const JOHN = ['000329_00925859.jpg', '000331_00926012.jpg', '000329_00925963.jpg', '000326_00925765.jpg'].map((f) => `faces/dlib-johns/John_Schneider/${f}`);
+const FILES = ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png', ...JOHN];
+
+describe('the app in Chromium', () => {
+  let t: TestServer;
+  let browser: Browser;
+  let page: Page;
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+
+  beforeAll(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    t = await startTestServer({ workers: 2 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (err) => {
+      throw err;
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('asks for a key, refuses a wrong one, and opens with the one from the link', async () => {
+    await page.goto(`${t.url}/`);
+    await page.getByLabel('API key').fill('mi_aaaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/not valid/);
+    await shot('connect');
+    await page.goto('about:blank');
+    await page.goto(`${t.url}/#key=${t.key('e2e')}`);
+    await page.getByTestId('library').waitFor();
+    expect(page.url()).not.toContain('key=');
+    expect(await page.getByText('Nothing indexed yet').count()).toBe(1);
+  });
+
+  it('uploads files dropped on the library and shows them indexed', async () => {
+    const files = FILES.map((f) => ({ name: path.basename(f), b64: fs.readFileSync(path.join(CORPUS, f)).toString('base64') }));
+    files.push({ name: 'notes.doc', b64: Buffer.from('\xd0\xcf\x11\xe0 legacy').toString('base64') });
+    const drop = await page.evaluateHandle((list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+      return dt;
+    }, files);
+    await page.dispatchEvent('[data-testid=library]', 'drop', { dataTransfer: drop });
+    await page.locator('.upload[data-state=failed]').waitFor();
+    expect(await page.locator('.upload[data-state=failed]').textContent()).toMatch(/notes\.doc.*(legacy|Word)/i);
+    await page.locator('[data-asset]').nth(FILES.length - 1).waitFor();
+    await shot('library-indexing');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-asset][data-status=completed]').length === n, FILES.length, { timeout: 240_000, polling: 500 });
+    await shot('library');
+    expect(await page.locator('[data-asset] img').count()).toBe(FILES.length);
+  }, 300_000);
+
+  it('searches, and opens a photo hit with its box drawn', async () => {
+    await page.getByLabel('search').fill('cat');
+    await page.getByLabel('search').press('Enter');
+    await page.locator('.hit').first().waitFor();
+    expect(await page.locator('.hit').first().textContent()).toContain('chelsea.png');
+    await shot('search');
+    await page.locator('.hit-open').first().click();
+    await page.getByTestId('viewer').waitFor();
+    await page.locator('.box-hit').waitFor();
+    expect(await page.locator('.box-object').first().getAttribute('title')).toMatch(/^cat/);
+    await shot('viewer-photo');
+  });
+
+  it('opens a document page at the passage a phrase came from, passages listed and outlined', async () => {
+    await page.getByLabel('search').fill('Would the fall never come to an end');
+    await page.getByLabel('search').press('Enter');
+    const hit = page.locator('.hit', { has: page.locator('.hit-where', { hasText: 'page 5' }) }).first();
+    await hit.waitFor();
+    await hit.locator('.hit-open').click();
+    await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
+    await page.locator('.passages li.current').waitFor();
+    expect(await page.locator('.passages li.current').textContent()).toMatch(/Down, down, down/);
+    expect(await page.locator('.box-passage').count()).toBeGreaterThan(3);
+    expect(await page.locator('.box-hit').count()).toBe(1);
+    await page.keyboard.press('ArrowRight');
+    await page.getByLabel('page number').and(page.locator('[value="6"]')).waitFor();
+    await shot('viewer-document');
+  });
+
+  it('re-groups faces after a preview, names the person, and shows the name in the grid', async () => {
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.getByTestId('people').waitFor();
+    await page.getByRole('button', { name: 'Re-group faces…' }).click();
+    await page.getByRole('dialog').waitFor();
+    expect(await page.getByRole('dialog').textContent()).toMatch(/1 new unnamed people from 4 faces/);
+    await shot('people-preview');
+    await page.getByRole('button', { name: 'Re-group now' }).click();
+    await page.locator('[data-person]').first().waitFor({ timeout: 60_000 });
+    await page.locator('[data-person]').first().click();
+    await page.getByTestId('person').waitFor();
+    await page.getByLabel('name').fill('John Schneider');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Named John Schneider.').waitFor();
+    await page.getByRole('link', { name: 'People' }).click();
+    await page.locator('.person-name', { hasText: 'John Schneider' }).waitFor();
+    await page.locator('[data-person] .crop[role=img]').first().waitFor();
+    await shot('people');
+  });
+
+  it('takes a face off a person as "not this person"', async () => {
+    await page.locator('[data-person]').first().click();
+    await page.locator('[data-face]').first().waitFor();
+    const before = await page.locator('[data-face]').count();
+    await page.locator('[data-face]').last().click();
+    await page.getByRole('button', { name: 'Not this person' }).click();
+    await page.getByText('1 face(s) marked as not this person.').waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-face]').length === n, before - 1);
+    await shot('person');
+    const id = await page.getByTestId('person').evaluate(() => window.location.hash.split('/')[2]);
+    const detail = await t.api('GET', `/people/${id}`, { key: t.key('e2e', ['read']) });
+    expect(detail.body.data.face_count).toBe(before - 1);
+  });
+
+  it('shows settings: index options, models and engines', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('settings').waitFor();
+    await page.getByRole('cell', { name: 'all-MiniLM-L6-v2', exact: true }).waitFor();
+    expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
+    await shot('settings');
+  });
+});

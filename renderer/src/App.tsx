@@ -1,0 +1,92 @@
+// The window: a top bar (sections, the search box: "/" focuses it), the current screen, toasts.
+import { useEffect, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useNav } from './stores/nav.ts';
+import { useSession } from './stores/session.ts';
+import { useSearch } from './stores/search.ts';
+import { useToasts } from './stores/toasts.ts';
+import { Connect } from './components/Connect.tsx';
+import { Library } from './components/Library.tsx';
+import { SearchView } from './components/SearchView.tsx';
+import { Viewer } from './components/Viewer.tsx';
+import { PeopleGrid, PersonPage } from './components/People.tsx';
+import { Settings } from './components/Settings.tsx';
+
+function Toasts() {
+  const { items, dismiss } = useToasts(useShallow((s) => ({ items: s.items, dismiss: s.dismiss })));
+  return (
+    <div className="toasts" role="status" aria-live="polite">
+      {items.map((t) => (
+        <div key={t.id} className={`toast toast-${t.kind}`} onClick={() => dismiss(t.id)}>{t.text}</div>
+      ))}
+    </div>
+  );
+}
+
+function SearchBox() {
+  const { query, setQuery } = useSearch(useShallow((s) => ({ query: s.query, setQuery: s.setQuery })));
+  const go = useNav((s) => s.go);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') {
+        e.preventDefault();
+        input.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <form
+      className="searchbox"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (query.trim()) go(`#/search?q=${encodeURIComponent(query.trim())}`);
+        input.current?.blur();
+      }}
+    >
+      <input ref={input} type="search" aria-label="search" placeholder="Search moments, pages and photos  ( / )" value={query} onChange={(e) => setQuery(e.target.value)} />
+    </form>
+  );
+}
+
+const SECTIONS = [
+  ['library', '#/library', 'Library'],
+  ['people', '#/people', 'People'],
+  ['settings', '#/settings', 'Settings'],
+] as const;
+
+export function App() {
+  const status = useSession((s) => s.status);
+  const init = useSession((s) => s.init);
+  const route = useNav((s) => s.route);
+  useEffect(() => void init(), [init]);
+
+  if (status === 'starting') return <p className="empty">Connecting…</p>;
+  if (status === 'needs_key') return <Connect />;
+  const section = route.screen === 'person' ? 'people' : route.screen;
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">Media Index</span>
+        <nav>
+          {SECTIONS.map(([name, href, label]) => (
+            <a key={name} href={href} aria-current={section === name ? 'page' : undefined}>{label}</a>
+          ))}
+        </nav>
+        <SearchBox />
+      </header>
+      <main>
+        {route.screen === 'library' ? <Library /> : null}
+        {route.screen === 'search' ? <SearchView query={route.params.get('q') ?? ''} /> : null}
+        {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}
+        {route.screen === 'people' ? <PeopleGrid /> : null}
+        {route.screen === 'person' && route.id ? <PersonPage id={route.id} /> : null}
+        {route.screen === 'settings' ? <Settings /> : null}
+      </main>
+      <Toasts />
+    </div>
+  );
+}

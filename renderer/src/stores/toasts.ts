@@ -1,0 +1,38 @@
+// Short messages at the corner: errors of actions, confirmations.
+import { create } from 'zustand';
+
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+interface ToastsState {
+  items: Toast[];
+  push(kind: Toast['kind'], text: string): void;
+  dismiss(id: number): void;
+}
+
+let next = 1;
+
+export const useToasts = create<ToastsState>((set, get) => ({
+  items: [],
+  push(kind, text) {
+    const id = next++;
+    set({ items: [...get().items.slice(-4), { id, kind, text }] });
+    setTimeout(() => get().dismiss(id), kind === 'error' ? 8000 : 4000);
+  },
+  dismiss(id) {
+    set({ items: get().items.filter((t) => t.id !== id) });
+  },
+}));
+
+/** Runs an action and shows its failure as a toast. */
+export async function attempt<T>(what: string, fn: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    useToasts.getState().push('error', `${what}: ${(err as Error).message}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,52 @@
+// The viewer: one asset at one moment — a document page with its passages and regions, a photo
+// with its boxes, a video moment's keyframe with the boxes of that moment — and the box a search
+// hit pointed at.
+import { create } from 'zustand';
+import { getAsset, getPage, getRegionsAt, type AssetDetail, type PageView, type RegionsView } from '../api/videos.ts';
+import { ApiError } from '../api/client.ts';
+
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface ViewerState {
+  asset: AssetDetail | null;
+  page: PageView | null;
+  moment: RegionsView | null;
+  highlight: Box | null;
+  loading: boolean;
+  error: string | null;
+  open(id: string, at: { page: number | null; timestamp: number; box: Box | null }): Promise<void>;
+}
+
+export function parseBox(s: string | null): Box | null {
+  const v = (s ?? '').split(',').map(Number);
+  return v.length === 4 && v.every((n) => Number.isFinite(n) && n >= 0 && n <= 1) ? { x: v[0], y: v[1], w: v[2], h: v[3] } : null;
+}
+
+export const useViewer = create<ViewerState>((set, get) => ({
+  asset: null,
+  page: null,
+  moment: null,
+  highlight: null,
+  loading: false,
+  error: null,
+  async open(id, at) {
+    set({ loading: true, error: null, highlight: at.box });
+    try {
+      const asset = get().asset?.video_id === id && get().asset?.status === 'completed' ? (get().asset as AssetDetail) : await getAsset(id);
+      if (asset.kind === 'document') {
+        const page = await getPage(id, Math.max(1, Math.min(at.page ?? 1, asset.page_count ?? 1)));
+        set({ asset, page, moment: null, loading: false });
+      } else {
+        const moment = await getRegionsAt(id, asset.kind === 'image' ? 0 : at.timestamp);
+        set({ asset, page: null, moment, loading: false });
+      }
+    } catch (err) {
+      set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
+    }
+  },
+}));
