@@ -18,10 +18,12 @@ function electronBinary() {
   }
 }
 
-const shell = fileURLToPath(new URL('../main/main.js', import.meta.url));
+// The shell runs the TypeScript sources; its preload and the app's pages are built (`npm run build`,
+// which `npm start` runs first).
+const built = ['../dist/shell/preload.cjs', '../dist/renderer/index.html'].every((f) => fs.existsSync(fileURLToPath(new URL(f, import.meta.url))));
 const electron = electronBinary();
 const [cmd, args] =
-  electron && fs.existsSync(shell)
+  electron && built
     ? [electron, [root]]
     : [process.execPath, [fileURLToPath(new URL('./media-index.js', import.meta.url)), 'serve', ...process.argv.slice(2)]];
 if (cmd === process.execPath) {

@@ -13,7 +13,7 @@ import { ensureFirstKey } from './services/bootstrap.service.ts';
 import { openCore, startServer } from './server.ts';
 import { AppError } from './errors.ts';
 import { DataFolderBusyError } from './store/lock.ts';
-import { EXTENSION_KINDS, PIPELINES } from './contract/assets.ts';
+import { PIPELINES } from './contract/assets.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
 import { manifest, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
@@ -22,6 +22,8 @@ import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { SearchRequest } from './contract/search.ts';
+import { collectFiles } from './media/collect.ts';
+import { RENDERER_DIST } from './api/ui/static.ts';
 
 // A closed pipe (`media-index search … | head`) ends the command quietly.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -87,6 +89,9 @@ program
         ? `first API key written to ${first.path}\n`
         : `data folder ${path.resolve(config.dataDir)}\n`,
     );
+    if (fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) {
+      process.stderr.write(`app: open ${server.url}/ in a browser and paste an API key${first.created ? ` (the one in ${first.path})` : ''}\n`);
+    }
     let closing = false;
     const shutdown = (signal: string) => {
       if (closing) return;
@@ -189,27 +194,6 @@ program
       process.stdout.write(`shared ${r.video_id} into ${r.workspace} (read only)\n`);
     });
   });
-
-/** Supported files under the given paths, recursively, in a stable order. */
-export function collectFiles(paths: string[]): { files: string[]; skipped: string[] } {
-  const files: string[] = [];
-  const skipped: string[] = [];
-  const visit = (p: string) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
-    if (!st) {
-      skipped.push(`${p}: not found`);
-    } else if (st.isDirectory()) {
-      for (const name of fs.readdirSync(p).sort()) {
-        if (!name.startsWith('.')) visit(path.join(p, name));
-      }
-    } else if (st.isFile()) {
-      if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) files.push(path.resolve(p));
-      else skipped.push(`${p}: not a supported type`);
-    }
-  };
-  for (const p of paths) visit(p);
-  return { files, skipped };
-}
 
 program
   .command('index <paths...>')

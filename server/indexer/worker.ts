@@ -4,8 +4,16 @@ import { STAGES } from './registry.ts';
 import type { RunRequest, WorkerMessage } from './protocol.ts';
 import type { StageOutcome } from './stage.ts';
 
+/** Under the desktop shell the process is an Electron utility process, which talks over parentPort. */
+interface ParentPort {
+  on(event: 'message', fn: (e: { data: RunRequest }) => void): void;
+  postMessage(msg: WorkerMessage): void;
+}
+const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
+
 function send(msg: WorkerMessage): void {
-  process.send?.(msg);
+  if (parentPort) parentPort.postMessage(msg);
+  else process.send?.(msg);
 }
 
 async function handle(req: RunRequest): Promise<StageOutcome> {
@@ -19,9 +27,11 @@ async function handle(req: RunRequest): Promise<StageOutcome> {
   }
 }
 
-process.on('message', (msg: RunRequest) => {
+function onRequest(msg: RunRequest): void {
   if (msg?.type !== 'run') return;
   void handle(msg).then((outcome) => send({ type: 'done', jobId: msg.jobId, outcome }));
-});
+}
+if (parentPort) parentPort.on('message', (e) => onRequest(e.data));
+else process.on('message', onRequest);
 process.on('disconnect', () => process.exit(0));
 send({ type: 'ready' });

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useLibrary, type Upload } from '../stores/library.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
 import type { AssetListItem } from '../api/videos.ts';
+import { useSession } from '../stores/session.ts';
 
 /** Every file of a drop, folders walked recursively; hidden files (.DS_Store…) left out. */
 export async function filesOfDrop(items: DataTransferItemList | null, files: FileList | null): Promise<File[]> {
@@ -86,7 +87,8 @@ function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: numbe
 
 export function Library() {
   const { assets, total, loaded, progress, uploads } = useLibrary(useShallow((s) => ({ assets: s.assets, total: s.total, loaded: s.loaded, progress: s.progress, uploads: s.uploads })));
-  const { load, upload, clearFinishedUploads } = useLibrary(useShallow((s) => ({ load: s.load, upload: s.upload, clearFinishedUploads: s.clearFinishedUploads })));
+  const { load, upload, pick, clearFinishedUploads } = useLibrary(useShallow((s) => ({ load: s.load, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })));
+  const desktop = useSession((s) => s.desktop);
   const [over, setOver] = useState(false);
   useEffect(() => void load(), [load]);
 
@@ -110,6 +112,12 @@ export function Library() {
     >
       <header className="section-head">
         <h2>Library <small>{total} item{total === 1 ? '' : 's'}</small></h2>
+        {desktop ? (
+          <>
+            <button onClick={() => void pick('files')}>Add files…</button>
+            <button onClick={() => void pick('folder')}>Add a folder…</button>
+          </>
+        ) : (
         <label className="button">
           Add files…
           <input
@@ -123,6 +131,7 @@ export function Library() {
             }}
           />
         </label>
+        )}
       </header>
       <div className="dropzone" aria-label="drop files or folders here">Drop videos, photos, documents or whole folders here</div>
       {uploads.length ? (

@@ -77,6 +77,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             {asset.kind === 'video' && moment ? ` · at ${(moment.timestamp ?? 0).toFixed(1)} s of ${(asset.duration_s ?? 0).toFixed(1)} s` : ''}
           </small>
         </h2>
+        {window.mediaIndex && asset.owned ? <button onClick={() => void window.mediaIndex?.reveal(asset.video_id)}>Show in folder</button> : null}
         <div className="layers">
           {(Object.keys(layers) as Array<keyof Layers>).map((k) => (
             <label key={k}>

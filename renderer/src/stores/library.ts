@@ -23,6 +23,8 @@ interface LibraryState {
   uploads: Upload[];
   load(): Promise<void>;
   upload(files: File[]): Promise<void>;
+  /** Desktop only: native picker; the files are indexed where they are, not copied. */
+  pick(what: 'files' | 'folder'): Promise<void>;
   remove(id: string): Promise<void>;
   clearFinishedUploads(): void;
 }
@@ -86,6 +88,15 @@ export const useLibrary = create<LibraryState>((set, get) => {
       await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
       const failed = get().uploads.filter((u) => added.some((a) => a.key === u.key) && u.state === 'failed').length;
       if (failed) useToasts.getState().push('error', `${failed} of ${added.length} file(s) were not accepted; see the list.`);
+    },
+    async pick(what) {
+      const bridge = window.mediaIndex;
+      if (!bridge) return;
+      const r = await attempt('Adding', () => (what === 'files' ? bridge.pickFiles() : bridge.pickFolder()));
+      if (!r) return;
+      if (r.accepted.length) useToasts.getState().push('info', `${r.accepted.length} file(s) added; indexing in place.`);
+      for (const x of r.refused.slice(0, 5)) useToasts.getState().push('error', `${x.path}: ${x.reason}`);
+      await get().load();
     },
     async remove(id) {
       const ok = await attempt('Deleting', () => deleteAsset(id));

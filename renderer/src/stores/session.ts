@@ -5,10 +5,18 @@ import { create } from 'zustand';
 import { ApiError, configure } from '../api/client.ts';
 import { listAssets } from '../api/videos.ts';
 
-interface DesktopBridge {
+/** What a picker did: files indexed in place (their ids), and those refused with why. */
+export interface PickResult {
+  accepted: string[];
+  refused: Array<{ path: string; reason: string }>;
+}
+
+/** The desktop shell's preload (absent in a browser). */
+export interface DesktopBridge {
   session(): Promise<{ baseUrl: string; key: string }>;
-  pickFiles(): Promise<string[]>;
-  reveal(videoId: string): Promise<void>;
+  pickFiles(): Promise<PickResult | null>;
+  pickFolder(): Promise<PickResult | null>;
+  reveal(videoId: string): Promise<boolean>;
 }
 
 declare global {

@@ -1,0 +1,107 @@
+// The desktop shell: one instance, one window. It starts the local service (the same server as
+// headless, on a free loopback port, indexer processes as Electron utility processes), gives the
+// window a key of its own through the preload, answers the few things a sandboxed page cannot do
+// (native pickers that index files in place, reveal in folder) and shuts everything down on quit.
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { loadConfig, type Config } from '../server/config.ts';
+import { startServer, type RunningServer } from '../server/server.ts';
+import { AuthService } from '../server/services/auth.service.ts';
+import { collectFiles } from '../server/media/collect.ts';
+import { utilityLauncher } from './utility-launcher.ts';
+import { guardNavigation, windowOptions } from './window.ts';
+import { CHANNELS } from './channels.ts';
+
+const WORKSPACE = 'default';
+const SESSION_KEY_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+
+export interface ShellOptions {
+  preload: string;
+  config?: Partial<Config>;
+  /** Execution provider for models (cuda, dml, coreml, cpu); the default picks what is present. */
+  device?: string;
+  log?: (msg: string) => void;
+}
+
+export interface RunningShell {
+  server: RunningServer;
+  window: BrowserWindow;
+}
+
+/** Picked paths indexed in place; what could not be indexed, with why. */
+export interface PickResult {
+  accepted: string[];
+  refused: Array<{ path: string; reason: string }>;
+}
+
+export async function runShell(opts: ShellOptions): Promise<RunningShell | null> {
+  const log = opts.log ?? ((m: string) => console.error(m));
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  let win: BrowserWindow | null = null;
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  await app.whenReady();
+
+  const server = await startServer(loadConfig({ port: 0, ...opts.config }), { launch: utilityLauncher({ device: opts.device }), log });
+  const auth = new AuthService(server.store);
+  const session = auth.createKey({ workspace: WORKSPACE, scopes: ['read', 'write'], expiresInMs: SESSION_KEY_LIFETIME_MS, label: 'desktop window' });
+  const workspaceId = session.workspace_id;
+  const ours = (e: IpcMainInvokeEvent) => win !== null && e.sender === win.webContents && new URL(e.senderFrame?.url ?? 'about:blank').origin === server.url;
+
+  const indexPaths = async (paths: string[]): Promise<PickResult> => {
+    const { files, skipped } = collectFiles(paths);
+    const result: PickResult = { accepted: [], refused: skipped.map((s) => ({ path: s.split(': ')[0], reason: s.split(': ').slice(1).join(': ') })) };
+    for (const file of files) {
+      try {
+        result.accepted.push((await server.services.assets.ingestLocal(workspaceId, file, { pipeline: 'arrow' })).video_id);
+      } catch (err) {
+        result.refused.push({ path: file, reason: (err as Error).message });
+      }
+    }
+    return result;
+  };
+
+  ipcMain.handle(CHANNELS.session, (e) => (ours(e) ? { baseUrl: server.url, key: session.key } : null));
+  ipcMain.handle(CHANNELS.pickFiles, async (e) => {
+    if (!ours(e) || !win) return null;
+    const r = await dialog.showOpenDialog(win, { title: 'Index files', properties: ['openFile', 'multiSelections'] });
+    return r.canceled ? { accepted: [], refused: [] } : indexPaths(r.filePaths);
+  });
+  ipcMain.handle(CHANNELS.pickFolder, async (e) => {
+    if (!ours(e) || !win) return null;
+    const r = await dialog.showOpenDialog(win, { title: 'Index a folder', properties: ['openDirectory'] });
+    return r.canceled ? { accepted: [], refused: [] } : indexPaths(r.filePaths);
+  });
+  ipcMain.handle(CHANNELS.reveal, (e, videoId: unknown) => {
+    if (!ours(e) || typeof videoId !== 'string') return false;
+    const a = server.store.assets.findVisible(videoId, workspaceId);
+    if (!a || a.owned !== 1) return false;
+    shell.showItemInFolder(a.linked ? a.stored_path : path.join(server.store.files.root, a.stored_path));
+    return true;
+  });
+
+  win = new BrowserWindow(windowOptions(opts.preload));
+  guardNavigation(win, server.url);
+  win.once('ready-to-show', () => win?.show());
+  win.on('closed', () => (win = null));
+  app.on('window-all-closed', () => app.quit());
+
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    closed = true;
+    auth.revoke(session.id);
+    for (const c of Object.values(CHANNELS)) ipcMain.removeHandler(c);
+    void server.close().finally(() => app.quit());
+  });
+
+  await win.loadURL(`${server.url}/`);
+  return { server, window: win };
+}

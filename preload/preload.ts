@@ -1,0 +1,11 @@
+// The page's only door to the shell (context isolation on, sandboxed): the server's address and
+// the window's key, native pickers that index files in place, reveal in folder. Nothing else.
+import { contextBridge, ipcRenderer } from 'electron';
+import { CHANNELS } from '../main/channels.ts';
+
+contextBridge.exposeInMainWorld('mediaIndex', {
+  session: () => ipcRenderer.invoke(CHANNELS.session),
+  pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles),
+  pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder),
+  reveal: (videoId: string) => ipcRenderer.invoke(CHANNELS.reveal, String(videoId)),
+});

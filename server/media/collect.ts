@@ -1,0 +1,26 @@
+// The files a person points at (files and folders, walked recursively), as the CLI `index` and the
+// desktop shell's pickers take them.
+import fs from 'node:fs';
+import path from 'node:path';
+import { EXTENSION_KINDS } from '../contract/assets.ts';
+
+/** Supported files under the given paths, recursively, in a stable order. */
+export function collectFiles(paths: string[]): { files: string[]; skipped: string[] } {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const visit = (p: string) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) {
+      skipped.push(`${p}: not found`);
+    } else if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (!name.startsWith('.')) visit(path.join(p, name));
+      }
+    } else if (st.isFile()) {
+      if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) files.push(path.resolve(p));
+      else skipped.push(`${p}: not a supported type`);
+    }
+  };
+  for (const p of paths) visit(p);
+  return { files, skipped };
+}
