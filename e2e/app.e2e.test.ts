@@ -84,7 +84,7 @@ describe('the app in Chromium', () => {
   it('opens a document page at the passage a phrase came from, passages listed and outlined', async () => {
     await page.getByLabel('search').fill('Would the fall never come to an end');
     await page.getByLabel('search').press('Enter');
-    const hit = page.locator('.hit', { has: page.locator('.hit-where', { hasText: 'page 5' }) }).first();
+    const hit = page.locator('.hit', { has: page.locator('.hit-where', { hasText: /^page 5$/ }) }).first();
     await hit.waitFor();
     await hit.locator('.hit-open').click();
     await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
@@ -94,7 +94,25 @@ describe('the app in Chromium', () => {
     expect(await page.locator('.box-hit').count()).toBe(1);
     await page.keyboard.press('ArrowRight');
     await page.getByLabel('page number').and(page.locator('[value="6"]')).waitFor();
+    // Page 6 is drawn on this first request (text pages are rendered lazily).
+    await page.waitForFunction(() => {
+      const img = document.querySelector('.boxed img') as HTMLImageElement | null;
+      return img !== null && img.complete && img.naturalWidth > 0;
+    });
     await shot('viewer-document');
+  });
+
+  it('plays a video from the moment it was opened at', async () => {
+    // Indexed through the API with the face stages off, so People below stay the photos'.
+    const video = await t.index(t.key('e2e'), path.join(CORPUS, 'video/forensics/movie-hello.mp4'), { faces: false, people: false, ocr: false });
+    await page.goto(`${t.url}/#/view/${video.video_id}?t=4`);
+    await page.locator('[data-testid=viewer][data-kind=video]').waitFor();
+    await page.waitForFunction(() => {
+      const v = document.querySelector('video.player') as HTMLVideoElement | null;
+      return v !== null && v.readyState >= 1 && Math.abs(v.currentTime - 4) < 0.5;
+    });
+    await shot('viewer-video');
+    await page.goto(`${t.url}/#/library`);
   });
 
   it('re-groups faces after a preview, names the person, and shows the name in the grid', async () => {

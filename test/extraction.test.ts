@@ -87,6 +87,7 @@ describe('extraction through the API', () => {
     expect(out.status).toBe(404);
     expect(out.body.error.code).toBe('not_found');
     const photo = await indexed('chelsea', corpus('scenes/skimage/chelsea.png'));
+    expect(photo.media_url).toBeNull();
     expect((await t.api('GET', `/videos/${photo.video_id}/pages/1`, { key })).status).toBe(404);
   });
 
@@ -233,6 +234,26 @@ describe('extraction through the API', () => {
     expect(at.frame_url).toMatch(/\/frames\/k00001\.jpg\?/);
     expect((await fetch(at.frame_url)).status).toBe(200);
     expect((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=60`, { key })).status).toBe(404);
+
+    // The original for a player: signed, served in byte ranges so it can seek.
+    const size = fs.statSync(corpus('video/forensics/movie-hello.mp4')).size;
+    const media = new URL(d.media_url);
+    const head = await fetch(media, { headers: { Range: 'bytes=0-99' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 0-99/${size}`);
+    expect(head.headers.get('content-type')).toBe('video/mp4');
+    expect((await head.arrayBuffer()).byteLength).toBe(100);
+    const tail = await fetch(media, { headers: { Range: 'bytes=-10' } });
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(size - 10));
+    expect((await fetch(media, { headers: { Range: `bytes=${size}-` } })).status).toBe(416);
+    const whole = await fetch(media);
+    expect(whole.status).toBe(200);
+    expect(Number(whole.headers.get('content-length'))).toBe(size);
+    await whole.arrayBuffer();
+    expect((await fetch(`${media.origin}${media.pathname}`)).status).toBe(401);
+    const forged = new URL(media);
+    forged.searchParams.set('sig', `${media.searchParams.get('sig')!.slice(0, -2)}AA`);
+    expect((await fetch(forged)).status).toBe(403);
   });
 
   it('reads vtest.avi (no audio track) and finds the cuts of a video made of three different shots', async () => {

@@ -87,6 +87,8 @@ export const AssetDetail = AssetListItem.extend({
   workspace_id: z.string(),
   completed_at: z.string().nullable(),
   index: z.object({ options: EffectiveOptionsSchema.nullable(), report: IndexReport }),
+  /** Videos: a signed URL of the original for a player (byte ranges served): not in the spec. */
+  media_url: z.string().nullable(),
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
 

@@ -71,6 +71,6 @@ export type RegionsView = z.infer<typeof RegionsView>;
 
 export const FrameParams = z.object({
   id: z.string().min(1).max(100),
-  name: z.string().regex(/^(p\d{5}|k\d{5}|thumb|frame)\.jpg$/, 'not a frame name'),
+  name: z.string().regex(/^((p\d{5}|k\d{5}|thumb|frame)\.jpg|original)$/, 'not a frame name'),
 });
 export const FrameQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }).strict();

@@ -237,6 +237,7 @@ export class AssetsService {
           progress: { done, total: runs.length },
         },
       },
+      media_url: null,
     };
   }
 

@@ -46,6 +46,11 @@ export class ReadsService {
     return storedRel ? `${origin}${this.signer.sign(assetId, path.basename(storedRel))}` : null;
   }
 
+  /** The original of a video, for a player (the frame route serves it with byte ranges). */
+  mediaUrl(origin: string, asset: { video_id: string; kind: string }): string | null {
+    return asset.kind === 'video' ? `${origin}${this.signer.sign(asset.video_id, 'original')}` : null;
+  }
+
   thumbnailUrl(origin: string, assetId: string): string | null {
     return this.fileUrl(origin, assetId, this.store.media.media(assetId)?.thumbnail_path);
   }
@@ -167,6 +172,10 @@ export class ReadsService {
       throw Errors.notFound('Frame');
     }
     if (!asset || asset.deleted_at !== null) throw Errors.notFound('Frame');
+    if (name === 'original') {
+      if (asset.kind !== 'video') throw Errors.notFound('Frame');
+      return this.store.files.abs(asset.stored_path);
+    }
     const rel = name.startsWith('p') ? path.join('pages', name) : name.startsWith('k') ? path.join('frames', name) : name;
     return path.join(this.store.files.assetDir(id), rel);
   }

@@ -104,6 +104,18 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
       ) : null}
       <div className="viewer-body">
         <div className="stage">
+          {asset.kind === 'video' && asset.media_url ? (
+            <video
+              className="player"
+              controls
+              preload="metadata"
+              src={asset.media_url}
+              aria-label={`play ${asset.file_name}`}
+              onLoadedMetadata={(e) => {
+                e.currentTarget.currentTime = t;
+              }}
+            />
+          ) : null}
           <BoxedPicture src={src} alt={asset.file_name} boxes={boxes} aspect={aspect}>
             {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
           </BoxedPicture>

@@ -45,7 +45,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetDetail,
       handler: ({ auth, params, ctx }) => {
         const detail = s.assets.detail(auth.workspaceId, params.id);
-        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), detail.video_id) };
+        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), detail.video_id), media_url: s.reads.mediaUrl(originOf(ctx), detail) };
       },
     }),
     defineRoute({
@@ -82,9 +82,29 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
         } catch {
           throw Errors.notFound('Frame');
         }
-        ctx.type = 'image/jpeg';
-        ctx.length = stat.size;
         ctx.set('Cache-Control', 'private, max-age=3600');
+        if (params.name === 'original') {
+          // A video's original, for a player: byte ranges, so it can seek.
+          ctx.type = s.store.assets.byId(params.id)?.mime_type ?? 'application/octet-stream';
+          ctx.set('Accept-Ranges', 'bytes');
+          const range = byteRange(ctx.get('Range'), stat.size);
+          if (range === 'unsatisfiable') {
+            ctx.status = 416;
+            ctx.set('Content-Range', `bytes */${stat.size}`);
+            ctx.body = '';
+            return;
+          }
+          if (range) {
+            ctx.status = 206;
+            ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`);
+            ctx.length = range.end - range.start + 1;
+            ctx.body = fs.createReadStream(file, range);
+            return;
+          }
+        } else {
+          ctx.type = 'image/jpeg';
+        }
+        ctx.length = stat.size;
         ctx.body = fs.createReadStream(file);
       },
     }),
@@ -124,4 +144,21 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       handler: ({ auth, params }) => s.assets.delete(auth.workspaceId, params.id),
     }),
   ];
+}
+
+/** One `bytes=a-b` range (the form players send), clamped to the file; null without a Range header. */
+export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!header || !m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
 }
