@@ -154,6 +154,17 @@ describe('the app in Chromium', () => {
     await page.getByTestId('settings').waitFor();
     await page.getByRole('cell', { name: 'all-MiniLM-L6-v2', exact: true }).waitFor();
     expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
+    // A key made here is shown once and works; revoked, it stops working.
+    await page.getByLabel('key label').fill('backup script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const created = (await page.getByTestId('new-key').textContent()) as string;
+    expect((await t.api('GET', '/videos', { key: created })).status).toBe(200);
     await shot('settings');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('tr', { hasText: 'backup script' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr.revoked', { hasText: 'backup script' }).waitFor();
+    expect((await t.api('GET', '/videos', { key: created })).status).toBe(401);
   });
 });

@@ -19,12 +19,13 @@ import { modelRoutes } from './models/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
 import { answerRoutes } from './answers/routes.ts';
 import { serveUi } from './ui/static.ts';
+import { keyRoutes } from './keys/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s), ...answerRoutes(s));
+  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s), ...answerRoutes(s), ...keyRoutes(s));
   return routes;
 }
 

@@ -3,7 +3,8 @@
 // 256 random bits, so a fast hash is as safe as a slow one and keeps every request cheap.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/index.ts';
-import { clock, newId } from '../store/ids.ts';
+import { clock, iso, newId } from '../store/ids.ts';
+import type { KeyRow } from '../store/keys.repo.ts';
 import { AppError, Errors } from '../errors.ts';
 
 export const KEY_PREFIX = 'mi_';
@@ -123,6 +124,40 @@ export class AuthService {
       scopes: new Set(row.scopes.split(',') as Scope[]),
       access: JSON.parse(row.access) as string[],
     };
+  }
+
+  /** The keys of the caller's workspace, without secrets. */
+  keysOf(auth: AuthContext) {
+    return this.store.keys.ofWorkspace(auth.workspaceId).map((k) => ({
+      key_id: k.id,
+      label: k.label,
+      scopes: k.scopes.split(',') as Scope[],
+      created_at: iso(k.created_at) as string,
+      expires_at: iso(k.expires_at),
+      revoked_at: iso(k.revoked_at),
+      last_used_at: iso(k.last_used_at),
+      current: k.id === auth.keyId,
+    }));
+  }
+
+  /** A new key of the caller's workspace, with no scope the caller lacks and no federated access. */
+  createOwnKey(auth: AuthContext, body: { label?: string; scopes: Scope[]; expires_in?: string }) {
+    const missing = body.scopes.filter((s) => !auth.scopes.has(s));
+    if (missing.length) throw Errors.forbidden(`This key cannot give the scope ${missing.join(', ')}.`);
+    const scopes = [...new Set<Scope>(['read', ...body.scopes])];
+    const ws = this.store.workspaces.byId(auth.workspaceId);
+    if (!ws) throw Errors.notFound('Workspace');
+    const k = this.createKey({ workspace: ws.name, scopes, expiresInMs: body.expires_in ? parseDuration(body.expires_in) : null, label: body.label ?? null });
+    const row = this.store.keys.byId(k.id) as KeyRow;
+    return { key_id: k.id, key: k.key, label: row.label, scopes, created_at: iso(row.created_at) as string, expires_at: iso(row.expires_at) };
+  }
+
+  /** Revokes a key of the caller's workspace (another workspace's id is not found). */
+  revokeOwnKey(auth: AuthContext, id: string): { key_id: string; revoked: true } {
+    const row = this.store.keys.byId(id);
+    if (!row || row.workspace_id !== auth.workspaceId) throw Errors.notFound('Key');
+    this.store.keys.revoke(id, clock.now());
+    return { key_id: id, revoked: true };
   }
 
   revoke(id: string): boolean {

@@ -37,6 +37,10 @@ export class KeysRepo {
       .all() as Array<KeyRow & { workspace_name: string }>;
   }
 
+  ofWorkspace(workspaceId: string): KeyRow[] {
+    return this.db.prepare('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as KeyRow[];
+  }
+
   count(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number }).n;
   }

@@ -1,6 +1,6 @@
 // Settings of the workspace: which stages new uploads run, the engines, the optional models (they
 // are installed with `media-index models pull NAME` on a connected machine), and the key in use.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSettings } from '../stores/settings.ts';
 import { useSession } from '../stores/session.ts';
@@ -63,15 +63,80 @@ export function Settings() {
         ))}
       </ul>
 
-      <h3>Access</h3>
+      <h3>API keys of this workspace</h3>
+      <KeysPanel />
       {desktop ? (
-        <p>This window uses a key of its own, made when the app started.</p>
+        <p>This window uses a key of its own, made when the app started and revoked when it quits.</p>
       ) : (
         <p>
-          This browser keeps the API key it was opened with. Keys are made and revoked with <code>media-index keys create</code> and <code>media-index keys revoke</code>.{' '}
-          <button className="link" onClick={forget}>Forget the key here</button>
+          This browser keeps the key it was opened with. <button className="link" onClick={forget}>Forget the key here</button>
         </p>
       )}
     </section>
+  );
+}
+
+function KeysPanel() {
+  const { keys, created } = useSettings(useShallow((s) => ({ keys: s.keys, created: s.created })));
+  const { createKey, revokeKey, dismissCreated } = useSettings(useShallow((s) => ({ createKey: s.createKey, revokeKey: s.revokeKey, dismissCreated: s.dismissCreated })));
+  const [label, setLabel] = useState('');
+  const [write, setWrite] = useState(false);
+  const [expiry, setExpiry] = useState('30d');
+  return (
+    <>
+      <form
+        className="key-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void createKey({ label: label.trim() || undefined, scopes: write ? ['read', 'write'] : ['read'], expires_in: expiry || undefined });
+          setLabel('');
+        }}
+      >
+        <input aria-label="key label" placeholder="What is it for?" value={label} onChange={(e) => setLabel(e.target.value)} />
+        <label>
+          <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} /> may change things (write)
+        </label>
+        <select aria-label="expires" value={expiry} onChange={(e) => setExpiry(e.target.value)}>
+          <option value="1d">expires in a day</option>
+          <option value="30d">expires in 30 days</option>
+          <option value="52w">expires in a year</option>
+          <option value="">never expires</option>
+        </select>
+        <button type="submit">Create key</button>
+      </form>
+      {created ? (
+        <div className="created-key" role="alert">
+          <p>Copy this key now: it is not shown again.</p>
+          <code data-testid="new-key">{created.key}</code>
+          <div className="actions">
+            <button onClick={() => void navigator.clipboard?.writeText(created.key)}>Copy</button>
+            <button className="link" onClick={dismissCreated}>Done</button>
+          </div>
+        </div>
+      ) : null}
+      <table>
+        <thead>
+          <tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th><th /></tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.key_id} data-key={k.key_id} className={k.revoked_at ? 'revoked' : ''}>
+              <td>{k.label ?? <em>no label</em>}{k.current ? ' (this session)' : ''}</td>
+              <td>{k.scopes.join(', ')}</td>
+              <td>{k.created_at.slice(0, 10)}</td>
+              <td>{k.expires_at ? k.expires_at.slice(0, 10) : 'never'}</td>
+              <td>{k.last_used_at ? k.last_used_at.slice(0, 16).replace('T', ' ') : '—'}</td>
+              <td>
+                {k.revoked_at ? (
+                  'revoked'
+                ) : (
+                  <button disabled={k.current} onClick={() => window.confirm('Revoke this key? Scripts using it stop working.') && void revokeKey(k.key_id)}>Revoke</button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

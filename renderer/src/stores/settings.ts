@@ -7,7 +7,13 @@ interface SettingsState {
   options: Settings.IndexOptionsView | null;
   engines: Settings.Engines | null;
   models: Settings.Models | null;
+  keys: Settings.Keys['keys'];
+  /** The key just created: shown once, until dismissed. */
+  created: Settings.CreatedKey | null;
   load(): Promise<void>;
+  createKey(body: { label?: string; scopes: Array<'read' | 'write'>; expires_in?: string }): Promise<void>;
+  revokeKey(id: string): Promise<void>;
+  dismissCreated(): void;
   setStage(stage: string, enabled: boolean): Promise<void>;
   reset(): Promise<void>;
 }
@@ -16,13 +22,32 @@ export const useSettings = create<SettingsState>((set, get) => ({
   options: null,
   engines: null,
   models: null,
+  keys: [],
+  created: null,
   async load() {
-    const [options, engines, models] = await Promise.all([
+    const [options, engines, models, keys] = await Promise.all([
       attempt('Loading index options', Settings.getIndexOptions),
       attempt('Loading engines', Settings.getEngines),
       attempt('Loading models', Settings.getModels),
+      Settings.getKeys().catch(() => null), // a read-only key may not list keys
     ]);
-    set({ options: options ?? null, engines: engines ?? null, models: models ?? null });
+    set({ options: options ?? null, engines: engines ?? null, models: models ?? null, keys: keys?.keys ?? [] });
+  },
+  async createKey(body) {
+    const created = await attempt('Creating a key', () => Settings.createKey(body));
+    if (!created) return;
+    set({ created });
+    const keys = await Settings.getKeys().catch(() => null);
+    if (keys) set({ keys: keys.keys });
+  },
+  async revokeKey(id) {
+    if (!(await attempt('Revoking the key', () => Settings.revokeKey(id)))) return;
+    useToasts.getState().push('info', 'Key revoked.');
+    const keys = await Settings.getKeys().catch(() => null);
+    if (keys) set({ keys: keys.keys });
+  },
+  dismissCreated() {
+    set({ created: null });
   },
   async setStage(stage, enabled) {
     const current = get().options?.workspace ?? {};
