@@ -23,7 +23,6 @@ import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { SearchRequest } from './contract/search.ts';
 import { collectFiles } from './media/collect.ts';
-import { RENDERER_DIST } from './api/ui/static.ts';
 
 // A closed pipe (`media-index search … | head`) ends the command quietly.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -89,7 +88,7 @@ program
         ? `first API key written to ${first.path}\n`
         : `data folder ${path.resolve(config.dataDir)}\n`,
     );
-    if (fs.existsSync(path.join(RENDERER_DIST, 'index.html'))) {
+    if (fs.existsSync(path.join(config.uiDir, 'index.html'))) {
       process.stderr.write(`app: open ${server.url}/ in a browser and paste an API key${first.created ? ` (the one in ${first.path})` : ''}\n`);
     }
     let closing = false;

@@ -1,5 +1,6 @@
 // Runtime settings: command-line flags over MEDIA_INDEX_* environment variables over defaults.
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import envPaths from 'env-paths';
 
 export interface Config {
@@ -14,6 +15,8 @@ export interface Config {
   stageTimeoutMs: number;
   /** Host header names accepted besides the loopback names. */
   allowedHosts: string[];
+  /** The built app served at `/` (dist/renderer). */
+  uiDir: string;
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -50,5 +53,6 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
         .split(',')
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
+    uiDir: overrides.uiDir ?? fileURLToPath(new URL('../dist/renderer', import.meta.url)),
   };
 }

@@ -17,6 +17,7 @@ import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
 import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
+import { ModelPulls } from './services/model-pulls.service.ts';
 import { createApp } from './api/app.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
@@ -73,6 +74,10 @@ export async function openCore(
     reads,
     search,
     answers: new AnswersService(store, search, assets),
+    modelPulls: new ModelPulls(config.dataDir, () => {
+      // The model is in place: stages that waited for it run again where they missed it.
+      if (assets.resumeWaitingForModels(config.dataDir) > 0) host.kick();
+    }, log),
     people,
     version: VERSION,
     log,
@@ -87,6 +92,7 @@ export async function openCore(
     purger,
     services,
     async close() {
+      await services.modelPulls.settled();
       await host.stop();
       await purger.settled();
       store.close();

@@ -135,5 +135,5 @@ describe('media-index CLI', () => {
     expect(fs.existsSync(path.join(folder, 'a-text.pdf'))).toBe(true);
     s.child.kill('SIGTERM');
     await s.exited;
-  });
+  }, 180_000);
 });

@@ -52,6 +52,6 @@ export function createApp(s: Services): Koa<AppState> {
   );
   app.use(router.routes());
   app.use(router.allowedMethods());
-  app.use(serveUi());
+  app.use(serveUi(s.config.uiDir));
   return app;
 }

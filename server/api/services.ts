@@ -9,6 +9,7 @@ import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
 import type { PeopleService } from '../services/people.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
+import type { ModelPulls } from '../services/model-pulls.service.ts';
 
 export interface Services {
   config: Config;
@@ -21,6 +22,7 @@ export interface Services {
   search: SearchService;
   people: PeopleService;
   answers: AnswersService;
+  modelPulls: ModelPulls;
   version: string;
   log: (msg: string) => void;
 }

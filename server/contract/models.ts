@@ -12,7 +12,12 @@ export const ModelView = z.object({
   installed: z.boolean(),
   size_bytes: z.number().int(),
   missing: z.array(z.string()),
+  /** A download started from the app (POST /models/{name}/pull), or null. */
+  pull: z.object({ state: z.enum(['downloading', 'installed', 'failed']), received: z.number(), total: z.number(), error: z.string().nullable() }).nullable(),
 });
+
+export const ModelParams = z.object({ name: z.string().min(1).max(100) });
+export const PullAck = z.object({ name: z.string(), state: z.enum(['downloading', 'installed', 'failed']), received: z.number(), total: z.number(), error: z.string().nullable() });
 
 export const ModelsView = z.object({
   models: z.array(ModelView),

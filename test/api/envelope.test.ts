@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../helpers/corpus.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, tempDir, type TestServer } from '../helpers/server.ts';
 
 describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
   let t: TestServer;
@@ -59,9 +61,39 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
     const r = await t.api('GET', '/nothing-here', { key });
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ success: false, error: { code: 'not_found', status: 404 } });
-    const outside = await fetch(`${t.url}/elsewhere`);
-    expect(outside.status).toBe(404);
-    expect(((await outside.json()) as { success: boolean }).success).toBe(false);
+    // Outside /api: the app where it is built (an app route gets its page), else nothing.
+    const missing = await fetch(`${t.url}/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { success: boolean }).success).toBe(false);
+  });
+
+  it('serves the built app outside /api with a strict content policy, and says so when it is not built', async () => {
+    const ui = tempDir('mi-ui-');
+    fs.writeFileSync(path.join(ui, 'index.html'), '<!doctype html><title>app</title>');
+    const withUi = await startTestServer({ uiDir: ui });
+    try {
+      for (const p of ['/', '/library', '/people/per_x']) {
+        const r = await fetch(`${withUi.url}${p}`);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('content-type')).toMatch(/^text\/html/);
+        expect(await r.text()).toContain('<title>app</title>');
+        expect(r.headers.get('content-security-policy')).toContain("default-src 'self'");
+        expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+        expect(r.headers.get('access-control-allow-origin')).toBeNull();
+      }
+      expect((await fetch(`${withUi.url}/api/v1/nothing-here`)).status).toBe(404);
+    } finally {
+      await withUi.close();
+      fs.rmSync(ui, { recursive: true, force: true });
+    }
+    const bare = await startTestServer({ uiDir: path.join(ui, 'absent') });
+    try {
+      const r = await fetch(`${bare.url}/`);
+      expect(r.status).toBe(404);
+      expect(await r.text()).toMatch(/npm run build/);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('answers malformed JSON with 422', async () => {

@@ -18,3 +18,4 @@ export const getModels = () => api<Models>('GET', '/models');
 export const getKeys = () => api<Keys>('GET', '/keys');
 export const createKey = (body: { label?: string; scopes: Array<'read' | 'write'>; expires_in?: string }) => api<CreatedKey>('POST', '/keys', body);
 export const revokeKey = (id: string) => api<{ key_id: string; revoked: true }>('DELETE', `/keys/${encodeURIComponent(id)}`);
+export const pullModel = (name: string) => api<{ name: string; state: string }>('POST', `/models/${encodeURIComponent(name)}/pull`);

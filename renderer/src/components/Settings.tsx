@@ -10,7 +10,7 @@ const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
 
 export function Settings() {
   const { options, engines, models } = useSettings(useShallow((s) => ({ options: s.options, engines: s.engines, models: s.models })));
-  const { load, setStage, reset } = useSettings(useShallow((s) => ({ load: s.load, setStage: s.setStage, reset: s.reset })));
+  const { load, setStage, reset, pull } = useSettings(useShallow((s) => ({ load: s.load, setStage: s.setStage, reset: s.reset, pull: s.pull })));
   const { desktop, forget } = useSession(useShallow((s) => ({ desktop: s.desktop, forget: s.forget })));
   useEffect(() => void load(), [load]);
   return (
@@ -50,7 +50,20 @@ export function Settings() {
               <td>{m.stage}</td>
               <td>{m.size_bytes ? mb(m.size_bytes) : '—'}</td>
               <td>{m.licence}</td>
-              <td>{m.installed ? 'installed' : m.downloadable ? <code>media-index models pull {m.name}</code> : 'not available in this build'}</td>
+              <td>
+                {m.installed ? (
+                  'installed'
+                ) : m.pull?.state === 'downloading' ? (
+                  <progress max={m.pull.total} value={m.pull.received} aria-label={`download of ${m.name}`} />
+                ) : m.downloadable ? (
+                  <>
+                    <button onClick={() => void pull(m.name)}>Install</button> or <code>media-index models pull {m.name}</code>
+                    {m.pull?.state === 'failed' ? <div className="error">{m.pull.error}</div> : null}
+                  </>
+                ) : (
+                  'not available in this build'
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -14,6 +14,8 @@ interface SettingsState {
   createKey(body: { label?: string; scopes: Array<'read' | 'write'>; expires_in?: string }): Promise<void>;
   revokeKey(id: string): Promise<void>;
   dismissCreated(): void;
+  /** Downloads a pinned model (progress polled until it ends). */
+  pull(name: string): Promise<void>;
   setStage(stage: string, enabled: boolean): Promise<void>;
   reset(): Promise<void>;
 }
@@ -48,6 +50,20 @@ export const useSettings = create<SettingsState>((set, get) => ({
   },
   dismissCreated() {
     set({ created: null });
+  },
+  async pull(name) {
+    if (!(await attempt(`Installing ${name}`, () => Settings.pullModel(name)))) return;
+    for (;;) {
+      const models = await Settings.getModels().catch(() => null);
+      if (models) set({ models });
+      const p = models?.models.find((m) => m.name === name)?.pull;
+      if (!p || p.state !== 'downloading') {
+        if (p?.state === 'installed') useToasts.getState().push('info', `${name} installed; assets that missed it are being indexed with it.`);
+        if (p?.state === 'failed') useToasts.getState().push('error', `${name}: ${p.error}`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   },
   async setStage(stage, enabled) {
     const current = get().options?.workspace ?? {};

@@ -1,6 +1,6 @@
 // /models: not in the spec; lists the optional models (the desktop settings screen reads it).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
-import { ModelsView } from '../../contract/models.ts';
+import { ModelParams, ModelsView, PullAck } from '../../contract/models.ts';
 import { manifest, modelStatus, modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import type { Services } from '../services.ts';
@@ -14,10 +14,20 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       response: ModelsView,
       handler: () => ({
-        models: manifest().models.map((m) => modelStatus(modelsDir(s.config.dataDir), m)),
+        models: manifest().models.map((m) => ({ ...modelStatus(modelsDir(s.config.dataDir), m), pull: s.modelPulls.state(m.name) })),
         provider: executionProvider(),
         models_dir_set: Boolean(process.env.MEDIA_INDEX_MODELS),
       }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/models/:name/pull',
+      summary: 'Download a pinned optional model in the background (progress in GET /models); waiting stages then run',
+      access: 'write',
+      params: ModelParams,
+      status: 202,
+      response: PullAck,
+      handler: ({ params }) => s.modelPulls.start(params.name),
     }),
   ];
 }

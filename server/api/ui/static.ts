@@ -3,12 +3,9 @@
 // file gets index.html (the app routes itself). The page may talk only to this server.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import serve from 'koa-static';
 import type { AppState } from '../context.ts';
-
-export const RENDERER_DIST = fileURLToPath(new URL('../../../dist/renderer', import.meta.url));
 
 const CSP = [
   "default-src 'self'",
@@ -23,7 +20,7 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-export function serveUi(dist = RENDERER_DIST): Middleware<AppState> {
+export function serveUi(dist: string): Middleware<AppState> {
   const files = serve(dist, { index: 'index.html', maxage: 0, gzip: false, brotli: false });
   return async (ctx, next) => {
     if (ctx.path.startsWith('/api/') || ctx.path === '/api' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();

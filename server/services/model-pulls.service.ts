@@ -1,0 +1,58 @@
+// Installing an optional model from the app: `POST /models/{name}/pull` starts the same pinned,
+// resumable, checksummed download as `media-index models pull` (from the manifest's address only),
+// in the background; `GET /models` shows its progress. When it is in place, stages that waited for
+// it run again on the assets that missed it. Nothing is ever downloaded without this request.
+import { ModelError, isPinned, modelEntry, pullModel, type PullProgress } from '../ml/models.ts';
+import { AppError, Errors } from '../errors.ts';
+
+export interface PullState {
+  state: 'downloading' | 'installed' | 'failed';
+  received: number;
+  total: number;
+  error: string | null;
+}
+
+export class ModelPulls {
+  private readonly pulls = new Map<string, PullState>();
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly installed: (name: string) => void,
+    private readonly log: (msg: string) => void = () => {},
+  ) {}
+
+  state(name: string): PullState | null {
+    return this.pulls.get(name) ?? null;
+  }
+
+  start(name: string): { name: string } & PullState {
+    const m = modelEntry(name);
+    if (!m) throw Errors.notFound('Model');
+    if (!isPinned(m)) throw new AppError('model_not_downloadable', 422, `${name} has no pinned files in this build, so it cannot be downloaded safely.`);
+    if (this.running.has(name)) return { name, ...(this.pulls.get(name) as PullState) };
+    const total = m.files.reduce((n, f) => n + (f.size ?? 0), 0);
+    const s: PullState = { state: 'downloading', received: 0, total, error: null };
+    this.pulls.set(name, s);
+    const job = pullModel(this.dataDir, m, { onProgress: (p: PullProgress) => (s.received = p.received) })
+      .then(() => {
+        s.state = 'installed';
+        s.received = total;
+        this.log(`model ${name} installed`);
+        this.installed(name);
+      })
+      .catch((err: unknown) => {
+        s.state = 'failed';
+        s.error = err instanceof ModelError || err instanceof Error ? err.message : String(err);
+        this.log(`model ${name} failed to download: ${s.error}`);
+      })
+      .finally(() => this.running.delete(name));
+    this.running.set(name, job);
+    return { name, ...s };
+  }
+
+  /** Resolves when no download is running (shutdown, tests). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.running.values()]);
+  }
+}
