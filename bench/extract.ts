@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { extractPdf } from '../server/media/pdf.ts';
 import { extractVideo } from '../server/media/video.ts';
 import { extractTextDocument } from '../server/media/office.ts';
+import { writeResults } from './report.ts';
 
 const CORPUS = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shared/corpus');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-'));
@@ -40,6 +41,4 @@ for (const v of ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi']) {
   results[`video_x_realtime_${path.basename(v)}`] = Math.round(((r.facts.duration_s ?? 0) / s) * 10) / 10;
 }
 fs.rmSync(scratch, { recursive: true, force: true });
-const out = path.resolve(fileURLToPath(new URL('.', import.meta.url)), 'results/extract.json');
-fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
-console.table(results);
+writeResults('extract', 'Extraction alone, one process', results);

@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openStore } from '../server/store/index.ts';
 import { PeopleService } from '../server/services/people.service.ts';
 import { insertSyntheticFaces } from '../test/helpers/synthetic-faces.ts';
+import { writeResults } from './report.ts';
 
 const arg = process.argv.indexOf('--n');
 const sizes = arg > 0 ? [Number(process.argv[arg + 1])] : [10_000];
@@ -26,5 +26,4 @@ for (const n of sizes) {
   store.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }
-fs.writeFileSync(path.resolve(fileURLToPath(new URL('.', import.meta.url)), 'results/people.json'), `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
-console.table(results);
+writeResults(sizes.length === 1 && sizes[0] !== 10_000 ? `people-${sizes[0]}` : 'people', 'Re-cluster of synthetic 1024-d faces in a worker thread', results);

@@ -1,8 +1,14 @@
-// Every benchmark ends the same way: a JSON result and a Markdown table in bench/results/, and the
-// table printed.
+// What the benchmarks share: numeric arguments, and the ending — a JSON result and a Markdown
+// table in bench/results/, and the table printed.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** A numeric `--name value` argument of the command line. */
+export function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
 
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 

@@ -19,13 +19,9 @@ import { planRuns } from '../server/indexer/plan.ts';
 import { deploymentDefaults } from '../server/contract/stages.ts';
 import { modelsDir } from '../server/ml/models.ts';
 import { installTinyMiniLM, seededTable, writeManifest } from '../test/helpers/tiny-onnx.ts';
-import { writeResults } from './report.ts';
+import { arg, writeResults } from './report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
 const ASSETS = arg('assets', 10_000);
 const VECTORS = arg('vectors', 100_000);
 const QUERIES = arg('queries', 300);

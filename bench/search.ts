@@ -5,15 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import hnswlib from 'hnswlib-node';
 import { seededTable } from '../test/helpers/tiny-onnx.ts';
+import { arg } from './report.ts';
+import { writeResults } from './report.ts';
 
 const { HierarchicalNSW } = hnswlib;
-const arg = (name: string, def: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
 const N = arg('vectors', 100_000);
 const DIM = arg('dim', 384);
 const M = arg('M', 16);
@@ -100,6 +97,4 @@ cold.searchKnn(row(queries, 0), 10);
 results.cold_start_to_first_answer_ms = Math.round(performance.now() - tLoad);
 fs.rmSync(file, { force: true });
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-fs.writeFileSync(path.join(HERE, 'results', `search-${N}.json`), `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
-console.table(results);
+writeResults(`search-${N}`, `HNSW vector index alone, ${N} synthetic ${DIM}-d vectors`, results);

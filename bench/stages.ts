@@ -1,7 +1,6 @@
 // Per-stage model time on this machine, one process (the indexer runs one per core):
 // OCR per photo and per scanned page, faces and objects per photo, voice activity per audio second.
 // Usage: npm run bench:stages
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -12,6 +11,7 @@ import { detectFaces, detectObjects } from '../server/ml/human.ts';
 import { speechSegments } from '../server/ml/vad.ts';
 import { renderPdfPages } from '../server/media/pdf.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { writeResults } from './report.ts';
 
 const CORPUS = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shared/corpus');
 const c = (p: string) => path.join(CORPUS, p);
@@ -47,7 +47,5 @@ const raw = execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-i', c('audio/li
 const audio = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
 results.vad_ms_per_audio_second = Math.round((await perItem(5, () => speechSegments(audio))) / (audio.length / 16000) * 10) / 10;
 await closeOcr();
-const out = path.resolve(fileURLToPath(new URL('.', import.meta.url)), 'results/stages.json');
-fs.writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), ...results }, null, 2)}\n`);
-console.table(results);
+writeResults('stages', 'Model time per item, one process, warm models', results);
 process.exit(0);

@@ -1,15 +1,10 @@
 // Dense vectors of indexed evidence, per model. The rows are the truth; the HNSW file of each model
 // (vector-index.ts) is rebuilt from them when it is missing or behind.
 import type { DB } from './db.ts';
-import type { EntryHit } from './search.repo.ts';
+import type { EntryHit, NewEntry } from './search.repo.ts';
 
-export interface NewVector {
-  modality: string;
-  timestamp: number;
-  page: number | null;
-  ref: number | null;
-  region_id: string | null;
-  text: string;
+/** A piece of evidence (as the lexical index holds it) with its vector. */
+export interface NewVector extends NewEntry {
   vector: Float32Array;
 }
 
