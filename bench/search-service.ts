@@ -3,10 +3,11 @@
 // (synthetic, clustered, 384-d) in the vectors table, then the real server: its HNSW graph built from
 // the rows on first use, the query embedded by a tiny generated encoder (the real all-MiniLM-L6-v2
 // weights cannot be had here; on a CPU the real model adds a few milliseconds per query).
-// Reports p50/p95/p99 of hybrid and lexical-only queries, recall@10 of the dense part against an
+// Queries are one to three distinct words of the book's vocabulary. Reports p50/p95/p99 of hybrid
+// and lexical-only queries, recall@10 of the dense part against an
 // exact scan (the baseline, timed in the same process), build time, size on disk, cold start from
 // disk to the first answer and the server's memory.
-// Usage: npm run bench:search-service [-- --assets 10000 --vectors 100000]
+// Usage: npm run bench:search-service [-- --assets 10000 --vectors 100000 --queries 300 --keep]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { deploymentDefaults } from '../server/contract/stages.ts';
 import { modelsDir } from '../server/ml/models.ts';
 import { installTinyMiniLM, seededTable, writeManifest } from '../test/helpers/tiny-onnx.ts';
 import { arg, writeResults } from './report.ts';
+import { STOPWORDS } from '../server/search/stopwords.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = arg('assets', 10_000);
@@ -34,7 +36,6 @@ const BOOK = path.resolve(HERE, '../../shared/corpus/docs/carroll-wonderland.pdf
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-search-'));
 const manifestFile = path.join(dataDir, 'bench-manifest.json');
 writeManifest(manifestFile, MODEL, 'embeddings', 'feature-extraction', installTinyMiniLM(modelsDir(dataDir), META, seededTable(VOCAB, DIM, 3), VOCAB, DIM));
-process.env.MEDIA_INDEX_MODEL_MANIFEST = manifestFile;
 
 // Words of a real book, so that BM25 sees a natural spread of common and rare words.
 const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -68,23 +69,23 @@ function unitVector(i: number): Float32Array {
 
 console.log(`building ${ASSETS} assets, ${VECTORS} vectors in ${dataDir}`);
 const tFill = performance.now();
-const store = openStore(dataDir);
-const ws = store.workspaces.ensure('bench').row;
-const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read'] }).key;
+const filling = openStore(dataDir);
+const ws = filling.workspaces.ensure('bench').row;
+const key = new AuthService(filling).createKey({ workspace: 'bench', scopes: ['read'] }).key;
 const effective = deploymentDefaults();
 const perAsset = Math.ceil(VECTORS / ASSETS);
-const insertEntry = store.db.prepare(
+const insertEntry = filling.db.prepare(
   `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, 'extract', ?, ?, ?, ?, NULL, ?)`,
 );
-const insertVector = store.db.prepare(
+const insertVector = filling.db.prepare(
   `INSERT INTO vectors (asset_id, model, modality, timestamp, page, ref, region_id, text, vector) VALUES (?, ?, 'passage', ?, 1, ?, NULL, ?, ?)`,
 );
 let made = 0;
 for (let start = 0; start < ASSETS; start += 1000) {
-  store.transaction(() => {
+  filling.transaction(() => {
     for (let a = start; a < Math.min(ASSETS, start + 1000); a++) {
       const id = `vid_bench${String(a).padStart(12, '0')}`;
-      store.assets.insertWithRuns(
+      filling.assets.insertWithRuns(
         {
           id, workspace_id: ws.id, kind: 'document', file_name: `${sentence(2).replace(' ', '-')}.pdf`, ext: '.pdf', stored_path: `assets/${id}/original.pdf`,
           linked: 0, mime_type: 'application/pdf', size_bytes: 1, sha256: '0'.repeat(64), pipeline: 'arrow', engine: 'arrow', gen1_tier: null,
@@ -102,7 +103,7 @@ for (let start = 0; start < ASSETS; start += 1000) {
   });
 }
 const fillS = (performance.now() - tFill) / 1000;
-store.close();
+filling.close();
 
 // The server builds the graph from the rows on the first dense query, and saves it.
 const config = loadConfig({ dataDir, port: 0, workers: 0, rateLimit: { max: 1_000_000, windowMs: 60_000 } });
@@ -113,11 +114,32 @@ const ask = async (url: string, query: string, limit = 10) => {
   if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(body)}`);
   return { ms: performance.now() - t, recipe: body.data.recipe, hits: body.data.hits.length };
 };
+// Queries of one to three words of the book's vocabulary (each distinct word equally likely, as
+// people search for what is specific); a passage's words are drawn as often as the book uses them.
+const vocabulary = [...new Set(words)].filter((w) => !STOPWORDS.has(w));
+const queries = Array.from({ length: QUERIES }, () =>
+  Array.from({ length: 1 + Math.floor(rand() * 3) }, () => vocabulary[Math.floor(rand() * vocabulary.length)]).join(' '),
+);
+const measure = async (url: string) => {
+  for (const q of queries.slice(0, 20)) await ask(url, q); // warm-up
+  const times: number[] = [];
+  for (const q of queries) times.push((await ask(url, q)).ms);
+  return times;
+};
+
+// The lexical path alone first (the sentence encoder not installed yet).
 let server = await startServer(config, { log: () => {} });
+const lexical = await measure(server.url);
+await server.close();
+
+// Then with the encoder: the server builds the graph from the rows on the first dense query and
+// saves it on close.
+process.env.MEDIA_INDEX_MODEL_MANIFEST = manifestFile;
+server = await startServer(config, { log: () => {} });
 const tBuild = performance.now();
 const first = await ask(server.url, 'rabbit');
 const buildS = (performance.now() - tBuild) / 1000;
-await server.close(); // saves the graph
+await server.close();
 const graphFile = path.join(dataDir, 'vectors', `${MODEL}.hnsw`);
 const sizeMiB = fs.statSync(graphFile).size / 1024 / 1024;
 
@@ -127,46 +149,34 @@ server = await startServer(config, { log: () => {} });
 const startMs = performance.now() - tCold;
 await ask(server.url, 'alice');
 const coldMs = performance.now() - tCold;
-
-const queries = Array.from({ length: QUERIES }, () => sentence(1 + Math.floor(rand() * 3)));
-for (const q of queries.slice(0, 20)) await ask(server.url, q); // warm-up
-const hybrid: number[] = [];
-for (const q of queries) hybrid.push((await ask(server.url, q)).ms);
+const hybrid = await measure(server.url);
 const rss = process.memoryUsage().rss; // the server runs in this process
+await server.close();
 
 // Recall@10 of the graph the service built against an exact scan of every vector (the baseline),
 // same process. The query vectors are drawn like the library's (the tiny encoder's vectors of book
 // words are unrelated to the synthetic clusters, which would measure ties, not the graph).
-const all = server.store.vectors;
-const exactIds: number[][] = [];
-const annIds: number[][] = [];
+const store = openStore(dataDir);
 const qvecs = Array.from({ length: 50 }, (_, i) => unitVector(VECTORS + 1000 + i));
-const rows = [...all.after(MODEL, 0, 20_000)].flat();
+const tAnn = performance.now();
+const annIds = qvecs.map((q) => store.vectorIndex.nearest(MODEL, q, 10).map((n) => n.id));
+const annMs = (performance.now() - tAnn) / qvecs.length;
+const rows = [...store.vectors.after(MODEL, 0, 20_000)].flat();
 const tScan = performance.now();
-for (const q of qvecs) {
+const exactIds = qvecs.map((q) => {
   const scored = rows.map((r) => {
     let s = 0;
     for (let j = 0; j < DIM; j++) s += q[j] * r.vector[j];
     return [s, r.id] as const;
   });
   scored.sort((a, b) => b[0] - a[0]);
-  exactIds.push(scored.slice(0, 10).map((x) => x[1]));
-}
+  return scored.slice(0, 10).map((x) => x[1]);
+});
 const scanMs = (performance.now() - tScan) / qvecs.length;
-const tAnn = performance.now();
-for (const q of qvecs) annIds.push(server.store.vectorIndex.nearest(MODEL, q, 10).map((n) => n.id));
-const annMs = (performance.now() - tAnn) / qvecs.length;
 const recall = exactIds.reduce((n, ex, i) => n + ex.filter((id) => annIds[i].includes(id)).length, 0) / (exactIds.length * 10);
-await server.close();
-
-// The lexical path alone: the same queries with the model taken away.
-delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-server = await startServer(config, { log: () => {} });
-for (const q of queries.slice(0, 20)) await ask(server.url, q);
-const lexical: number[] = [];
-for (const q of queries) lexical.push((await ask(server.url, q)).ms);
-await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+store.close();
+if (process.argv.includes('--keep')) console.log(`data folder kept: ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -18,6 +18,9 @@ import { isInstalled, modelsDir } from '../ml/models.ts';
 import { TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
 
 const MAX_TERMS = 32;
+/** WordNet adds at most this many related words, none held by more than this share of the entries. */
+const MAX_EXPANSIONS = 16;
+const MAX_EXPANSION_SHARE = 0.02;
 /** Below this cosine a dense neighbour is not evidence (MiniLM puts unrelated text near 0–0.2). */
 export const MIN_DENSE_SIMILARITY = 0.3;
 /** Reciprocal-rank fusion constant (Cormack et al.): a moment's score is the sum of w / (K + rank). */
@@ -117,8 +120,15 @@ export class SearchService {
       if (t.length < 3 || !/^[a-z]+$/.test(t)) continue;
       for (const [w, r] of wordnet.expand(t)) if (!terms.includes(w)) related.set(w, Math.max(related.get(w) ?? 0, weight[r]));
     }
-    const known = this.store.search.knownWords([...related.keys()]);
-    return new Map([...related].filter(([w]) => known.has(w)));
+    // Only words the index holds, and of those the most telling: a related word found in much of the
+    // library adds noise and cost, not meaning.
+    const counts = this.store.search.wordCounts([...related.keys()]);
+    const common = Math.max(50, this.store.search.approximateSize() * MAX_EXPANSION_SHARE);
+    const kept = [...related]
+      .filter(([w]) => (counts.get(w) ?? Infinity) <= common)
+      .sort((a, b) => b[1] - a[1] || (counts.get(a[0]) as number) - (counts.get(b[0]) as number))
+      .slice(0, MAX_EXPANSIONS);
+    return new Map(kept);
   }
 
   /**

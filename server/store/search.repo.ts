@@ -35,9 +35,19 @@ export class SearchRepo {
 
   /** Which of these words the index holds. */
   knownWords(words: string[]): Set<string> {
-    if (words.length === 0) return new Set();
-    const rows = this.db.prepare(`SELECT term FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{ term: string }>;
-    return new Set(rows.map((r) => r.term));
+    return new Set(this.wordCounts(words).keys());
+  }
+
+  /** Of these words, those the index holds, with how many entries hold each. */
+  wordCounts(words: string[]): Map<string, number> {
+    if (words.length === 0) return new Map();
+    const rows = this.db.prepare(`SELECT term, doc FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{ term: string; doc: number }>;
+    return new Map(rows.map((r) => [r.term, r.doc]));
+  }
+
+  /** About how many entries the index holds (the highest id: cheap, and close enough to weigh words). */
+  approximateSize(): number {
+    return (this.db.prepare('SELECT max(id) AS n FROM search_entries').get() as { n: number | null }).n ?? 0;
   }
 
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
@@ -82,24 +92,39 @@ export class SearchRepo {
 
   /**
    * Entries matching an FTS5 expression in assets visible to any of the workspaces (owned or
-   * shared, not deleted), optionally one asset and one engine, best first.
+   * shared, not deleted), optionally one asset and one engine, best first (BM25).
+   * Across the library the best matches are ranked by the full-text index alone (no join per
+   * match, the cost that grows with the library), then the few kept are joined and filtered; when
+   * the filter leaves too few, a deeper cut is taken.
    */
   match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number }): EntryHit[] {
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
     const params: Record<string, unknown> = { expr, engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
-    return this.db
-      .prepare(
-        `SELECT e.id, e.asset_id, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text, bm25(search_fts) AS rank,
-                a.kind, a.file_name,
-                CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
-                     ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
-         FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid JOIN assets a ON a.id = e.asset_id
-         WHERE search_fts MATCH @expr AND a.deleted_at IS NULL AND a.engine = @engine
-           AND (@asset IS NULL OR a.id = @asset)
-           AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))
-         ORDER BY rank LIMIT @limit`,
-      )
-      .all(params) as EntryHit[];
+    const columns = `e.id, e.asset_id, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text, a.kind, a.file_name,
+      CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
+           ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id`;
+    const visible = `a.deleted_at IS NULL AND a.engine = @engine
+      AND (@asset IS NULL OR a.id = @asset)
+      AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))`;
+    if (opts.assetId) {
+      return this.db
+        .prepare(
+          `SELECT ${columns}, bm25(search_fts) AS rank FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid JOIN assets a ON a.id = e.asset_id
+           WHERE search_fts MATCH @expr AND ${visible} ORDER BY rank LIMIT @limit`,
+        )
+        .all(params) as EntryHit[];
+    }
+    const ranked = this.db.prepare('SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?').raw();
+    const join = this.db.prepare(
+      `SELECT ${columns}, top.value ->> 1 AS rank FROM json_each(@top) AS top
+       JOIN search_entries e ON e.id = top.value ->> 0 JOIN assets a ON a.id = e.asset_id
+       WHERE ${visible} ORDER BY rank LIMIT @limit`,
+    );
+    for (let depth = Math.max(100, opts.limit * 2); ; depth *= 8) {
+      const top = ranked.all(expr, depth) as Array<[number, number]>;
+      const rows = join.all({ ...params, top: JSON.stringify(top) }) as EntryHit[];
+      if (rows.length >= opts.limit || top.length < depth) return rows;
+    }
   }
 }

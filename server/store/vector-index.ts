@@ -123,11 +123,10 @@ export class VectorIndex {
   nearest(model: string, query: Float32Array, k: number): Array<{ id: number; similarity: number }> {
     const l = this.open(model);
     if (!l || query.length !== l.meta.dim) return [];
-    const count = this.rows.count(model);
-    const n = Math.min(k, count);
-    if (n === 0) return [];
-    l.graph.setEf(Math.max(HNSW_PARAMS.efSearch, n));
-    const r = l.graph.searchKnn(Array.from(query), n);
+    if (k <= 0 || l.graph.getCurrentCount() === 0) return [];
+    // Asking for more than the graph holds gives what it holds.
+    l.graph.setEf(Math.max(HNSW_PARAMS.efSearch, k));
+    const r = l.graph.searchKnn(Array.from(query), k);
     return r.neighbors.map((id, i) => ({ id, similarity: 1 - r.distances[i] })).sort((a, b) => b.similarity - a.similarity);
   }
 
