@@ -120,7 +120,7 @@ describe('People', () => {
     expect(face.person_id).toBe(savage.person_id);
     const after = (await t.api('GET', `/people/${savage.person_id}?limit=200`, { key })).body.data;
     expect(after.faces.find((f: { face_id: string }) => f.face_id === face.face_id)).toMatchObject({ assigned_by: 'match' });
-    expect(after.appearances.find((a: { video_id: string }) => a.video_id === d.video_id)).toMatchObject({ asset_kind: 'image', face_count: 1, first_timestamp: 0 });
+    expect(after.appearances.find((a: { video_id: string }) => a.video_id === d.video_id)).toMatchObject({ asset_kind: 'image', file_name: d.file_name, face_count: 1, first_timestamp: 0 });
   });
 
   it('never gives back a rejected face, through re-clusters and a re-index', async () => {

@@ -40,6 +40,8 @@ export const PersonFace = z.object({
 export const Appearance = z.object({
   video_id: z.string(),
   asset_kind: z.enum(['video', 'image', 'document']),
+  /** Not in the spec: the asset's file name, for display. */
+  file_name: z.string(),
   face_count: z.number().int(),
   first_timestamp: z.number(),
   first_page: z.number().int().nullable(),

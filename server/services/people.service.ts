@@ -89,6 +89,7 @@ export class PeopleService {
       appearances: this.store.people.appearances(p.id).map((a) => ({
         video_id: a.video_id,
         asset_kind: a.kind as 'video' | 'image' | 'document',
+        file_name: a.file_name,
         face_count: a.face_count,
         first_timestamp: a.first_timestamp,
         first_page: page(a.kind, a.first_timestamp),

@@ -122,13 +122,13 @@ export class PeopleRepo {
     return { rows, total: n };
   }
 
-  appearances(personId: string): Array<{ video_id: string; kind: string; face_count: number; first_timestamp: number }> {
+  appearances(personId: string): Array<{ video_id: string; kind: string; file_name: string; face_count: number; first_timestamp: number }> {
     return this.db
       .prepare(
-        `SELECT a.id AS video_id, a.kind, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
+        `SELECT a.id AS video_id, a.kind, a.file_name, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
          FROM face_people fp ${LIVE} WHERE fp.person_id = ? GROUP BY a.id ORDER BY a.created_at, a.id`,
       )
-      .all(personId) as Array<{ video_id: string; kind: string; face_count: number; first_timestamp: number }>;
+      .all(personId) as Array<{ video_id: string; kind: string; file_name: string; face_count: number; first_timestamp: number }>;
   }
 
   /** The best face of a person, for a cover. */

@@ -150,7 +150,8 @@ export function PersonPage({ id }: { id: string }) {
       <ul className="plain">
         {person.appearances.map((ap) => (
           <li key={ap.video_id}>
-            <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.video_id}</a> · {ap.asset_kind} · {ap.face_count} face(s)
+            <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.file_name}</a> · {ap.asset_kind}
+            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${ap.first_timestamp.toFixed(1)} s` : ''} · {ap.face_count} face(s)
           </li>
         ))}
       </ul>
