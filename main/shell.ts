@@ -56,7 +56,7 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
 
   const indexPaths = async (paths: string[]): Promise<PickResult> => {
     const { files, skipped } = collectFiles(paths);
-    const result: PickResult = { accepted: [], refused: skipped.map((s) => ({ path: s.split(': ')[0], reason: s.split(': ').slice(1).join(': ') })) };
+    const result: PickResult = { accepted: [], refused: [...skipped] };
     for (const file of files) {
       try {
         result.accepted.push((await server.services.assets.ingestLocal(workspaceId, file, { pipeline: 'arrow' })).video_id);

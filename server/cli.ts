@@ -205,7 +205,7 @@ program
   .action(async (paths: string[], opts: { data?: string; workspace: string; pipeline: string; options?: string; workers?: number }) => {
     const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
     const { files, skipped } = collectFiles(paths);
-    for (const s of skipped) process.stderr.write(`skipped ${s}\n`);
+    for (const s of skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
     if (files.length === 0) fail('no supported files found');
     let core;
     try {

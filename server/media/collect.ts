@@ -5,20 +5,20 @@ import path from 'node:path';
 import { EXTENSION_KINDS } from '../contract/assets.ts';
 
 /** Supported files under the given paths, recursively, in a stable order. */
-export function collectFiles(paths: string[]): { files: string[]; skipped: string[] } {
+export function collectFiles(paths: string[]): { files: string[]; skipped: Array<{ path: string; reason: string }> } {
   const files: string[] = [];
-  const skipped: string[] = [];
+  const skipped: Array<{ path: string; reason: string }> = [];
   const visit = (p: string) => {
     const st = fs.statSync(p, { throwIfNoEntry: false });
     if (!st) {
-      skipped.push(`${p}: not found`);
+      skipped.push({ path: p, reason: 'not found' });
     } else if (st.isDirectory()) {
       for (const name of fs.readdirSync(p).sort()) {
         if (!name.startsWith('.')) visit(path.join(p, name));
       }
     } else if (st.isFile()) {
       if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) files.push(path.resolve(p));
-      else skipped.push(`${p}: not a supported type`);
+      else skipped.push({ path: p, reason: 'not a supported type' });
     }
   };
   for (const p of paths) visit(p);

@@ -225,7 +225,6 @@ export class SearchService {
       score: number;
       name?: string;
       boxed?: { id: string; score: number; name?: string };
-      similarity?: number;
       evidence: Evidence[];
     }
     const moments = new Map<string, Moment>();
@@ -287,7 +286,7 @@ export class SearchService {
             m.evidence.push(ev);
             if (!m.entry.region_id && !m.boxed && v.region_id) m.boxed = { id: v.region_id, score: 0 };
           } else {
-            moments.set(key, { entry: { ...v, rank: 0 }, score: 0, similarity: v.similarity, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
+            moments.set(key, { entry: { ...v, rank: 0 }, score: 0, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
           }
         });
       for (const [key, m] of moments) m.score = fused.get(key) ?? 0;
