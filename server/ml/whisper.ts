@@ -1,5 +1,7 @@
 // Speech to text with Whisper through transformers.js, from the models folder only (nothing is
-// fetched): the pipeline is loaded once per indexer process and model.
+// fetched): the pipeline is loaded once per indexer process and model. With language `auto` the
+// spoken language is found first, as Whisper does it: the decoder's most likely language token
+// after <|startoftranscript|>, over the first window of speech.
 import { modelsDir } from './models.ts';
 import { executionProvider } from './providers.ts';
 
@@ -9,7 +11,17 @@ export interface TranscriptSegment {
   text: string;
 }
 
-type Asr = (audio: Float32Array, opts: Record<string, unknown>) => Promise<{ text: string; chunks?: Array<{ timestamp: [number, number | null]; text: string }> }>;
+interface TensorLike {
+  data: Float32Array | BigInt64Array;
+  dims: number[];
+}
+
+type Asr = ((audio: Float32Array, opts: Record<string, unknown>) => Promise<{ text: string; chunks?: Array<{ timestamp: [number, number | null]; text: string }> }>) & {
+  processor: (audio: Float32Array) => Promise<{ input_features: TensorLike }>;
+  model: ((inputs: Record<string, unknown>) => Promise<{ logits: TensorLike }>) & {
+    generation_config: { decoder_start_token_id: number; lang_to_id?: Record<string, number>; is_multilingual?: boolean } | null;
+  };
+};
 
 const loaded = new Map<string, Promise<Asr>>();
 
@@ -30,6 +42,28 @@ async function asr(dataDir: string, model: string): Promise<Asr> {
   return p;
 }
 
+/** The language Whisper hears in `audio` (≤ 30 s at 16 kHz), as an ISO 639-1 code; null for an English-only model. */
+async function detectLanguage(run: Asr, audio: Float32Array): Promise<string | null> {
+  const config = run.model.generation_config;
+  if (!config?.is_multilingual || !config.lang_to_id) return null;
+  const { Tensor } = await import('@huggingface/transformers');
+  const { input_features } = await run.processor(audio);
+  const { logits } = await run.model({ input_features, decoder_input_ids: new Tensor('int64', [BigInt(config.decoder_start_token_id)], [1, 1]) });
+  const scores = logits.data as Float32Array;
+  const offset = scores.length - logits.dims[logits.dims.length - 1];
+  let best: [string, number] | null = null;
+  for (const [token, id] of Object.entries(config.lang_to_id)) {
+    if (!best || scores[offset + id] > best[1]) best = [token, scores[offset + id]];
+  }
+  return best ? best[0].replace(/^<\|(.+)\|>$/, '$1') : null;
+}
+
+export interface Transcript {
+  /** The language transcribed: the one asked for, or the one heard when asked for `auto`. */
+  language: string | null;
+  segments: TranscriptSegment[];
+}
+
 /**
  * Transcribes the speech segments of 16 kHz audio (each cut to at most 30 s windows) and returns
  * timed segments on the audio's clock.
@@ -40,22 +74,23 @@ export async function transcribe(
   audio: Float32Array,
   speech: Array<{ start_s: number; end_s: number }>,
   language: string,
-): Promise<TranscriptSegment[]> {
+): Promise<Transcript> {
   const run = await asr(dataDir, model);
   const windows: Array<[number, number]> = [];
   for (const s of speech) {
     for (let t = s.start_s; t < s.end_s; t += 30) windows.push([t, Math.min(s.end_s, t + 30)]);
   }
-  const out: TranscriptSegment[] = [];
+  const slice = ([a, b]: [number, number]) => audio.subarray(Math.floor(a * 16000), Math.ceil(b * 16000));
+  const spoken = language === 'auto' ? (windows.length ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x)))) : null) : language;
+  const segments: TranscriptSegment[] = [];
   for (const [a, b] of windows) {
-    const slice = audio.subarray(Math.floor(a * 16000), Math.ceil(b * 16000));
-    const r = await run(slice, { return_timestamps: true, task: 'transcribe', ...(language === 'auto' ? {} : { language }) });
+    const r = await run(slice([a, b]), { return_timestamps: true, ...(spoken ? { task: 'transcribe', language: spoken } : {}) });
     const chunks = r.chunks?.length ? r.chunks : [{ timestamp: [0, b - a] as [number, number], text: r.text }];
     for (const c of chunks) {
       const text = c.text.trim();
       if (!text) continue;
-      out.push({ start_s: Math.round((a + c.timestamp[0]) * 100) / 100, end_s: Math.round((a + (c.timestamp[1] ?? b - a)) * 100) / 100, text });
+      segments.push({ start_s: Math.round((a + c.timestamp[0]) * 100) / 100, end_s: Math.round((a + (c.timestamp[1] ?? b - a)) * 100) / 100, text });
     }
   }
-  return out;
+  return { language: spoken, segments };
 }

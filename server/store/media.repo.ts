@@ -153,6 +153,10 @@ export class MediaRepo {
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s, s.text));
   }
 
+  transcript(assetId: string): Array<{ start_s: number; end_s: number; text: string }> {
+    return this.db.prepare('SELECT start_s, end_s, text FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number; text: string }>;
+  }
+
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {
     return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number }>;
   }

@@ -21,9 +21,9 @@ export const transcriptStage = modelBackedStage(
     const { audio, speech } = input as TranscriptInput;
     if (!audio) return notApplicable('the video has no audio track');
     if (speech.length === 0) return ok({ segments: 0, words: 0 }, [], { model, provider: executionProvider(), note: 'no speech found' });
-    const segments = await transcribe(dataDir, model, await readPcmWav(audio), speech, String(options.language ?? 'auto'));
+    const { language, segments } = await transcribe(dataDir, model, await readPcmWav(audio), speech, String(options.language ?? 'auto'));
     const words = segments.reduce((n, s) => n + s.text.split(/\s+/).length, 0);
-    return ok({ segments: segments.length, words }, segments, { model, provider: executionProvider() });
+    return ok({ segments: segments.length, words }, segments, { model, provider: executionProvider(), language });
   },
   {
     requires: ['extract'],

@@ -1,0 +1,93 @@
+// The transcript stage end to end: Whisper's weights cannot be had here, so a generated stand-in
+// with the real tokenizer, configs and log-mel preprocessing of Xenova/whisper-tiny runs through
+// transformers.js (encoder, merged decoder with its key/value cache, timestamp decoding). Its
+// decoder speaks a chain of tokens the test chooses: "<|fr|>" after <|startoftranscript|> (so
+// language detection hears French), then "<|0.00|> Alice followed the white rabbit.<|1.50|>".
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { installTinyWhisper, writeManifest } from './helpers/tiny-onnx.ts';
+import { findFfmpeg } from '../server/media/ffmpeg.ts';
+
+const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
+const SENTENCE = ' Alice followed the white rabbit.';
+
+/** The chain of next tokens: prompt → language, task → first timestamp → the sentence → 1.50 s. */
+function chain(): Map<number, number> {
+  const vocab = JSON.parse(fs.readFileSync(path.join(META, 'vocab.json'), 'utf8')) as Record<string, number>;
+  const added = JSON.parse(fs.readFileSync(path.join(META, 'added_tokens.json'), 'utf8')) as Record<string, number>;
+  const generation = JSON.parse(fs.readFileSync(path.join(META, 'generation_config.json'), 'utf8')) as { no_timestamps_token_id: number };
+  const ts = (s: number) => generation.no_timestamps_token_id + 1 + Math.round(s / 0.02);
+  const words = ['ĠAlice', 'Ġfollowed', 'Ġthe', 'Ġwhite', 'Ġrabbit', '.'].map((w) => vocab[w]);
+  const seq = [added['<|transcribe|>'], ts(0), ...words, ts(1.5)];
+  const next = new Map<number, number>([[added['<|startoftranscript|>'], added['<|fr|>']]]);
+  for (let i = 0; i + 1 < seq.length; i++) next.set(seq[i], seq[i + 1]);
+  return next;
+}
+
+describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () => {
+  const data = tempDir('mi-transcript-');
+  const scratch = tempDir('mi-transcript-files-');
+  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  const video = path.join(scratch, 'reading.mp4');
+  let t: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', META, chain());
+    writeManifest(path.join(scratch, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
+    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    // Three seconds of a still picture, then a LibriVox reading.
+    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=12',
+      '-i', corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-filter_complex', '[1:a]adelay=3000,apad[a]',
+      '-map', '0:v', '-map', '[a]', '-t', '12', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+    t = await startTestServer({ workers: 1 }, data);
+    key = t.key('readings');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
+    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+  });
+
+  const index = async (options: Record<string, unknown>) => {
+    const up = await t.upload(key, video, { pipeline: 'arrow', options: JSON.stringify({ ocr: false, faces: false, people: false, ...options }) });
+    expect(up.status).toBe(201);
+    return t.waitCompleted(key, up.body.data.video_id);
+  };
+
+  it('transcribes each stretch of speech on the video clock, in the language it hears, and makes it searchable', async () => {
+    const d = await index({});
+    const stage = d.index.report.stages.transcript;
+    expect(stage).toMatchObject({ state: 'ok', details: { model: 'whisper-tiny', provider: 'cpu', language: 'fr' } });
+    const speech = t.server.store.media.speech(d.video_id);
+    expect(speech.length).toBeGreaterThanOrEqual(1);
+    expect(stage.counts).toMatchObject({ segments: expect.any(Number), words: 5 * stage.counts.segments });
+    // One sentence per window of speech (≤ 30 s), placed at the window's start (<|0.00|>..<|1.50|>).
+    const segments = t.server.store.media.transcript(d.video_id);
+    expect(segments.length).toBe(stage.counts.segments);
+    expect(segments[0]).toEqual({ start_s: speech[0].start_s, end_s: Math.round((speech[0].start_s + 1.5) * 100) / 100, text: SENTENCE.trim() });
+    expect(segments[0].start_s).toBeGreaterThan(2.5);
+
+    const s = await t.api('POST', '/search', { key, json: { query: 'white rabbit' } });
+    expect(s.status).toBe(200);
+    const hit = s.body.data.hits.find((h: { video_id: string; modality: string }) => h.video_id === d.video_id && h.modality === 'transcript');
+    expect(hit).toMatchObject({ timestamp: segments[0].start_s });
+    expect(hit.snippet.text).toBe(SENTENCE.trim());
+  });
+
+  it('transcribes in the language asked for without listening for one', async () => {
+    const d = await index({ transcript: { language: 'de' } });
+    expect(d.index.report.stages.transcript).toMatchObject({ state: 'ok', details: { language: 'de' } });
+  });
+
+  it('refuses a language that is not a code', async () => {
+    const up = await t.upload(key, video, { pipeline: 'arrow', options: JSON.stringify({ transcript: { language: 'french' } }) });
+    expect(up.status).toBe(422);
+    expect(up.body.error.code).toBe('invalid_options');
+  });
+});
