@@ -61,6 +61,11 @@ export interface StageDefinition {
   requires?: readonly IndexStageName[];
   /** The model the stage needs, or null. */
   model: string | null;
+  /**
+   * Models whose outputs the stage adds together (it runs with any of them and uses every one
+   * installed): a finished run that lacks one installed since is run again.
+   */
+  combines?: readonly string[];
   /** Whether the stage can run here (a model it needs may be missing from the data folder). */
   availability(env: { dataDir: string }): Availability;
   /** Runs in the host before dispatch: reads what `run` needs from the store (indexer processes hold no database). */
@@ -91,7 +96,7 @@ export function modelBackedStage(
   dependsOn: readonly IndexStageName[],
   models: readonly string[],
   run: (ctx: StageContext, model: string) => Promise<StageOutcome>,
-  extra: Partial<Pick<StageDefinition, 'requires' | 'prepare' | 'save' | 'version'>> = {},
+  extra: Partial<Pick<StageDefinition, 'requires' | 'prepare' | 'save' | 'version' | 'combines'>> = {},
 ): StageDefinition {
   const installed = (dataDir: string) => models.find((m) => isInstalled(dataDir, m));
   return {
@@ -101,6 +106,7 @@ export function modelBackedStage(
     dependsOn,
     requires: extra.requires,
     model: models.join(' or '),
+    combines: extra.combines,
     availability: ({ dataDir }) =>
       installed(dataDir) ? { available: true, reason: null } : { available: false, reason: `model_not_installed: ${models[0]}` },
     prepare: extra.prepare,

@@ -33,20 +33,21 @@ interface Manifest {
 }
 
 const BUNDLED: Manifest = require('../../models/manifest.json');
-let local: { file: string; manifest: Manifest } | null = null;
+let local: { file: string; mtimeMs: number; manifest: Manifest } | null = null;
 
 /**
  * The bundled manifest, with the entries of `MEDIA_INDEX_MODEL_MANIFEST` (a JSON file of the same
  * shape) taking the place of those of the same name: a model exported or quantized another way,
- * pinned by its user with its own sizes and checksums.
+ * pinned by its user with its own sizes and checksums. The file is read again when it changes.
  */
 export function manifest(): Manifest {
   const file = process.env.MEDIA_INDEX_MODEL_MANIFEST;
   if (!file) return BUNDLED;
-  if (local?.file !== file) {
+  const mtimeMs = fs.statSync(file).mtimeMs;
+  if (local?.file !== file || local.mtimeMs !== mtimeMs) {
     const extra = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
     const names = new Set(extra.models.map((m) => m.name));
-    local = { file, manifest: { version: BUNDLED.version, models: [...BUNDLED.models.filter((m) => !names.has(m.name)), ...extra.models] } };
+    local = { file, mtimeMs, manifest: { version: BUNDLED.version, models: [...BUNDLED.models.filter((m) => !names.has(m.name)), ...extra.models] } };
   }
   return local.manifest;
 }

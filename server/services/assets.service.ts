@@ -22,6 +22,7 @@ import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
 import { planRuns } from '../indexer/plan.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
+import { isInstalled } from '../ml/models.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 
 export interface UploadedFile {
@@ -270,7 +271,12 @@ export class AssetsService {
   resumeWaitingForModels(dataDir: string): number {
     const ready = STAGE_ORDER.filter((n) => STAGES[n].model !== null && STAGES[n].availability({ dataDir }).available);
     const byAsset = new Map<string, string[]>();
-    for (const r of this.store.runs.waitingForModels(ready)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
+    const waiting = this.store.runs.waitingForModels(ready);
+    // Stages that add several models' outputs together: runs done before one of them arrived.
+    for (const name of STAGE_ORDER) {
+      for (const model of STAGES[name].combines ?? []) if (isInstalled(dataDir, model)) waiting.push(...this.store.runs.okWithout(name, model));
+    }
+    for (const r of waiting) if (!byAsset.get(r.asset_id)?.includes(r.stage)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
     for (const [id, stages] of byAsset) {
       const a = this.store.assets.byId(id);
       if (a) this.rerun(a, stages);

@@ -1,7 +1,8 @@
 // Search (SPEC 4.5): one ranked list of moments across videos, photos and documents.
 // Lexical: BM25 over every indexed text (file names, passages, OCR, transcripts, labels...) widened
 // by WordNet, and people found by name. Dense, when a sentence encoder is installed: the query's
-// vector against the HNSW graph of the indexed evidence. Both lists are grouped into moments (a page,
+// vector against the HNSW graph of the indexed evidence; when the image-text model is installed,
+// also against the graph of the pictures themselves. The lists are grouped into moments (a page,
 // a photo, a shot of a video) and fused by reciprocal rank; `rerank` adds a second pass that rewards
 // exact phrases and query coverage. Reads the indexes; writes nothing.
 import type { Store } from '../store/index.ts';
@@ -14,8 +15,9 @@ import { wordnet, type Relation } from '../search/wordnet.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 import type { VectorHit } from '../store/vectors.repo.ts';
 import { embedTexts } from '../ml/embeddings.ts';
+import { embedClipTexts } from '../ml/clip.ts';
 import { isInstalled, modelsDir } from '../ml/models.ts';
-import { TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
+import { PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
 
 const MAX_TERMS = 32;
 /** WordNet adds at most this many related words, none held by more than this share of the entries. */
@@ -23,6 +25,8 @@ const MAX_EXPANSIONS = 16;
 const MAX_EXPANSION_SHARE = 0.02;
 /** Below this cosine a dense neighbour is not evidence (MiniLM puts unrelated text near 0–0.2). */
 export const MIN_DENSE_SIMILARITY = 0.3;
+/** The same for a description against a picture (CLIP puts matching pairs near 0.25–0.35, unrelated near 0.1–0.2). */
+export const MIN_PICTURE_SIMILARITY = 0.22;
 /** Reciprocal-rank fusion constant (Cormack et al.): a moment's score is the sum of w / (K + rank). */
 const RRF_K = 60;
 
@@ -153,23 +157,29 @@ export class SearchService {
     return { ...(await this.search(auth, { ...req, rerank: false, search_options: { modalities } }, origin)), type };
   }
 
-  /** The query's nearest evidence by meaning, in assets the workspaces see; empty without a model. */
-  private async dense(query: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number }): Promise<VectorHit[] | null> {
+  /** The query's nearest evidence by meaning from one model, in assets the workspaces see; null without the model. */
+  private async dense(
+    model: string,
+    query: string,
+    opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number },
+  ): Promise<VectorHit[] | null> {
     const dataDir = this.store.files.root;
-    if (!isInstalled(dataDir, TEXT_EMBEDDING_MODEL)) return null;
-    const [q] = await embedTexts(modelsDir(dataDir), TEXT_EMBEDDING_MODEL, [query]);
+    if (!isInstalled(dataDir, model)) return null;
+    const picture = model === PICTURE_EMBEDDING_MODEL;
+    const [q] = await (picture ? embedClipTexts : embedTexts)(modelsDir(dataDir), model, [query]);
     let near: Array<{ id: number; similarity: number }>;
     if (opts.assetId) {
       // One asset: an exact scan of its vectors.
-      near = this.store.vectors.ofAsset(opts.assetId, TEXT_EMBEDDING_MODEL).map((v) => {
+      near = this.store.vectors.ofAsset(opts.assetId, model).map((v) => {
         let dot = 0;
         for (let i = 0; i < q.length; i++) dot += q[i] * v.vector[i];
         return { id: v.id, similarity: dot };
       });
     } else {
-      near = this.store.vectorIndex.nearest(TEXT_EMBEDDING_MODEL, q, opts.limit);
+      near = this.store.vectorIndex.nearest(model, q, opts.limit);
     }
-    near = near.filter((n) => n.similarity >= MIN_DENSE_SIMILARITY);
+    const min = picture ? MIN_PICTURE_SIMILARITY : MIN_DENSE_SIMILARITY;
+    near = near.filter((n) => n.similarity >= min);
     const similarity = new Map(near.map((n) => [n.id, n.similarity]));
     return this.store.vectors
       .visible(near.map((n) => n.id), opts)
@@ -260,35 +270,45 @@ export class SearchService {
     const lexicalTop = Math.max(0, ...[...moments.values()].map((m) => m.score)) || 1;
     for (const m of moments.values()) for (const x of m.evidence) x.score = Math.round((x.score / lexicalTop) * 1e4) / 1e4;
 
-    // Dense: the nearest evidence by meaning, one entry per moment, fused with the lexical ranks.
-    const denseHits = await this.dense(req.query, { ...opts, engine });
-    const denseMoments = new Map<string, VectorHit & { weighted: number }>();
-    for (const v of denseHits ?? []) {
-      const modality = v.modality as Modality;
-      if (allowed && !allowed.includes(modality)) continue;
-      const weighted = v.similarity * (weights[modality] ?? 1);
-      const key = keyOf(v);
-      if (weighted > (denseMoments.get(key)?.weighted ?? 0)) denseMoments.set(key, { ...v, weighted });
+    // Dense: the nearest evidence by meaning (text, and pictures), one entry per moment and model,
+    // each list fused with the lexical ranks.
+    const denseLists: Array<Map<string, VectorHit & { weighted: number }>> = [];
+    const used: string[] = [];
+    for (const model of [TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL]) {
+      const near = await this.dense(model, req.query, { ...opts, engine });
+      if (near === null) continue;
+      used.push(model);
+      const best = new Map<string, VectorHit & { weighted: number }>();
+      for (const v of near) {
+        const modality = v.modality as Modality;
+        if (allowed && !allowed.includes(modality)) continue;
+        const weighted = v.similarity * (weights[modality] ?? 1);
+        const key = keyOf(v);
+        if (weighted > (best.get(key)?.weighted ?? 0)) best.set(key, { ...v, weighted });
+      }
+      if (best.size) denseLists.push(best);
     }
     let ranked: Moment[];
-    if (denseMoments.size === 0) {
+    if (denseLists.length === 0) {
       ranked = [...moments.values()].sort((a, b) => b.score - a.score);
     } else {
       const fused = new Map<string, number>();
       [...moments.entries()].sort((a, b) => b[1].score - a[1].score).forEach(([key], i) => fused.set(key, 1 / (RRF_K + i + 1)));
-      [...denseMoments.entries()]
-        .sort((a, b) => b[1].weighted - a[1].weighted)
-        .forEach(([key, v], i) => {
-          fused.set(key, (fused.get(key) ?? 0) + 1 / (RRF_K + i + 1));
-          const m = moments.get(key);
-          const ev: Evidence = { retriever: 'dense', modality: v.modality as Modality, score: Math.round(v.similarity * 1e4) / 1e4 };
-          if (m) {
-            m.evidence.push(ev);
-            if (!m.entry.region_id && !m.boxed && v.region_id) m.boxed = { id: v.region_id, score: 0 };
-          } else {
-            moments.set(key, { entry: { ...v, rank: 0 }, score: 0, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
-          }
-        });
+      for (const list of denseLists) {
+        [...list.entries()]
+          .sort((a, b) => b[1].weighted - a[1].weighted)
+          .forEach(([key, v], i) => {
+            fused.set(key, (fused.get(key) ?? 0) + 1 / (RRF_K + i + 1));
+            const m = moments.get(key);
+            const ev: Evidence = { retriever: 'dense', modality: v.modality as Modality, score: Math.round(v.similarity * 1e4) / 1e4 };
+            if (m) {
+              m.evidence.push(ev);
+              if (!m.entry.region_id && !m.boxed && v.region_id) m.boxed = { id: v.region_id, score: 0 };
+            } else {
+              moments.set(key, { entry: { ...v, rank: 0 }, score: 0, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
+            }
+          });
+      }
       for (const [key, m] of moments) m.score = fused.get(key) ?? 0;
       ranked = [...moments.values()].sort((a, b) => b.score - a.score);
     }
@@ -327,7 +347,7 @@ export class SearchService {
       };
     });
     const parts = ['lexical-bm25', 'wordnet', 'people'];
-    if (denseHits) parts.push(`dense(${TEXT_EMBEDDING_MODEL})`, 'rrf');
+    if (used.length) parts.push(...used.map((m) => `dense(${m})`), 'rrf');
     if (req.rerank) parts.push('rerank(phrase,coverage,proximity,agreement)');
     return {
       query: req.query,

@@ -109,6 +109,16 @@ export class StageRunsRepo {
       .all(...stages) as Array<{ asset_id: string; stage: string }>;
   }
 
+  /** Finished runs of a stage whose details do not name `model` (it was not installed then). */
+  okWithout(stage: string, model: string): Array<{ asset_id: string; stage: string }> {
+    return this.db
+      .prepare(
+        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+         WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), ?) = 0`,
+      )
+      .all(stage, model) as Array<{ asset_id: string; stage: string }>;
+  }
+
   requeueAllRunning(): number {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run()
       .changes;

@@ -69,6 +69,15 @@ export class VectorsRepo {
     );
   }
 
+  /** An asset's picture vectors of one model with their moments, in time order. */
+  picturesOf(assetId: string, model: string): Array<{ timestamp: number; vector: Float32Array }> {
+    return (
+      this.db
+        .prepare("SELECT timestamp, vector FROM vectors WHERE asset_id = ? AND model = ? AND modality = 'picture' ORDER BY timestamp")
+        .all(assetId, model) as Array<{ timestamp: number; vector: Buffer }>
+    ).map((r) => ({ timestamp: r.timestamp, vector: asFloats(r.vector) }));
+  }
+
   /**
    * The rows behind these ids that sit in assets visible to any of the workspaces (owned or shared,
    * not deleted) of one engine, optionally one asset. Ids whose rows are gone are left out.

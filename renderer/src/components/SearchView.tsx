@@ -56,7 +56,9 @@ function Hit({ h, active }: { h: SearchHit; active: boolean }) {
             <span className="badge">{h.modality}</span>
             {h.region ? <span className="badge badge-box">{h.region.label || 'box'}</span> : null}
           </div>
-          <p className="hit-snippet"><Highlighted text={text.text} ranges={text.highlights} /></p>
+          <p className="hit-snippet">
+            {text.text ? <Highlighted text={text.text} ranges={text.highlights} /> : <em>{h.modality === 'picture' ? 'matched by how it looks' : 'no text'}</em>}
+          </p>
           <div className="hit-evidence">
             {h.evidence.map((e) => `${e.retriever} ${e.modality}`).join(' · ')} — score {h.score.toFixed(2)}
           </div>
