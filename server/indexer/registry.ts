@@ -11,6 +11,7 @@ import { speechStage } from './stages/speech.stage.ts';
 import { transcriptStage } from './stages/transcript.stage.ts';
 import { peopleStage } from './stages/people.stage.ts';
 import { embeddingsStage } from './stages/embeddings.stage.ts';
+import { soundsStage } from './stages/sounds.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -24,7 +25,7 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   // Their models have no pinned files in this build: they report model_not_installed.
   captions: modelBackedStage('captions', MEDIA, ['extract'], ['vit-gpt2-image-captioning'], notYet('captions')),
   speakers: modelBackedStage('speakers', ['video'], ['extract', 'speech', 'transcript'], ['wespeaker-voxceleb-resnet34'], notYet('speakers'), { requires: ['extract', 'speech'] }),
-  sounds: modelBackedStage('sounds', ['video'], ['extract'], ['ast-audioset'], notYet('sounds')),
+  sounds: soundsStage,
   labels: labelsStage,
   ocr: ocrStage,
   faces: facesStage,

@@ -282,3 +282,58 @@ export function installTinyClip(modelsDir: string, name: string, meta: string, t
   fs.writeFileSync(path.join(dir, 'onnx', 'text_model.onnx'), text);
   return pin(dir, [...files, 'onnx/vision_model.onnx', 'onnx/text_model.onnx']);
 }
+
+/**
+ * An Audio Spectrogram Transformer stand-in (onnx/model_quantized.onnx): input_values [batch, 1024
+ * frames, 128 mel bins] → logits [batch, labels]: `slope[i]` × the mean of the normalized
+ * spectrogram (its loudness) + `bias[i]` for each label.
+ */
+export function tinyAudioTagger(slope: Float32Array, bias: Float32Array): Uint8Array {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const n = slope.length;
+  return encodeModel('tiny-audio-tagger', {
+    initializer: [floats('slope', [1, n], slope), floats('bias', [n], bias), int64s('axes', [2], [1, 2]), int64s('last', [1], [1])],
+    node: [
+      { opType: 'ReduceMean', input: ['input_values'], output: ['loudness'], attribute: [{ name: 'axes', ints: [1, 2], type: INTS }, { name: 'keepdims', i: 0, type: INT }] },
+      { opType: 'Unsqueeze', input: ['loudness', 'last'], output: ['column'] },
+      { opType: 'MatMul', input: ['column', 'slope'], output: ['scaled'] },
+      { opType: 'Add', input: ['scaled', 'bias'], output: ['logits'] },
+    ],
+    input: [valueInfo('input_values', FLOAT, ['batch_size', 1024, 128])],
+    output: [valueInfo('logits', FLOAT, ['batch_size', n])],
+  });
+}
+
+/** The preprocessor config of MIT/ast-finetuned-audioset-10-10-0.4593 (AudioSet statistics). */
+export const AST_PREPROCESSOR = {
+  do_normalize: true,
+  feature_extractor_type: 'ASTFeatureExtractor',
+  feature_size: 1,
+  max_length: 1024,
+  mean: -4.2677393,
+  num_mel_bins: 128,
+  padding_side: 'right',
+  padding_value: 0.0,
+  return_attention_mask: false,
+  sampling_rate: 16000,
+  std: 4.5689974,
+};
+
+/** Installs an AST stand-in as `<modelsDir>/<name>` with these labels; returns its files pinned. */
+export function installTinyAudioTagger(modelsDir: string, name: string, labels: string[], slope: Float32Array, bias: Float32Array): PinnedFile[] {
+  const dir = path.join(modelsDir, name);
+  fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  const id2label = Object.fromEntries(labels.map((l, i) => [String(i), l]));
+  const config = {
+    architectures: ['ASTForAudioClassification'],
+    model_type: 'audio-spectrogram-transformer',
+    id2label,
+    label2id: Object.fromEntries(labels.map((l, i) => [l, i])),
+    max_length: 1024,
+    num_mel_bins: 128,
+  };
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  fs.writeFileSync(path.join(dir, 'preprocessor_config.json'), JSON.stringify(AST_PREPROCESSOR));
+  fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), tinyAudioTagger(slope, bias));
+  return pin(dir, ['config.json', 'preprocessor_config.json', 'onnx/model_quantized.onnx']);
+}
