@@ -70,7 +70,7 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
     // One sentence per window of speech (≤ 30 s), placed at the window's start (<|0.00|>..<|1.50|>).
     const segments = t.server.store.media.transcript(d.video_id);
     expect(segments.length).toBe(stage.counts.segments);
-    expect(segments[0]).toEqual({ start_s: speech[0].start_s, end_s: Math.round((speech[0].start_s + 1.5) * 100) / 100, text: SENTENCE.trim() });
+    expect(segments[0]).toEqual({ start_s: speech[0].start_s, end_s: Math.round((speech[0].start_s + 1.5) * 100) / 100, text: SENTENCE.trim(), speaker: null });
     expect(segments[0].start_s).toBeGreaterThan(2.5);
 
     const s = await t.api('POST', '/search', { key, json: { query: 'white rabbit' } });

@@ -74,3 +74,13 @@ export const FrameParams = z.object({
   name: z.string().regex(/^((p\d{5}|k\d{5}|thumb|frame)\.jpg|original)$/, 'not a frame name'),
 });
 export const FrameQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }).strict();
+
+/** A video's timed transcript and who spoke when (not in the spec: `GET /videos/{id}/transcript`). */
+export const TranscriptView = z.object({
+  video_id: z.string(),
+  /** The language transcribed (the stage's `language`, or the one heard with `auto`); null before a transcript. */
+  language: z.string().nullable(),
+  segments: z.array(z.object({ start_s: z.number(), end_s: z.number(), text: z.string(), speaker: z.string().nullable() })),
+  turns: z.array(z.object({ speaker: z.string(), start_s: z.number(), end_s: z.number() })),
+});
+export type TranscriptView = z.infer<typeof TranscriptView>;

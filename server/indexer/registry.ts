@@ -12,6 +12,7 @@ import { transcriptStage } from './stages/transcript.stage.ts';
 import { peopleStage } from './stages/people.stage.ts';
 import { embeddingsStage } from './stages/embeddings.stage.ts';
 import { soundsStage } from './stages/sounds.stage.ts';
+import { speakersStage } from './stages/speakers.stage.ts';
 
 const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
 
@@ -24,7 +25,7 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   transcript: transcriptStage,
   // Their models have no pinned files in this build: they report model_not_installed.
   captions: modelBackedStage('captions', MEDIA, ['extract'], ['vit-gpt2-image-captioning'], notYet('captions')),
-  speakers: modelBackedStage('speakers', ['video'], ['extract', 'speech', 'transcript'], ['wespeaker-voxceleb-resnet34'], notYet('speakers'), { requires: ['extract', 'speech'] }),
+  speakers: speakersStage,
   sounds: soundsStage,
   labels: labelsStage,
   ocr: ocrStage,

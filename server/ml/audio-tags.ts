@@ -2,6 +2,7 @@
 // the models folder only). AudioSet is multi-label, so each label's score is its own sigmoid, not a
 // share of a softmax. Loaded once per process and model.
 import { executionProvider } from './providers.ts';
+import { loadOnce, transformersAt } from './transformers.ts';
 
 /** AST looks at 1024 frames of 10 ms: windows of 10.24 s of 16 kHz audio. */
 export const WINDOW_S = 10.24;
@@ -18,30 +19,17 @@ interface Tagger {
   labels: Record<string, string>;
 }
 
-const loaded = new Map<string, Promise<Tagger>>();
-
-async function tagger(modelsRoot: string, model: string): Promise<Tagger> {
-  const key = `${modelsRoot}\u0000${model}`;
-  let p = loaded.get(key);
-  if (!p) {
-    p = (async () => {
-      const t = await import('@huggingface/transformers');
-      t.env.allowRemoteModels = false;
-      t.env.allowLocalModels = true;
-      t.env.localModelPath = modelsRoot.endsWith('/') ? modelsRoot : `${modelsRoot}/`;
-      const device = executionProvider();
-      const extractor = await t.AutoFeatureExtractor.from_pretrained(model);
-      const m = await t.AutoModelForAudioClassification.from_pretrained(model, { dtype: 'q8', device });
-      return {
-        extract: extractor as unknown as Tagger['extract'],
-        model: m as unknown as Tagger['model'],
-        labels: (m.config as unknown as { id2label: Record<string, string> }).id2label,
-      };
-    })();
-    p.catch(() => loaded.delete(key));
-    loaded.set(key, p);
-  }
-  return p;
+function tagger(modelsRoot: string, model: string): Promise<Tagger> {
+  return loadOnce(['sounds', modelsRoot, model], async () => {
+    const t = await transformersAt(modelsRoot);
+    const extractor = await t.AutoFeatureExtractor.from_pretrained(model);
+    const m = await t.AutoModelForAudioClassification.from_pretrained(model, { dtype: 'q8', device: executionProvider() });
+    return {
+      extract: extractor as unknown as Tagger['extract'],
+      model: m as unknown as Tagger['model'],
+      labels: (m.config as unknown as { id2label: Record<string, string> }).id2label,
+    };
+  });
 }
 
 export interface SoundEvent {

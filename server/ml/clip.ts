@@ -2,6 +2,7 @@
 // unit-length picture embeddings from the vision half, text embeddings from the text half, and
 // zero-shot scores over a list of phrases. Each half is loaded once per process and model.
 import { executionProvider } from './providers.ts';
+import { loadOnce, transformersAt } from './transformers.ts';
 
 /** CLIP's learned temperature (logit_scale = ln 100): the softmax of zero-shot scores uses it. */
 export const CLIP_LOGIT_SCALE = 100;
@@ -14,36 +15,27 @@ type Callable = (inputs: Record<string, unknown>) => Promise<Record<string, Tens
 type Processor = (images: unknown[]) => Promise<Record<string, unknown>>;
 type Tokenizer = (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, unknown>;
 
-interface Halves {
-  vision?: Promise<{ processor: Processor; model: Callable; RawImage: new (data: Uint8ClampedArray | Buffer, w: number, h: number, c: number) => unknown }>;
-  text?: Promise<{ tokenizer: Tokenizer; model: Callable }>;
+type RawImageClass = new (data: Uint8ClampedArray | Buffer, w: number, h: number, c: number) => unknown;
+
+function visionHalf(modelsRoot: string, model: string) {
+  return loadOnce(['clip-vision', modelsRoot, model], async () => {
+    const t = await transformersAt(modelsRoot);
+    return {
+      processor: (await t.AutoProcessor.from_pretrained(model)) as unknown as Processor,
+      model: (await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
+      RawImage: t.RawImage as unknown as RawImageClass,
+    };
+  });
 }
 
-const loaded = new Map<string, Halves>();
-
-async function library(modelsRoot: string) {
-  const t = await import('@huggingface/transformers');
-  t.env.allowRemoteModels = false;
-  t.env.allowLocalModels = true;
-  t.env.localModelPath = modelsRoot.endsWith('/') ? modelsRoot : `${modelsRoot}/`;
-  return t;
-}
-
-function halves(modelsRoot: string, model: string): Halves {
-  const key = `${modelsRoot}\u0000${model}`;
-  let h = loaded.get(key);
-  if (!h) loaded.set(key, (h = {}));
-  return h;
-}
-
-function once<T>(h: Halves, part: 'vision' | 'text', load: () => Promise<T>): Promise<T> {
-  let p = h[part] as Promise<T> | undefined;
-  if (!p) {
-    p = load();
-    p.catch(() => delete h[part]);
-    (h as Record<string, Promise<T>>)[part] = p;
-  }
-  return p;
+function textHalf(modelsRoot: string, model: string) {
+  return loadOnce(['clip-text', modelsRoot, model], async () => {
+    const t = await transformersAt(modelsRoot);
+    return {
+      tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Tokenizer,
+      model: (await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
+    };
+  });
 }
 
 function unitRows(t: TensorLike): Float32Array[] {
@@ -63,15 +55,7 @@ function unitRows(t: TensorLike): Float32Array[] {
 /** One unit vector per RGB picture (interleaved 8-bit, 3 channels). */
 export async function embedPictures(modelsRoot: string, model: string, pictures: Array<{ data: Buffer; width: number; height: number }>): Promise<Float32Array[]> {
   if (pictures.length === 0) return [];
-  const vision = await once(halves(modelsRoot, model), 'vision', async () => {
-    const t = await library(modelsRoot);
-    const device = executionProvider();
-    return {
-      processor: (await t.AutoProcessor.from_pretrained(model)) as unknown as Processor,
-      model: (await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device })) as unknown as Callable,
-      RawImage: t.RawImage as unknown as NonNullable<Awaited<Halves['vision']>>['RawImage'],
-    };
-  });
+  const vision = await visionHalf(modelsRoot, model);
   const images = pictures.map((p) => new vision.RawImage(p.data, p.width, p.height, 3));
   const { image_embeds } = await vision.model(await vision.processor(images));
   return unitRows(image_embeds);
@@ -80,14 +64,7 @@ export async function embedPictures(modelsRoot: string, model: string, pictures:
 /** One unit vector per text, in the pictures' space. */
 export async function embedClipTexts(modelsRoot: string, model: string, texts: string[]): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
-  const text = await once(halves(modelsRoot, model), 'text', async () => {
-    const t = await library(modelsRoot);
-    const device = executionProvider();
-    return {
-      tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Tokenizer,
-      model: (await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device })) as unknown as Callable,
-    };
-  });
+  const text = await textHalf(modelsRoot, model);
   const { text_embeds } = await text.model(text.tokenizer(texts, { padding: true, truncation: true }));
   return unitRows(text_embeds);
 }

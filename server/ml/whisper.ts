@@ -1,9 +1,10 @@
 // Speech to text with Whisper through transformers.js, from the models folder only (nothing is
 // fetched): the pipeline is loaded once per indexer process and model. With language `auto` the
 // spoken language is found first, as Whisper does it: the decoder's most likely language token
-// after <|startoftranscript|>, over the first window of speech.
+// after <|startoftranscript|>, over the longest window of speech.
 import { modelsDir } from './models.ts';
 import { executionProvider } from './providers.ts';
+import { loadOnce, transformersAt } from './transformers.ts';
 
 export interface TranscriptSegment {
   start_s: number;
@@ -23,23 +24,13 @@ type Asr = ((audio: Float32Array, opts: Record<string, unknown>) => Promise<{ te
   };
 };
 
-const loaded = new Map<string, Promise<Asr>>();
-
-async function asr(dataDir: string, model: string): Promise<Asr> {
-  let p = loaded.get(model);
-  if (!p) {
-    p = (async () => {
-      const { pipeline, env } = await import('@huggingface/transformers');
-      env.allowRemoteModels = false;
-      env.allowLocalModels = true;
-      env.localModelPath = `${modelsDir(dataDir)}/`;
-      const device = executionProvider();
-      return (await pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device })) as unknown as Asr;
-    })();
-    p.catch(() => loaded.delete(model));
-    loaded.set(model, p);
-  }
-  return p;
+function asr(dataDir: string, model: string): Promise<Asr> {
+  const root = modelsDir(dataDir);
+  return loadOnce(['asr', root, model], async () => {
+    const t = await transformersAt(root);
+    const device = executionProvider();
+    return (await t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device })) as unknown as Asr;
+  });
 }
 
 /** The language Whisper hears in `audio` (≤ 30 s at 16 kHz), as an ISO 639-1 code; null for an English-only model. */

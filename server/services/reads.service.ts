@@ -7,7 +7,7 @@ import type { Store } from '../store/index.ts';
 import type { RegionRow } from '../store/regions.repo.ts';
 import type { VisibleAsset } from '../store/assets.repo.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { PageView, Regions, RegionsView } from '../contract/pages.ts';
+import type { PageView, Regions, RegionsView, TranscriptView } from '../contract/pages.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from './auth.service.ts';
@@ -91,6 +91,14 @@ export class ReadsService {
       passages: this.store.media.passages(a.id, page).map((p) => ({ idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h } })),
       regions: this.present(this.store.regions.at(a.id, page - 1)),
     };
+  }
+
+  /** A video's transcript with speakers, and who spoke when; empty for other kinds and before the stages ran. */
+  transcript(workspaceId: string, id: string): TranscriptView {
+    const a = this.assets.visible(workspaceId, id);
+    const details = this.store.runs.get(a.id, 'transcript')?.details;
+    const language = details ? ((JSON.parse(details) as { language?: string | null }).language ?? null) : null;
+    return { video_id: a.id, language, segments: this.store.media.transcript(a.id), turns: this.store.media.speakerTurns(a.id) };
   }
 
   regions(workspaceId: string, id: string, q: { page?: number; timestamp?: number }, origin: string): RegionsView {

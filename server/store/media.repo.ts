@@ -153,8 +153,29 @@ export class MediaRepo {
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s, s.text));
   }
 
-  transcript(assetId: string): Array<{ start_s: number; end_s: number; text: string }> {
-    return this.db.prepare('SELECT start_s, end_s, text FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number; text: string }>;
+  transcript(assetId: string): Array<{ start_s: number; end_s: number; text: string; speaker: string | null }> {
+    return this.db.prepare('SELECT start_s, end_s, text, speaker FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+      start_s: number;
+      end_s: number;
+      text: string;
+      speaker: string | null;
+    }>;
+  }
+
+  /** Replaces who spoke when, and names the speaker of each transcript segment (by index; null: none). */
+  replaceSpeakers(assetId: string, turns: Array<{ speaker: number; start_s: number; end_s: number }>, segmentSpeakers: Array<number | null>): void {
+    this.db.prepare('DELETE FROM speaker_turns WHERE asset_id = ?').run(assetId);
+    const insert = this.db.prepare('INSERT INTO speaker_turns (asset_id, idx, speaker, start_s, end_s) VALUES (?, ?, ?, ?, ?)');
+    turns.forEach((t, i) => insert.run(assetId, i, t.speaker, t.start_s, t.end_s));
+    this.db.prepare('UPDATE transcript_segments SET speaker = NULL WHERE asset_id = ?').run(assetId);
+    const name = this.db.prepare('UPDATE transcript_segments SET speaker = ? WHERE asset_id = ? AND idx = ?');
+    segmentSpeakers.forEach((s, i) => s !== null && name.run(speakerName(s), assetId, i));
+  }
+
+  speakerTurns(assetId: string): Array<{ speaker: string; start_s: number; end_s: number }> {
+    return (
+      this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ speaker: number; start_s: number; end_s: number }>
+    ).map((t) => ({ ...t, speaker: speakerName(t.speaker) }));
   }
 
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {
@@ -165,3 +186,6 @@ export class MediaRepo {
     return this.db.prepare('SELECT * FROM asset_media WHERE asset_id = ?').get(assetId) as MediaRow | undefined;
   }
 }
+
+/** Speakers are anonymous: "Speaker 1", "Speaker 2"… in order of first speech. */
+export const speakerName = (n: number): string => `Speaker ${n}`;

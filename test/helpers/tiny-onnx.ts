@@ -337,3 +337,42 @@ export function installTinyAudioTagger(modelsDir: string, name: string, labels: 
   fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), tinyAudioTagger(slope, bias));
   return pin(dir, ['config.json', 'preprocessor_config.json', 'onnx/model_quantized.onnx']);
 }
+
+/**
+ * A WeSpeaker ResNet stand-in (onnx/model.onnx): input_features [batch, frames, 80] → embeddings
+ * [batch, dim]: the mean filter-bank profile of the stretch, less its own average (the colour of
+ * the voice and the recording), in the first 80 of `dim` values.
+ */
+export function tinySpeakerEmbedder(bins: number, dim: number): Uint8Array {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const projection = new Float32Array(bins * dim);
+  for (let i = 0; i < bins; i++) projection[i * dim + i] = 1;
+  return encodeModel('tiny-speaker-embedder', {
+    initializer: [floats('projection', [bins, dim], projection)],
+    node: [
+      { opType: 'ReduceMean', input: ['input_features'], output: ['profile'], attribute: [{ name: 'axes', ints: [1], type: INTS }, { name: 'keepdims', i: 0, type: INT }] },
+      { opType: 'ReduceMean', input: ['profile'], output: ['level'], attribute: [{ name: 'axes', ints: [1], type: INTS }, { name: 'keepdims', i: 1, type: INT }] },
+      { opType: 'Sub', input: ['profile', 'level'], output: ['colour'] },
+      { opType: 'MatMul', input: ['colour', 'projection'], output: ['embeddings'] },
+    ],
+    input: [valueInfo('input_features', FLOAT, ['batch_size', 'num_frames', bins])],
+    output: [valueInfo('embeddings', FLOAT, ['batch_size', dim])],
+  });
+}
+
+/**
+ * Installs a speaker-embedding stand-in as `<modelsDir>/<name>`. Its preprocessor config asks
+ * transformers.js's WeSpeaker feature extractor for 80-bin Kaldi filter banks left uncentred (the
+ * real model's centres them and learns the voice from their shape; the stand-in keeps the mean).
+ */
+export function installTinySpeakerEmbedder(modelsDir: string, name: string): PinnedFile[] {
+  const dir = path.join(modelsDir, name);
+  fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ architectures: ['WeSpeakerResNetModel'], model_type: 'wespeaker-resnet' }));
+  fs.writeFileSync(
+    path.join(dir, 'preprocessor_config.json'),
+    JSON.stringify({ feature_extractor_type: 'WeSpeakerFeatureExtractor', feature_size: 80, num_mel_bins: 80, sampling_rate: 16000, fbank_centering_span: 0, padding_value: 0, return_attention_mask: false }),
+  );
+  fs.writeFileSync(path.join(dir, 'onnx', 'model.onnx'), tinySpeakerEmbedder(80, 256));
+  return pin(dir, ['config.json', 'preprocessor_config.json', 'onnx/model.onnx']);
+}

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { originOf } from '../context.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { Errors } from '../../errors.ts';
-import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView } from '../../contract/pages.ts';
+import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView, TranscriptView } from '../../contract/pages.ts';
 import { IdParam, PaginationQuery } from '../../contract/common.ts';
 import { AssetDetail, AssetListItem, DeleteAck, ReindexAck, ReindexBody, UploadAck, UploadFields } from '../../contract/assets.ts';
 import type { Services } from '../services.ts';
@@ -66,6 +66,15 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       query: RegionsQuery,
       response: RegionsView,
       handler: ({ auth, params, query, ctx }) => s.reads.regions(auth.workspaceId, params.id, query, originOf(ctx)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/:id/transcript',
+      summary: 'Timed transcript of a video with the speaker of each segment, and who spoke when',
+      access: 'read',
+      params: IdParam,
+      response: TranscriptView,
+      handler: ({ auth, params }) => s.reads.transcript(auth.workspaceId, params.id),
     }),
     defineRawRoute({
       method: 'get',

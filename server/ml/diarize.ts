@@ -1,0 +1,116 @@
+// Diarization from speaker embeddings: windows of speech are embedded, grouped by agglomerative
+// clustering (average linkage over cosine similarity), and consecutive windows of one speaker
+// become turns. Pure functions; the embedding model is in speaker-embeddings.ts.
+
+/** Windows of speech: 1.5 s long, every 0.75 s, inside each speech segment (shorter segments whole). */
+export const WINDOW_S = 1.5;
+export const HOP_S = 0.75;
+/** Two groups whose mean similarity is at least this are one speaker (unless min/max say otherwise). */
+export const SAME_SPEAKER = 0.5;
+
+export interface Span {
+  start_s: number;
+  end_s: number;
+}
+
+export function speechWindows(speech: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const s of speech) {
+    const length = s.end_s - s.start_s;
+    if (length < 0.4) continue;
+    if (length <= WINDOW_S) {
+      out.push({ start_s: s.start_s, end_s: s.end_s });
+      continue;
+    }
+    for (let t = s.start_s; t + WINDOW_S <= s.end_s + 1e-6; t += HOP_S) out.push({ start_s: t, end_s: t + WINDOW_S });
+    const last = out[out.length - 1];
+    if (last.end_s < s.end_s - 0.2) out.push({ start_s: s.end_s - WINDOW_S, end_s: s.end_s });
+  }
+  return out;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += a[i] * b[i];
+  return d;
+}
+
+/**
+ * Groups unit vectors: each starts alone; the two most similar groups (mean pairwise cosine) merge
+ * while there are more than `max`, or more than `min` and they are at least `threshold` alike.
+ * Returns a group number per vector, numbered by first appearance.
+ */
+export function clusterSpeakers(vectors: Float32Array[], opts: { min?: number; max?: number; threshold?: number } = {}): number[] {
+  const n = vectors.length;
+  if (n === 0) return [];
+  const min = Math.max(1, opts.min ?? 1);
+  const max = Math.max(min, opts.max ?? n);
+  const threshold = opts.threshold ?? SAME_SPEAKER;
+  const sim: number[][] = vectors.map((a) => vectors.map((b) => dot(a, b)));
+  // Sum of pairwise similarities between groups, and their sizes: average linkage by Lance–Williams.
+  const groups = new Map<number, number[]>(vectors.map((_, i) => [i, [i]]));
+  const link = new Map<string, number>();
+  const keyOf = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) link.set(keyOf(i, j), sim[i][j]);
+  while (groups.size > min) {
+    let best: [number, number, number] | null = null;
+    const ids = [...groups.keys()];
+    for (let x = 0; x < ids.length; x++) {
+      for (let y = x + 1; y < ids.length; y++) {
+        const total = link.get(keyOf(ids[x], ids[y])) as number;
+        const mean = total / (groups.get(ids[x])!.length * groups.get(ids[y])!.length);
+        if (!best || mean > best[2]) best = [ids[x], ids[y], mean];
+      }
+    }
+    if (!best || (groups.size <= max && best[2] < threshold)) break;
+    const [a, b] = best;
+    for (const c of ids) {
+      if (c === a || c === b) continue;
+      link.set(keyOf(a, c), (link.get(keyOf(a, c)) as number) + (link.get(keyOf(b, c)) as number));
+      link.delete(keyOf(b, c));
+    }
+    link.delete(keyOf(a, b));
+    groups.get(a)!.push(...groups.get(b)!);
+    groups.delete(b);
+  }
+  const label = new Array<number>(n);
+  const order = [...groups.values()].sort((p, q) => Math.min(...p) - Math.min(...q));
+  order.forEach((members, g) => members.forEach((i) => (label[i] = g)));
+  return label;
+}
+
+export interface Turn extends Span {
+  speaker: number;
+}
+
+/** Turns from labelled windows: a change of speaker falls halfway between the two windows' centres. */
+export function turnsOf(windows: Span[], labels: number[], speech: Span[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const s of speech) {
+    const inside = windows.map((w, i) => ({ w, label: labels[i] })).filter(({ w }) => w.start_s >= s.start_s - 1e-6 && w.end_s <= s.end_s + 1e-6);
+    if (inside.length === 0) continue;
+    let current: Turn = { speaker: inside[0].label, start_s: s.start_s, end_s: s.end_s };
+    for (let i = 1; i < inside.length; i++) {
+      if (inside[i].label === current.speaker) continue;
+      const boundary = ((inside[i - 1].w.start_s + inside[i - 1].w.end_s) / 2 + (inside[i].w.start_s + inside[i].w.end_s) / 2) / 2;
+      turns.push({ ...current, end_s: boundary });
+      current = { speaker: inside[i].label, start_s: boundary, end_s: s.end_s };
+    }
+    turns.push(current);
+  }
+  return turns.map((t) => ({ ...t, start_s: Math.round(t.start_s * 100) / 100, end_s: Math.round(t.end_s * 100) / 100 }));
+}
+
+/** The speaker who talks longest within each segment, or null where no turn overlaps it. */
+export function speakerOf(segments: Span[], turns: Turn[]): Array<number | null> {
+  return segments.map((seg) => {
+    const time = new Map<number, number>();
+    for (const t of turns) {
+      const overlap = Math.min(seg.end_s, t.end_s) - Math.max(seg.start_s, t.start_s);
+      if (overlap > 0) time.set(t.speaker, (time.get(t.speaker) ?? 0) + overlap);
+    }
+    let best: number | null = null;
+    for (const [s, v] of time) if (best === null || v > (time.get(best) as number)) best = s;
+    return best;
+  });
+}

@@ -1,0 +1,42 @@
+// Speaker embeddings (a WeSpeaker ResNet through transformers.js, from the models folder only):
+// Kaldi-style 80-bin filter banks, mean-centred, into one unit vector per stretch of audio.
+// Loaded once per process and model.
+import { executionProvider } from './providers.ts';
+import { loadOnce, transformersAt } from './transformers.ts';
+
+interface TensorLike {
+  data: Float32Array;
+  dims: number[];
+}
+
+interface Embedder {
+  extract: (audio: Float32Array) => Promise<Record<string, unknown>>;
+  model: (inputs: Record<string, unknown>) => Promise<Record<string, TensorLike>>;
+}
+
+function embedder(modelsRoot: string, model: string): Promise<Embedder> {
+  return loadOnce(['speakers', modelsRoot, model], async () => {
+    const t = await transformersAt(modelsRoot);
+    return {
+      extract: (await t.AutoFeatureExtractor.from_pretrained(model)) as unknown as Embedder['extract'],
+      model: (await t.AutoModel.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Embedder['model'],
+    };
+  });
+}
+
+/** One unit vector per span of 16 kHz audio. */
+export async function speakerEmbeddings(modelsRoot: string, model: string, audio: Float32Array, spans: Array<{ start_s: number; end_s: number }>): Promise<Float32Array[]> {
+  const e = await embedder(modelsRoot, model);
+  const out: Float32Array[] = [];
+  for (const s of spans) {
+    const slice = audio.slice(Math.floor(s.start_s * 16000), Math.ceil(s.end_s * 16000));
+    const result = await e.model(await e.extract(slice));
+    const v = (result.embeddings ?? result.embedding ?? Object.values(result)[0]).data.slice();
+    let n = 0;
+    for (const x of v) n += x * x;
+    n = Math.sqrt(n) || 1;
+    for (let i = 0; i < v.length; i++) v[i] /= n;
+    out.push(v);
+  }
+  return out;
+}

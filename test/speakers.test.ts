@@ -1,0 +1,128 @@
+// The speakers stage end to end: WeSpeaker's weights cannot be had here, so a generated stand-in
+// (the mean filter-bank profile of each 1.5 s window: the colour of a voice and its recording) runs
+// through transformers.js's WeSpeaker feature extraction. The video holds a LibriVox reader, a
+// TIMIT speaker, the LibriVox reader again, with silence between; Whisper's stand-in (see
+// transcript.test.ts) gives one transcript segment per stretch of speech.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { installTinySpeakerEmbedder, installTinyWhisper, writeManifestOf } from './helpers/tiny-onnx.ts';
+import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { clusterSpeakers, speakerOf, speechWindows, turnsOf } from '../server/ml/diarize.ts';
+
+const WHISPER_META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
+const unit = (...v: number[]) => {
+  const n = Math.hypot(...v);
+  return Float32Array.from(v, (x) => x / n);
+};
+
+describe('diarization', () => {
+  it('cuts speech into 1.5 s windows every 0.75 s, keeping short stretches whole', () => {
+    expect(speechWindows([{ start_s: 1, end_s: 3 }, { start_s: 5, end_s: 6 }, { start_s: 8, end_s: 8.2 }])).toEqual([
+      { start_s: 1, end_s: 2.5 },
+      { start_s: 1.5, end_s: 3 },
+      { start_s: 5, end_s: 6 },
+    ]);
+  });
+
+  it('groups alike voices, within min and max speakers', () => {
+    const a = [unit(1, 0.1, 0), unit(1, 0, 0.1), unit(0.9, 0.1, 0.1)];
+    const b = [unit(0, 1, 0.1), unit(0.1, 1, 0)];
+    expect(clusterSpeakers([a[0], b[0], a[1], b[1], a[2]])).toEqual([0, 1, 0, 1, 0]);
+    expect(clusterSpeakers([a[0], b[0], a[1], b[1], a[2]], { max: 1 })).toEqual([0, 0, 0, 0, 0]);
+    expect(new Set(clusterSpeakers([a[0], b[0], a[1], b[1], a[2]], { min: 3 })).size).toBe(3);
+    expect(clusterSpeakers([])).toEqual([]);
+  });
+
+  it('turns windows into turns and gives each segment its main speaker', () => {
+    const speech = [{ start_s: 0, end_s: 3 }];
+    const windows = speechWindows(speech);
+    const turns = turnsOf(windows, [0, 0, 1], speech);
+    expect(turns).toEqual([
+      { speaker: 0, start_s: 0, end_s: 1.88 },
+      { speaker: 1, start_s: 1.88, end_s: 3 },
+    ]);
+    expect(speakerOf([{ start_s: 0, end_s: 1 }, { start_s: 2, end_s: 3 }, { start_s: 5, end_s: 6 }], turns)).toEqual([0, 1, null]);
+  });
+});
+
+describe('speakers (speaker-embedding stand-in, real feature extraction)', () => {
+  const data = tempDir('mi-speakers-');
+  const scratch = tempDir('mi-speakers-files-');
+  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  const video = path.join(scratch, 'conversation.mp4');
+  let t: TestServer;
+  let key: string;
+  let conversation: string;
+  const only = { ocr: false, faces: false, people: false, labels: false, objects: false };
+
+  beforeAll(async () => {
+    const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
+    // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> → " Hello" → <|1.00|> (then the end).
+    const next = new Map([[50258, 50259], [50359, 50364], [50364, vocab['ĠHello']], [vocab['ĠHello'], 50364 + 50]]);
+    writeManifestOf(path.join(scratch, 'manifest.json'), [
+      { name: 'wespeaker-voxceleb-resnet34', stage: 'speakers', task: 'speaker-embedding', files: installTinySpeakerEmbedder(path.join(data, 'models'), 'wespeaker-voxceleb-resnet34') },
+      { name: 'whisper-tiny', stage: 'transcript', task: 'automatic-speech-recognition', files: installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next) },
+    ]);
+    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    // 1 s silence, reader A (7.1 s), 2 s, speaker B (2.8 s), 2 s, reader A (5.3 s), 1 s.
+    const parts = [
+      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
+      corpus('audio/timit-sa1/sa1.wav'),
+      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0890.wav'),
+    ];
+    const inputs = parts.flatMap((p) => ['-i', p]);
+    const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
+    const filter = `[1:a]${mono},adelay=1000[a0];[2:a]${mono},adelay=2000[a1];[3:a]${mono},adelay=2000,apad=pad_len=16000[a2];[a0][a1][a2]concat=n=3:v=0:a=1[a]`;
+    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=22', ...inputs,
+      '-filter_complex', filter, '-map', '0:v', '-map', '[a]', '-shortest', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+    t = await startTestServer({ workers: 1 }, data);
+    key = t.key('speakers');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
+    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+  });
+
+  const transcript = async (id: string) => {
+    const r = await t.api('GET', `/videos/${id}/transcript`, { key });
+    expect(r.status).toBe(200);
+    return r.body.data;
+  };
+
+  it('finds two voices, A B A, and names the speaker of each transcript segment', async () => {
+    const d = await t.index(key, video, only);
+    conversation = d.video_id;
+    const stage = d.index.report.stages.speakers;
+    expect(stage).toMatchObject({ state: 'ok', counts: { speakers: 2 }, details: { model: 'wespeaker-voxceleb-resnet34', provider: 'cpu' } });
+    const tr = await transcript(d.video_id);
+    const who = tr.turns.map((x: { speaker: string }) => x.speaker);
+    expect(who.filter((s: string, i: number) => s !== who[i - 1])).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 1']);
+    const b = tr.turns.find((x: { speaker: string }) => x.speaker === 'Speaker 2');
+    expect(b.start_s).toBeGreaterThan(9);
+    expect(b.end_s).toBeLessThan(14);
+    expect(tr.segments.length).toBeGreaterThanOrEqual(3);
+    for (const s of tr.segments) expect(s).toMatchObject({ text: 'Hello', speaker: expect.stringMatching(/^Speaker [12]$/) });
+    expect(tr.segments.find((s: { start_s: number }) => s.start_s > 9 && s.start_s < 14).speaker).toBe('Speaker 2');
+    expect(tr.language).toBe('en');
+    const s = await t.api('POST', '/search', { key, json: { query: 'speaker 2', search_options: { modalities: ['sound'] } } });
+    expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, snippet: { text: 'speaker 2 speaking' } });
+  });
+
+  it('keeps to max_speakers and min_speakers', async () => {
+    const one = await t.index(key, video, { ...only, speakers: { max_speakers: 1 } });
+    expect(one.index.report.stages.speakers.counts.speakers).toBe(1);
+    const three = await t.index(key, video, { ...only, speakers: { min_speakers: 3 } });
+    expect(three.index.report.stages.speakers.counts.speakers).toBe(3);
+  });
+
+  it('answers 404 for a video of another workspace', async () => {
+    const r = await t.api('GET', `/videos/${conversation}/transcript`, { key: t.key('elsewhere') });
+    expect(r.status).toBe(404);
+  });
+});
