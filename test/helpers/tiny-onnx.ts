@@ -376,3 +376,83 @@ export function installTinySpeakerEmbedder(modelsDir: string, name: string): Pin
   fs.writeFileSync(path.join(dir, 'onnx', 'model.onnx'), tinySpeakerEmbedder(80, 256));
   return pin(dir, ['config.json', 'preprocessor_config.json', 'onnx/model.onnx']);
 }
+
+/** The tiny open-vocabulary detector's grid: 4 × 4 cells of a 960-pixel square, 48 features each. */
+export const TINY_DETECTOR = { input: 960, cells: 4, block: 60, features: 48 } as const;
+
+/**
+ * An OWLv2 stand-in (onnx/model_quantized.onnx): input_ids, attention_mask [queries, seq] and
+ * pixel_values [batch, 3, 960, 960] → pred_boxes [batch, 16, 4] (the 4 × 4 grid's cells, centre and
+ * size) and logits [batch, 16, queries] = 30 × (cosine − 0.9) between a cell's features (its colours
+ * on a 4 × 4 sub-grid) and the sum of the phrase's rows of `table`.
+ */
+export function tinyOpenVocabularyDetector(table: Float32Array, vocab: number): Uint8Array {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const INT64 = onnx.TensorProto.DataType.INT64;
+  const { input, cells, block, features: F } = TINY_DETECTOR;
+  const sub = input / block / cells;
+  const boxes = new Float32Array(cells * cells * 4);
+  for (let cy = 0; cy < cells; cy++) {
+    for (let cx = 0; cx < cells; cx++) boxes.set([(cx + 0.5) / cells, (cy + 0.5) / cells, 1 / cells, 1 / cells], (cy * cells + cx) * 4);
+  }
+  return encodeModel('tiny-open-vocabulary-detector', {
+    initializer: [
+      floats('table', [vocab, F], table),
+      floats('boxes', [1, cells * cells, 4], boxes),
+      int64s('grid_shape', [6], [0, 3, cells, sub, cells, sub]),
+      int64s('cells_shape', [3], [0, cells * cells, F]),
+      int64s('sequence_axis', [1], [1]),
+      floats('epsilon', [], Float32Array.of(1e-6)),
+      floats('threshold', [], Float32Array.of(0.9)),
+      floats('sharpness', [], Float32Array.of(30)),
+    ],
+    node: [
+      { opType: 'AveragePool', input: ['pixel_values'], output: ['blocks'], attribute: [{ name: 'kernel_shape', ints: [block, block], type: INTS }, { name: 'strides', ints: [block, block], type: INTS }] },
+      { opType: 'Reshape', input: ['blocks', 'grid_shape'], output: ['grid'] },
+      { opType: 'Transpose', input: ['grid'], output: ['by_cell'], attribute: [{ name: 'perm', ints: [0, 2, 4, 1, 3, 5], type: INTS }] },
+      { opType: 'Reshape', input: ['by_cell', 'cells_shape'], output: ['cell_features'] },
+      { opType: 'ReduceL2', input: ['cell_features'], output: ['cell_norm'], attribute: [{ name: 'axes', ints: [-1], type: INTS }, { name: 'keepdims', i: 1, type: INT }] },
+      { opType: 'Add', input: ['cell_norm', 'epsilon'], output: ['cell_norm_safe'] },
+      { opType: 'Div', input: ['cell_features', 'cell_norm_safe'], output: ['cell_unit'] },
+      { opType: 'Gather', input: ['table', 'input_ids'], output: ['rows'], attribute: [{ name: 'axis', i: 0, type: INT }] },
+      { opType: 'ReduceSum', input: ['rows', 'sequence_axis'], output: ['phrase'], attribute: [{ name: 'keepdims', i: 0, type: INT }] },
+      { opType: 'ReduceL2', input: ['phrase'], output: ['phrase_norm'], attribute: [{ name: 'axes', ints: [-1], type: INTS }, { name: 'keepdims', i: 1, type: INT }] },
+      { opType: 'Add', input: ['phrase_norm', 'epsilon'], output: ['phrase_norm_safe'] },
+      { opType: 'Div', input: ['phrase', 'phrase_norm_safe'], output: ['phrase_unit'] },
+      { opType: 'Transpose', input: ['phrase_unit'], output: ['phrase_columns'], attribute: [{ name: 'perm', ints: [1, 0], type: INTS }] },
+      { opType: 'MatMul', input: ['cell_unit', 'phrase_columns'], output: ['cosine'] },
+      { opType: 'Sub', input: ['cosine', 'threshold'], output: ['margin'] },
+      { opType: 'Mul', input: ['margin', 'sharpness'], output: ['logits'] },
+      { opType: 'Identity', input: ['boxes'], output: ['pred_boxes'] },
+    ],
+    input: [
+      valueInfo('input_ids', INT64, ['num_queries', 'sequence_length']),
+      valueInfo('attention_mask', INT64, ['num_queries', 'sequence_length']),
+      valueInfo('pixel_values', FLOAT, ['batch_size', 3, input, input]),
+    ],
+    output: [valueInfo('logits', FLOAT, ['batch_size', cells * cells, 'num_queries']), valueInfo('pred_boxes', FLOAT, [1, cells * cells, 4])],
+  });
+}
+
+/**
+ * Installs an OWLv2 stand-in as `<modelsDir>/<name>` with the real CLIP tokenizer from `clipMeta`
+ * (OWLv2's own) and OWLv2's image preprocessing (960 × 960, CLIP normalization); returns its files pinned.
+ */
+export function installTinyOpenVocabularyDetector(modelsDir: string, name: string, clipMeta: string, table: Float32Array): PinnedFile[] {
+  const dir = path.join(modelsDir, name);
+  fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  const files = ['merges.txt', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer_config.json', 'vocab.json'];
+  for (const f of files) fs.copyFileSync(path.join(clipMeta, f), path.join(dir, f));
+  const clip = JSON.parse(fs.readFileSync(path.join(clipMeta, 'preprocessor_config.json'), 'utf8')) as { image_mean: number[]; image_std: number[] };
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ architectures: ['Owlv2ForObjectDetection'], model_type: 'owlv2' }));
+  fs.writeFileSync(
+    path.join(dir, 'preprocessor_config.json'),
+    JSON.stringify({
+      image_processor_type: 'Owlv2ImageProcessor', do_resize: true, size: { height: TINY_DETECTOR.input, width: TINY_DETECTOR.input }, resample: 2,
+      do_rescale: true, rescale_factor: 1 / 255, do_normalize: true, image_mean: clip.image_mean, image_std: clip.image_std, do_pad: true,
+    }),
+  );
+  const vocab = Object.keys(JSON.parse(fs.readFileSync(path.join(clipMeta, 'vocab.json'), 'utf8')) as object).length;
+  fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), tinyOpenVocabularyDetector(table, vocab));
+  return pin(dir, ['config.json', 'preprocessor_config.json', ...files, 'onnx/model_quantized.onnx']);
+}
