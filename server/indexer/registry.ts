@@ -1,6 +1,5 @@
 // Every stage, by name. A stage missing here is a compile error.
-import type { AssetKind } from '../contract/assets.ts';
-import { failed, modelBackedStage, type IndexStageName, type StageDefinition, type StageOutcome } from './stage.ts';
+import type { IndexStageName, StageDefinition } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
@@ -13,18 +12,13 @@ import { peopleStage } from './stages/people.stage.ts';
 import { embeddingsStage } from './stages/embeddings.stage.ts';
 import { soundsStage } from './stages/sounds.stage.ts';
 import { speakersStage } from './stages/speakers.stage.ts';
-
-const MEDIA: readonly AssetKind[] = ['video', 'image', 'document'];
-
-/** Inference for a model this build cannot install yet: never reached while the model is missing. */
-const notYet = (stage: string) => async (): Promise<StageOutcome> => failed(`not_implemented: ${stage} inference is not in this build`);
+import { captionsStage } from './stages/captions.stage.ts';
 
 export const STAGES: Record<IndexStageName, StageDefinition> = {
   extract: extractStage,
   speech: speechStage,
   transcript: transcriptStage,
-  // Their models have no pinned files in this build: they report model_not_installed.
-  captions: modelBackedStage('captions', MEDIA, ['extract'], ['vit-gpt2-image-captioning'], notYet('captions')),
+  captions: captionsStage,
   speakers: speakersStage,
   sounds: soundsStage,
   labels: labelsStage,

@@ -456,3 +456,142 @@ export function installTinyOpenVocabularyDetector(modelsDir: string, name: strin
   fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), tinyOpenVocabularyDetector(table, vocab));
   return pin(dir, ['config.json', 'preprocessor_config.json', ...files, 'onnx/model_quantized.onnx']);
 }
+
+/** Words of the tiny captioner's vocabulary (GPT-2 byte-level spelling: Ġ is a leading space); the last id is <|endoftext|>. */
+export const TINY_CAPTION_WORDS = ['a', 'Ġcat', 'Ġresting', 'Ġbowl', 'Ġof', 'Ġfruit'] as const;
+
+/**
+ * A vit-gpt2 stand-in in the transformers.js layout (VisionEncoderDecoder: onnx/encoder_model and
+ * the merged GPT-2 decoder with key/value cache):
+ * - encoder: pixel_values [batch, 3, 224, 224] → last_hidden_state [batch, 16, 3], the mean colour
+ *   of each cell of a 4 × 4 grid;
+ * - decoder: after <|endoftext|> comes "a"; after "a" the subject whose column of `subjects`
+ *   ([48, vocab]) is most like the picture (cosine × 30); after any other word, `next[word]`.
+ */
+export function tinyCaptioner(next: Map<number, number>, subjects: Float32Array, vocab: number, gate: number, layers: number, heads: number, headDim: number): { encoder: Uint8Array; decoder: Uint8Array } {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const INT64 = onnx.TensorProto.DataType.INT64;
+  const BOOL = onnx.TensorProto.DataType.BOOL;
+  const encoder = encodeModel('tiny-captioner-encoder', {
+    initializer: [int64s('cells_shape', [3], [0, 3, 16])],
+    node: [
+      { opType: 'AveragePool', input: ['pixel_values'], output: ['grid'], attribute: [{ name: 'kernel_shape', ints: [56, 56], type: INTS }, { name: 'strides', ints: [56, 56], type: INTS }] },
+      { opType: 'Reshape', input: ['grid', 'cells_shape'], output: ['by_channel'] },
+      { opType: 'Transpose', input: ['by_channel'], output: ['last_hidden_state'], attribute: [{ name: 'perm', ints: [0, 2, 1], type: INTS }] },
+    ],
+    input: [valueInfo('pixel_values', FLOAT, ['batch_size', 3, 224, 224])],
+    output: [valueInfo('last_hidden_state', FLOAT, ['batch_size', 16, 3])],
+  });
+  const table = new Array<number>(vocab).fill(vocab - 1);
+  for (const [from, to] of next) table[from] = to;
+  const nodes: OnnxTypes.INodeProto[] = [
+    // The chain: all weight on next[token], except after the gate word.
+    { opType: 'Gather', input: ['next', 'input_ids'], output: ['next_ids'], attribute: [{ name: 'axis', i: 0, type: INT }] },
+    { opType: 'Unsqueeze', input: ['next_ids', 'last_axis'], output: ['next_col'] },
+    { opType: 'Equal', input: ['next_col', 'vocabulary'], output: ['chosen'] },
+    { opType: 'Cast', input: ['chosen'], output: ['chosen_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+    { opType: 'Unsqueeze', input: ['input_ids', 'last_axis'], output: ['ids_col'] },
+    { opType: 'Equal', input: ['ids_col', 'gate'], output: ['at_gate'] },
+    { opType: 'Cast', input: ['at_gate'], output: ['at_gate_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+    { opType: 'Sub', input: ['one', 'at_gate_f'], output: ['not_gate'] },
+    { opType: 'Mul', input: ['chosen_f', 'not_gate'], output: ['chain_hot'] },
+    { opType: 'Mul', input: ['chain_hot', 'confidence'], output: ['chain'] },
+    // The picture: its 48 features, unit length, against each subject's column.
+    { opType: 'Reshape', input: ['encoder_hidden_states', 'flat_shape'], output: ['picture'] },
+    { opType: 'ReduceL2', input: ['picture'], output: ['picture_norm'], attribute: [{ name: 'axes', ints: [-1], type: INTS }, { name: 'keepdims', i: 1, type: INT }] },
+    { opType: 'Div', input: ['picture', 'picture_norm'], output: ['picture_unit'] },
+    { opType: 'MatMul', input: ['picture_unit', 'subjects'], output: ['likeness'] },
+    { opType: 'Mul', input: ['likeness', 'confidence'], output: ['likeness_scaled'] },
+    { opType: 'Mul', input: ['likeness_scaled', 'at_gate_f'], output: ['subject'] },
+    { opType: 'Add', input: ['chain', 'subject'], output: ['logits'] },
+    { opType: 'Cast', input: ['input_ids'], output: ['ids_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+    { opType: 'Unsqueeze', input: ['ids_f', 'kv_axes'], output: ['ids_4d'] },
+    { opType: 'Mul', input: ['ids_4d', 'kv_row'], output: ['new_kv'] },
+  ];
+  const past: OnnxTypes.IValueInfoProto[] = [];
+  const present: OnnxTypes.IValueInfoProto[] = [];
+  for (let i = 0; i < layers; i++) {
+    for (const kv of ['key', 'value']) {
+      past.push(valueInfo(`past_key_values.${i}.${kv}`, FLOAT, ['batch_size', heads, 'past_sequence_length', headDim]));
+      nodes.push({ opType: 'Concat', input: [`past_key_values.${i}.${kv}`, 'new_kv'], output: [`present.${i}.${kv}`], attribute: [{ name: 'axis', i: 2, type: INT }] });
+      present.push(valueInfo(`present.${i}.${kv}`, FLOAT, ['batch_size', heads, 'present_sequence_length', headDim]));
+    }
+  }
+  const decoder = encodeModel('tiny-captioner-decoder', {
+    initializer: [
+      int64s('next', [vocab], table),
+      int64s('vocabulary', [vocab], Array.from({ length: vocab }, (_, i) => i)),
+      int64s('gate', [], [gate]),
+      int64s('last_axis', [1], [-1]),
+      int64s('kv_axes', [2], [1, 3]),
+      int64s('flat_shape', [3], [0, 1, 48]),
+      floats('subjects', [48, vocab], subjects),
+      floats('one', [], Float32Array.of(1)),
+      floats('confidence', [], Float32Array.of(30)),
+      floats('kv_row', [1, heads, 1, headDim], seededTable(heads, headDim, 5)),
+    ],
+    node: nodes,
+    input: [
+      valueInfo('input_ids', INT64, ['batch_size', 'decoder_sequence_length']),
+      valueInfo('encoder_hidden_states', FLOAT, ['batch_size', 'encoder_sequence_length', 3]),
+      ...past,
+      valueInfo('use_cache_branch', BOOL, [1]),
+    ],
+    output: [valueInfo('logits', FLOAT, ['batch_size', 'decoder_sequence_length', vocab]), ...present],
+  });
+  return { encoder, decoder };
+}
+
+/**
+ * Installs a vit-gpt2 stand-in as `<modelsDir>/<name>`: a generated GPT-2 byte-level tokenizer of
+ * TINY_CAPTION_WORDS, ViT preprocessing (224 × 224, mean and std 0.5) and the captioner, whose
+ * subjects ("Ġcat", "Ġbowl") look like the given 48-feature pictures. "a cat resting" or "a bowl of
+ * fruit". Returns its files pinned.
+ */
+export function installTinyCaptioner(modelsDir: string, name: string, looks: { cat: Float32Array; bowl: Float32Array }): PinnedFile[] {
+  const dir = path.join(modelsDir, name);
+  fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  const words = [...TINY_CAPTION_WORDS];
+  const vocab = words.length + 1;
+  const eos = vocab - 1;
+  const id = (w: string) => words.indexOf(w as (typeof TINY_CAPTION_WORDS)[number]);
+  const byteLevel = { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true };
+  const tokenizer = {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [{ id: eos, content: '<|endoftext|>', single_word: false, lstrip: false, rstrip: false, normalized: true, special: true }],
+    normalizer: null, pre_tokenizer: byteLevel, post_processor: byteLevel, decoder: byteLevel,
+    model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: '', end_of_word_suffix: '', fuse_unk: false, byte_fallback: false, vocab: Object.fromEntries(words.map((w, i) => [w, i])), merges: [] },
+  };
+  const special = { bos_token_id: eos, eos_token_id: eos, pad_token_id: eos, decoder_start_token_id: eos };
+  const files: Record<string, unknown> = {
+    'tokenizer.json': tokenizer,
+    'tokenizer_config.json': { tokenizer_class: 'GPT2Tokenizer', bos_token: '<|endoftext|>', eos_token: '<|endoftext|>', unk_token: '<|endoftext|>', model_max_length: 1024 },
+    'config.json': {
+      architectures: ['VisionEncoderDecoderModel'], model_type: 'vision-encoder-decoder', is_encoder_decoder: true, ...special,
+      encoder: { model_type: 'vit', hidden_size: 3, image_size: 224, patch_size: 56, num_channels: 3 },
+      decoder: { model_type: 'gpt2', n_layer: 2, n_head: 2, n_embd: 8, vocab_size: vocab, add_cross_attention: true, is_decoder: true, ...special },
+    },
+    'generation_config.json': { ...special, max_length: 16 },
+    'preprocessor_config.json': {
+      image_processor_type: 'ViTImageProcessor', do_resize: true, size: { height: 224, width: 224 }, resample: 2,
+      do_rescale: true, rescale_factor: 1 / 255, do_normalize: true, image_mean: [0.5, 0.5, 0.5], image_std: [0.5, 0.5, 0.5],
+    },
+  };
+  for (const [f, v] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), JSON.stringify(v));
+  const subjects = new Float32Array(48 * vocab);
+  const unit = (v: Float32Array) => {
+    const n = Math.hypot(...v);
+    return v.map((x) => x / n);
+  };
+  for (const [w, look] of [['Ġcat', unit(looks.cat)], ['Ġbowl', unit(looks.bowl)]] as const) for (let f = 0; f < 48; f++) subjects[f * vocab + id(w)] = look[f];
+  const next = new Map<number, number>([
+    [eos, id('a')],
+    [id('Ġcat'), id('Ġresting')],
+    [id('Ġbowl'), id('Ġof')],
+    [id('Ġof'), id('Ġfruit')],
+  ]);
+  const { encoder, decoder } = tinyCaptioner(next, subjects, vocab, id('a'), 2, 2, 4);
+  fs.writeFileSync(path.join(dir, 'onnx', 'encoder_model_quantized.onnx'), encoder);
+  fs.writeFileSync(path.join(dir, 'onnx', 'decoder_model_merged_quantized.onnx'), decoder);
+  return pin(dir, [...Object.keys(files), 'onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx']);
+}
