@@ -35,8 +35,8 @@ describe('ocr stage', () => {
   const indexed = (file: string | { name: string; data: Uint8Array }, options?: unknown) => t.index(key, file, options);
 
   it.each([
-    ['ocr/images/imageTextN.png', 0.02],
-    ['ocr/images/page.png', 0.45],
+    ['ocr/images/imageTextN.png', 0.01],
+    ['ocr/images/page.png', 0.2],
   ])('reads %s with boxes; character error rate under %f against a hand transcription', async (file, maxCer) => {
     const d = await indexed(corpus(file));
     const report = d.index.report.stages.ocr;
