@@ -7,12 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../test/helpers/server.ts';
+import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
+import { installTinyWhisper, writeManifest } from '../test/helpers/tiny-onnx.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
 const SHOTS = path.join(HERE, 'screenshots');
 const CHROMIUM = process.env.MEDIA_INDEX_CHROMIUM ?? '/usr/bin/chromium';
+const WHISPER_META = path.resolve(HERE, '../../shared/models-meta/Xenova/whisper-tiny');
 const JOHN = ['000329_00925859.jpg', '000331_00926012.jpg', '000329_00925963.jpg', '000326_00925765.jpg'].map((f) => `faces/dlib-johns/John_Schneider/${f}`);
 const FILES = ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png', ...JOHN];
 
@@ -22,9 +24,18 @@ describe('the app in Chromium', () => {
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 
+  const data = tempDir('mi-e2e-');
+  const previousManifest = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
-    t = await startTestServer({ workers: 2 });
+    // A Whisper stand-in (see test/transcript.test.ts) that hears "Hello" at the start of each stretch of speech.
+    const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
+    const next = new Map([[50258, 50259], [50359, 50364], [50364, vocab['ĠHello']], [vocab['ĠHello'], 50364 + 50]]);
+    const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next);
+    writeManifest(path.join(data, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
+    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(data, 'manifest.json');
+    t = await startTestServer({ workers: 2 }, data);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (err) => {
@@ -34,6 +45,8 @@ describe('the app in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    if (previousManifest === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
+    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previousManifest;
   });
 
   it('asks for a key, refuses a wrong one, and opens with the one from the link', async () => {
@@ -102,7 +115,7 @@ describe('the app in Chromium', () => {
     await shot('viewer-document');
   });
 
-  it('plays a video from the moment it was opened at', async () => {
+  it('plays a video from the moment it was opened at, and from a line of its transcript', async () => {
     // Indexed through the API with the face stages off, so People below stay the photos'.
     const video = await t.index(t.key('e2e'), path.join(CORPUS, 'video/forensics/movie-hello.mp4'), { faces: false, people: false, ocr: false });
     await page.goto(`${t.url}/#/view/${video.video_id}?t=4`);
@@ -110,6 +123,16 @@ describe('the app in Chromium', () => {
     await page.waitForFunction(() => {
       const v = document.querySelector('video.player') as HTMLVideoElement | null;
       return v !== null && v.readyState >= 1 && Math.abs(v.currentTime - 4) < 0.5;
+    });
+    // The speech starts at 0.58 s: its line says so, and a click plays from there.
+    const line = page.locator('ol.transcript li').first();
+    await line.waitFor();
+    expect(await line.textContent()).toBe('0:00 Hello');
+    expect(await page.getByRole('heading', { name: 'Transcript (en)' }).count()).toBe(1);
+    await line.getByRole('button').click();
+    await page.waitForFunction(() => {
+      const v = document.querySelector('video.player') as HTMLVideoElement | null;
+      return v !== null && v.currentTime >= 0.5 && v.currentTime < 2;
     });
     await shot('viewer-video');
     await page.goto(`${t.url}/#/library`);

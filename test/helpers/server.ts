@@ -36,6 +36,20 @@ export function tempDir(prefix = 'mi-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * fetch, tried once more when a kept-alive connection was reset before any answer: the server runs
+ * in the test's process, so a test that blocks the event loop (a synchronous ffmpeg run) lets the
+ * server's idle timeout and the client's reuse of that connection race when the loop wakes.
+ */
+async function send(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    return fetch(url, init);
+  }
+}
+
 export async function startTestServer(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestServer> {
   const config = loadConfig({
     dataDir,
@@ -65,7 +79,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
         headers['Content-Type'] = 'application/json';
         body = JSON.stringify(opts.json);
       }
-      const res = await fetch(`${server.url}/api/v1${p}`, { method, headers, body });
+      const res = await send(`${server.url}/api/v1${p}`, { method, headers, body });
       const text = await res.text();
       let parsed: unknown = text;
       try {
@@ -83,7 +97,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
       } else {
         form.append('file', new Blob([new Uint8Array(file.data)]), file.name);
       }
-      const res = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
+      const res = await send(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
       return { status: res.status, headers: res.headers, body: await res.json() };
     },
     async waitCompleted(key, id, timeoutMs = 120_000) {

@@ -1,7 +1,7 @@
 // The viewer: a document page (its render, or a sheet with its passages laid out where the page has
 // none) with passages and regions over it, a photo with its boxes, or a video moment's keyframe with
 // the boxes of that moment. The box a search hit pointed at is drawn strongest. ←/→ turn pages.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
@@ -20,6 +20,9 @@ function overlays(regions: Pick<RegionsView, 'objects' | 'faces' | 'text'>, pass
   return out;
 }
 
+/** m:ss of a time in seconds. */
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+
 /** A page without a render: its passages on a sheet of the page's proportions. */
 function Sheet({ page }: { page: PageView }) {
   return (
@@ -34,7 +37,10 @@ function Sheet({ page }: { page: PageView }) {
 }
 
 export function Viewer({ id, params }: { id: string; params: URLSearchParams }) {
-  const { asset, page, moment, highlight, loading, error } = useViewer(useShallow((s) => ({ asset: s.asset, page: s.page, moment: s.moment, highlight: s.highlight, loading: s.loading, error: s.error })));
+  const { asset, page, moment, transcript, highlight, loading, error } = useViewer(
+    useShallow((s) => ({ asset: s.asset, page: s.page, moment: s.moment, transcript: s.transcript, highlight: s.highlight, loading: s.loading, error: s.error })),
+  );
+  const player = useRef<HTMLVideoElement>(null);
   const open = useViewer((s) => s.open);
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
@@ -106,6 +112,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
         <div className="stage">
           {asset.kind === 'video' && asset.media_url ? (
             <video
+              ref={player}
               className="player"
               controls
               preload="metadata"
@@ -130,6 +137,36 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                 ))}
               </ol>
               {page.passages.length === 0 ? <p className="empty">{page.needs_ocr ? 'This page needs OCR.' : 'No text on this page.'}</p> : null}
+            </>
+          ) : null}
+          {asset.kind === 'video' ? (
+            <>
+              <h3>Transcript{transcript?.language ? ` (${transcript.language})` : ''}</h3>
+              {transcript && transcript.segments.length ? (
+                <ol className="transcript">
+                  {transcript.segments.map((seg) => (
+                    <li key={seg.start_s} className={t >= seg.start_s && t < seg.end_s ? 'current' : ''}>
+                      <button
+                        className="link"
+                        onClick={() => {
+                          if (player.current) {
+                            player.current.currentTime = seg.start_s;
+                            void player.current.play().catch(() => undefined);
+                          }
+                        }}
+                      >
+                        {clock(seg.start_s)}
+                      </button>{' '}
+                      {seg.speaker ? <strong>{seg.speaker}: </strong> : null}
+                      {seg.text}
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <p className="empty">
+                  {asset.index.report.stages.transcript?.state === 'failed' ? `No transcript: ${asset.index.report.stages.transcript.reason}` : 'No transcript.'}
+                </p>
+              )}
             </>
           ) : null}
           {regions.faces.length ? (

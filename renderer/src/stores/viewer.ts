@@ -2,7 +2,7 @@
 // with its boxes, a video moment's keyframe with the boxes of that moment — and the box a search
 // hit pointed at.
 import { create } from 'zustand';
-import { getAsset, getPage, getRegionsAt, type AssetDetail, type PageView, type RegionsView } from '../api/videos.ts';
+import { getAsset, getPage, getRegionsAt, getTranscript, type AssetDetail, type PageView, type RegionsView, type TranscriptView } from '../api/videos.ts';
 import { ApiError } from '../api/client.ts';
 
 export interface Box {
@@ -16,6 +16,8 @@ interface ViewerState {
   asset: AssetDetail | null;
   page: PageView | null;
   moment: RegionsView | null;
+  /** A video's transcript with speakers (loaded once per video). */
+  transcript: TranscriptView | null;
   highlight: Box | null;
   loading: boolean;
   error: string | null;
@@ -31,6 +33,7 @@ export const useViewer = create<ViewerState>((set, get) => ({
   asset: null,
   page: null,
   moment: null,
+  transcript: null,
   highlight: null,
   loading: false,
   error: null,
@@ -43,7 +46,9 @@ export const useViewer = create<ViewerState>((set, get) => ({
         set({ asset, page, moment: null, loading: false });
       } else {
         const moment = await getRegionsAt(id, asset.kind === 'image' ? 0 : at.timestamp);
-        set({ asset, page: null, moment, loading: false });
+        const known = get().transcript;
+        const transcript = asset.kind !== 'video' ? null : known?.video_id === id ? known : await getTranscript(id);
+        set({ asset, page: null, moment, transcript, loading: false });
       }
     } catch (err) {
       set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
