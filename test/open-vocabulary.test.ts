@@ -46,6 +46,7 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
   const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
   let t: TestServer;
   let key: string;
+  let early: string;
 
   beforeAll(async () => {
     const vocab = JSON.parse(fs.readFileSync(path.join(CLIP_META, 'vocab.json'), 'utf8')) as Record<string, number>;
@@ -53,16 +54,27 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
     const table = seededTable(Object.keys(vocab).length, F, 9);
     for (const w of ['<|startoftext|>', '<|endoftext|>']) table.fill(0, vocab[w] * F, (vocab[w] + 1) * F);
     table.set(await cellFeatures(CAT), vocab['fur</w>'] * F);
-    writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'objects', 'zero-shot-object-detection', installTinyOpenVocabularyDetector(path.join(data, 'models'), MODEL, CLIP_META, table));
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    // A photo indexed before the model is installed...
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('owl');
+    early = (await t.index(key, CAT, { ocr: false, faces: false, people: false, objects: { vocabulary: ['fur'] } })).video_id;
+    await t.server.close();
+    // ...then the model arrives and the service starts again.
+    writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'objects', 'zero-shot-object-detection', installTinyOpenVocabularyDetector(path.join(data, 'models'), MODEL, CLIP_META, table));
+    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    await t.restart();
   });
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
     if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
     else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+  });
+
+  it('looks again for the phrases of photos indexed before the model arrived, on the next start', async () => {
+    const d = await t.waitCompleted(key, early);
+    expect(d.index.report.stages.objects).toMatchObject({ state: 'ok', counts: { open_vocabulary: 1 }, details: { open_vocabulary: MODEL } });
+    expect(d.index.report.stages.objects.details.phrases_searched).toContain('fur');
   });
 
   it('answers COCO classes and their WordNet synonyms with the closed-set detector', () => {
@@ -91,7 +103,7 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
     expect(fur[0].y).toBeCloseTo(side / 300, 2);
     expect(fur[0].h).toBeCloseTo(side / 300, 2);
     expect(fur[0].confidence).toBeGreaterThan(0.5);
-    const s = await t.api('POST', '/search', { key, json: { query: 'fur', search_options: { modalities: ['object'] } } });
+    const s = await t.api('POST', '/search', { key, json: { query: 'fur', video_id: d.video_id, search_options: { modalities: ['object'] } } });
     expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, region: { label: 'fur', source: MODEL } });
   });
 });

@@ -62,8 +62,8 @@ export interface StageDefinition {
   /** The model the stage needs, or null. */
   model: string | null;
   /**
-   * Models whose outputs the stage adds together (it runs with any of them and uses every one
-   * installed): a finished run that lacks one installed since is run again.
+   * Optional models the stage uses whenever they are installed (besides what it runs without): a
+   * finished run whose details do not name one installed since is run again.
    */
   combines?: readonly string[];
   /** Whether the stage can run here (a model it needs may be missing from the data folder). */

@@ -109,12 +109,16 @@ export class StageRunsRepo {
       .all(...stages) as Array<{ asset_id: string; stage: string }>;
   }
 
-  /** Finished runs of a stage whose details do not name `model` (it was not installed then). */
+  /**
+   * Finished runs of a stage whose details do not name `model` as a value or key of their own (a
+   * JSON string starting with it: "model_not_installed: NAME" does not count) — it was not
+   * installed then.
+   */
   okWithout(stage: string, model: string): Array<{ asset_id: string; stage: string }> {
     return this.db
       .prepare(
         `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
-         WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), ?) = 0`,
+         WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), '"' || ?) = 0`,
       )
       .all(stage, model) as Array<{ asset_id: string; stage: string }>;
   }

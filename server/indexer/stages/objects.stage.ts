@@ -45,6 +45,7 @@ export const objectsStage: StageDefinition = {
   kinds: ['image', 'document'],
   dependsOn: ['extract'],
   model: 'CenterNet COCO (Human, bundled); open vocabulary: ' + OPEN_VOCABULARY_MODEL,
+  combines: [OPEN_VOCABULARY_MODEL],
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
   async run({ asset, options, assetDir, input, dataDir }) {
