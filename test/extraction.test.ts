@@ -52,6 +52,11 @@ describe('extraction through the API', () => {
     expect(rendered).toBeGreaterThanOrEqual(1);
     expect(rendered).toBeLessThan(10);
     expect(fs.existsSync(path.join(t.dataDir, 'assets', d.video_id, 'pages', 'p00005.jpg'))).toBe(false);
+    // Three pages hold only a running header ("12 CONTENTS"): too few letters for a text page, but
+    // no ink for OCR to find either, so nothing goes to OCR.
+    expect(d.index.report.stages.extract.counts).toMatchObject({ blank_pages: 3, pages_needing_ocr: 0 });
+    const p3 = (await t.api('GET', `/videos/${d.video_id}/pages/3`, { key })).body.data;
+    expect(p3).toMatchObject({ needs_ocr: false, text: '12 CONTENTS' });
 
     const p1 = await t.api('GET', `/videos/${d.video_id}/pages/1`, { key });
     expect(p1.status).toBe(200);

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { Box } from '../contract/common.ts';
 import { clampBox, garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
 import { ExtractError, type ExtractedPage, type TextLine } from './types.ts';
+import { BLANK_INK, inkShare } from './ink.ts';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -186,6 +187,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
     await fs.promises.mkdir(pagesDir, { recursive: true });
     const pages: ExtractedPage[] = [];
     let ocrPages = 0;
+    let blankPages = 0;
     let rendered = 0;
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
@@ -198,17 +200,25 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       const lines = allLines.filter((l) => garbageRatio(l.text) === 0);
       const text = lines.map((l) => l.text).join('\n');
       const letters = (text.match(/\p{L}/gu) ?? []).length;
-      const needsOcr = letters < MIN_LETTERS || (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
-      if (needsOcr) ocrPages++;
+      const broken = (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
+      let needsOcr = letters < MIN_LETTERS || broken;
       // Every page has a render path; the file is drawn now for the first page (thumbnail), pages to
       // be read by OCR and picture pages (the faces and objects stages look at them), and on first
       // request for the others (text pages are most pages, and drawing them is most of the time).
       const render = path.join('pages', pageRenderName(n));
       const area = await pictureArea(page, lib, viewport.width * viewport.height);
       if (opts.renderAll || needsOcr || n === 1 || area >= 0.3) {
-        await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
+        const drawn = await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg');
+        await fs.promises.writeFile(path.join(opts.assetDir, render), drawn);
         rendered++;
+        // A page with few letters and almost no ink (the end of a chapter under its running header)
+        // has nothing more for OCR to find.
+        if (needsOcr && !broken && (await inkShare(drawn)) < BLANK_INK) {
+          needsOcr = false;
+          blankPages++;
+        }
       }
+      if (needsOcr) ocrPages++;
       pages.push({
         page: n,
         width: viewport.width,
@@ -223,7 +233,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       });
       page.cleanup();
     }
-    return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered } };
+    return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered, ...(blankPages ? { blank_pages: blankPages } : {}) } };
   } finally {
     await doc.destroy();
   }

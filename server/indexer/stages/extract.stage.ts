@@ -48,6 +48,7 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
     c.pages_needing_ocr = out.pages.filter((p) => p.needsOcr).length;
     // Drawn now; the other pages with a render path are drawn on first request.
     c.pages_rendered = typeof out.details.pages_rendered === 'number' ? out.details.pages_rendered : out.pages.filter((p) => p.render).length;
+    if (typeof out.details.blank_pages === 'number') c.blank_pages = out.details.blank_pages;
   }
   if (out.shots.length) c.shots = out.shots.length;
   if (out.frames.length) c.frames = out.frames.length;

@@ -13,6 +13,7 @@ import { sampleFrames } from '../../media/video.ts';
 import { ExtractError } from '../../media/types.ts';
 import { clampBox } from '../../media/layout.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
+import { BLANK_INK, inkShare } from '../../media/ink.ts';
 import type { Box } from '../../contract/common.ts';
 import type { NewEntry } from '../../store/search.repo.ts';
 import { ALWAYS_AVAILABLE, failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
@@ -61,14 +62,6 @@ async function photoToRead(file: string, ext: string, assetDir: string): Promise
   }
 }
 
-/** Share of dark pixels on a small grey copy of the page. */
-async function inkShare(png: Buffer): Promise<number> {
-  const { data } = await sharp(png).grayscale().resize({ width: 300 }).raw().toBuffer({ resolveWithObject: true });
-  let dark = 0;
-  for (const v of data) if (v < 128) dark++;
-  return dark / data.length;
-}
-
 export const ocrStage: StageDefinition = {
   name: 'ocr',
   version: 1,
@@ -90,7 +83,7 @@ export const ocrStage: StageDefinition = {
         if (asset.ext !== '.pdf') return notApplicable('only PDF pages are read by OCR');
         for await (const { page, png } of renderPdfPages(asset.filePath, pages, OCR_PAGE_LONG_SIDE)) {
           // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
-          const blank = (await inkShare(png)) < 0.002;
+          const blank = (await inkShare(png)) < BLANK_INK;
           frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page') });
           if (blank) blankPages++;
         }
