@@ -132,7 +132,7 @@ async function read(image: Buffer | string, languages: readonly OcrLanguage[], m
  */
 export const READ_LONG_SIDE = 1600;
 
-export async function prepareForReading(image: Buffer | string, opts: { upscale: boolean }): Promise<Buffer> {
+export async function prepareForReading(image: Buffer | string, opts: { upscale: boolean; longSide?: number }): Promise<Buffer> {
   const sharp = (await import('sharp')).default;
   const meta = await sharp(image).metadata();
   const width = meta.width ?? 1;
@@ -140,7 +140,8 @@ export async function prepareForReading(image: Buffer | string, opts: { upscale:
   // Small photos grow (small print); large ones shrink to READ_LONG_SIDE (text in photos is large,
   // and reading time grows with the pixels).
   const long = Math.max(width, height);
-  const scale = opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > READ_LONG_SIDE ? READ_LONG_SIDE / long : 1;
+  const cap = opts.longSide ?? READ_LONG_SIDE;
+  const scale = opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > cap ? cap / long : 1;
   const gray = await sharp(image)
     .rotate()
     .resize({ width: Math.round(width * scale) })
