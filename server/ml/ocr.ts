@@ -132,16 +132,28 @@ async function read(image: Buffer | string, languages: readonly OcrLanguage[], m
  */
 export const READ_LONG_SIDE = 1600;
 
-export async function prepareForReading(image: Buffer | string, opts: { upscale: boolean; longSide?: number }): Promise<Buffer> {
+export interface ReadingSize {
+  /** Enlarge small photos (small print). */
+  upscale: boolean;
+  /** Larger pictures are brought down to this long side (default READ_LONG_SIDE). */
+  longSide?: number;
+}
+
+/** The scale a picture of this size is read at. */
+export function readingScale(width: number, height: number, opts: ReadingSize): number {
+  // Small photos grow (small print); large ones shrink (text in photos is large, and reading time
+  // grows with the pixels).
+  const long = Math.max(width, height);
+  const cap = opts.longSide ?? READ_LONG_SIDE;
+  return opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > cap ? cap / long : 1;
+}
+
+export async function prepareForReading(image: Buffer | string, opts: ReadingSize): Promise<Buffer> {
   const sharp = (await import('sharp')).default;
   const meta = await sharp(image).metadata();
   const width = meta.width ?? 1;
   const height = meta.height ?? 1;
-  // Small photos grow (small print); large ones shrink to READ_LONG_SIDE (text in photos is large,
-  // and reading time grows with the pixels).
-  const long = Math.max(width, height);
-  const cap = opts.longSide ?? READ_LONG_SIDE;
-  const scale = opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > cap ? cap / long : 1;
+  const scale = readingScale(width, height, opts);
   const gray = await sharp(image)
     .rotate()
     .resize({ width: Math.round(width * scale) })

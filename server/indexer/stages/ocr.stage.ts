@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { prepareForReading, recognize, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
+import { prepareForReading, readingScale, recognize, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
 import { ExtractError } from '../../media/types.ts';
@@ -45,13 +45,22 @@ const PROBE_LONG_SIDE = 1024;
  * text image lost its text).
  */
 async function read(image: Buffer | string, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
-  if (prepare !== 'page') {
-    const probe = await recognize(await prepareForReading(image, { upscale: false, longSide: PROBE_LONG_SIDE }), languages);
+  if (prepare === 'page') {
+    const meta = await sharp(image).metadata();
+    return normalize(await recognize(image, languages), meta.width ?? 1, meta.height ?? 1);
+  }
+  const meta = await sharp(image).metadata();
+  const [w, h] = [meta.width ?? 1, meta.height ?? 1];
+  const full = { upscale: prepare === 'photo' };
+  const quick = { upscale: false, longSide: PROBE_LONG_SIDE };
+  // A picture no larger than the quick look is read once (the quick look would be the full reading).
+  if (readingScale(w, h, quick) !== readingScale(w, h, full)) {
+    const probe = await recognize(await prepareForReading(image, quick), languages);
     if (probe.length === 0) return [];
   }
-  const input = prepare === 'page' ? image : await prepareForReading(image, { upscale: prepare === 'photo' });
-  const meta = await sharp(input).metadata();
-  return normalize(await recognize(input, languages, { wholeBlock: prepare === 'photo' }), meta.width ?? 1, meta.height ?? 1);
+  const input = await prepareForReading(image, full);
+  const size = await sharp(input).metadata();
+  return normalize(await recognize(input, languages, { wholeBlock: prepare === 'photo' }), size.width ?? 1, size.height ?? 1);
 }
 
 /** Formats read straight from the original (no lossy re-encoding between the camera and the reader). */
