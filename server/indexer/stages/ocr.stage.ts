@@ -53,8 +53,8 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   const [w, h] = [meta.width ?? 1, meta.height ?? 1];
   const full = { upscale: prepare === 'photo' };
   const quick = { upscale: false, longSide: PROBE_LONG_SIDE };
-  // A picture no larger than the quick look is read once (the quick look would be the full reading).
-  if (readingScale(w, h, quick) !== readingScale(w, h, full)) {
+  // Where the quick look would be most of a full reading (a 1280 px frame), the picture is read once.
+  if (readingScale(w, h, quick) / readingScale(w, h, full) < 0.75) {
     const probe = await recognize(await prepareForReading(image, quick), languages);
     if (probe.length === 0) return [];
   }
