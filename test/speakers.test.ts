@@ -37,6 +37,17 @@ describe('diarization', () => {
     expect(clusterSpeakers([])).toEqual([]);
   });
 
+  it('clusters an hour of speech: a sample is grouped, every window joins its nearest group', () => {
+    const voices = [unit(1, 0.2, 0, 0), unit(0, 1, 0.2, 0), unit(0, 0, 1, 0.2)];
+    const jitter = (v: Float32Array, i: number) => unit(...Array.from(v, (x, k) => x + 0.05 * Math.sin(i * 7 + k)));
+    const windows = Array.from({ length: 4800 }, (_, i) => jitter(voices[Math.floor(i / 100) % 3], i));
+    const t0 = performance.now();
+    const labels = clusterSpeakers(windows);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(new Set(labels).size).toBe(3);
+    labels.forEach((l, i) => expect(l).toBe(Math.floor(i / 100) % 3));
+  });
+
   it('turns windows into turns and gives each segment its main speaker', () => {
     const speech = [{ start_s: 0, end_s: 3 }];
     const windows = speechWindows(speech);

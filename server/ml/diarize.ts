@@ -35,48 +35,78 @@ function dot(a: Float32Array, b: Float32Array): number {
   return d;
 }
 
+/** At most this many windows are clustered; the others join the group whose centre they are nearest. */
+export const MAX_CLUSTERED = 400;
+
 /**
  * Groups unit vectors: each starts alone; the two most similar groups (mean pairwise cosine) merge
  * while there are more than `max`, or more than `min` and they are at least `threshold` alike.
- * Returns a group number per vector, numbered by first appearance.
+ * Above MAX_CLUSTERED vectors (about 5 minutes of speech), an evenly spread sample is clustered and
+ * every vector joins the group with the nearest centre. Returns a group number per vector, numbered
+ * by first appearance.
  */
 export function clusterSpeakers(vectors: Float32Array[], opts: { min?: number; max?: number; threshold?: number } = {}): number[] {
   const n = vectors.length;
   if (n === 0) return [];
+  if (n > MAX_CLUSTERED) {
+    const sample = Array.from({ length: MAX_CLUSTERED }, (_, i) => vectors[Math.floor((i * n) / MAX_CLUSTERED)]);
+    const sampleLabels = clusterSpeakers(sample, opts);
+    const groups = Math.max(...sampleLabels) + 1;
+    const centres = Array.from({ length: groups }, () => new Float64Array(vectors[0].length));
+    sample.forEach((v, i) => v.forEach((x, d) => (centres[sampleLabels[i]][d] += x)));
+    const norms = centres.map((c) => Math.hypot(...c) || 1);
+    const nearest = vectors.map((v) => {
+      let best = 0;
+      let bestDot = -Infinity;
+      centres.forEach((c, g) => {
+        let d = 0;
+        for (let k = 0; k < v.length; k++) d += v[k] * c[k];
+        if (d / norms[g] > bestDot) [best, bestDot] = [g, d / norms[g]];
+      });
+      return best;
+    });
+    return renumber(nearest);
+  }
   const min = Math.max(1, opts.min ?? 1);
   const max = Math.max(min, opts.max ?? n);
   const threshold = opts.threshold ?? SAME_SPEAKER;
-  const sim: number[][] = vectors.map((a) => vectors.map((b) => dot(a, b)));
-  // Sum of pairwise similarities between groups, and their sizes: average linkage by Lance–Williams.
-  const groups = new Map<number, number[]>(vectors.map((_, i) => [i, [i]]));
-  const link = new Map<string, number>();
-  const keyOf = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) link.set(keyOf(i, j), sim[i][j]);
-  while (groups.size > min) {
+  // link[a·n + b]: the sum of pairwise similarities between groups a and b (average linkage, by
+  // Lance–Williams: merging b into a adds b's sums to a's).
+  const link = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) link[i * n + j] = link[j * n + i] = dot(vectors[i], vectors[j]);
+  const size = new Array<number>(n).fill(1);
+  const alive = new Set(vectors.map((_, i) => i));
+  const owner = vectors.map((_, i) => i);
+  while (alive.size > min) {
     let best: [number, number, number] | null = null;
-    const ids = [...groups.keys()];
+    const ids = [...alive];
     for (let x = 0; x < ids.length; x++) {
       for (let y = x + 1; y < ids.length; y++) {
-        const total = link.get(keyOf(ids[x], ids[y])) as number;
-        const mean = total / (groups.get(ids[x])!.length * groups.get(ids[y])!.length);
-        if (!best || mean > best[2]) best = [ids[x], ids[y], mean];
+        const [a, b] = [ids[x], ids[y]];
+        const mean = link[a * n + b] / (size[a] * size[b]);
+        if (!best || mean > best[2]) best = [a, b, mean];
       }
     }
-    if (!best || (groups.size <= max && best[2] < threshold)) break;
+    if (!best || (alive.size <= max && best[2] < threshold)) break;
     const [a, b] = best;
-    for (const c of ids) {
+    for (const c of alive) {
       if (c === a || c === b) continue;
-      link.set(keyOf(a, c), (link.get(keyOf(a, c)) as number) + (link.get(keyOf(b, c)) as number));
-      link.delete(keyOf(b, c));
+      link[a * n + c] = link[c * n + a] = link[a * n + c] + link[b * n + c];
     }
-    link.delete(keyOf(a, b));
-    groups.get(a)!.push(...groups.get(b)!);
-    groups.delete(b);
+    size[a] += size[b];
+    alive.delete(b);
+    for (let i = 0; i < n; i++) if (owner[i] === b) owner[i] = a;
   }
-  const label = new Array<number>(n);
-  const order = [...groups.values()].sort((p, q) => Math.min(...p) - Math.min(...q));
-  order.forEach((members, g) => members.forEach((i) => (label[i] = g)));
-  return label;
+  return renumber(owner);
+}
+
+/** Group ids renumbered 0, 1, 2… in order of first appearance. */
+function renumber(ids: number[]): number[] {
+  const seen = new Map<number, number>();
+  return ids.map((g) => {
+    if (!seen.has(g)) seen.set(g, seen.size);
+    return seen.get(g) as number;
+  });
 }
 
 export interface Turn extends Span {

@@ -17,7 +17,7 @@ import type { VectorHit } from '../store/vectors.repo.ts';
 import { embedTexts } from '../ml/embeddings.ts';
 import { embedClipTexts } from '../ml/clip.ts';
 import { isInstalled, modelsDir } from '../ml/models.ts';
-import { PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
+import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
 
 const MAX_TERMS = 32;
 /** WordNet adds at most this many related words, none held by more than this share of the entries. */
@@ -274,7 +274,9 @@ export class SearchService {
     // each list fused with the lexical ranks.
     const denseLists: Array<Map<string, VectorHit & { weighted: number }>> = [];
     const used: string[] = [];
-    for (const model of [TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL]) {
+    for (const model of [TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL] as const) {
+      // A model whose vectors hold none of the kinds of evidence asked for is not asked.
+      if (allowed && !EMBEDDED_MODALITIES[model].some((m) => allowed.includes(m))) continue;
       const near = await this.dense(model, req.query, { ...opts, engine });
       if (near === null) continue;
       used.push(model);

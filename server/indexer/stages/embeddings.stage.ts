@@ -13,13 +13,16 @@ import type { NewEntry } from '../../store/search.repo.ts';
 import type { NewVector } from '../../store/vectors.repo.ts';
 import { pictures, picturesOf, type PictureInput } from '../pictures.ts';
 import { modelBackedStage, ok } from '../stage.ts';
+import { ExtractError } from '../../media/types.ts';
 
 export const TEXT_EMBEDDING_MODEL = 'all-MiniLM-L6-v2';
 export const PICTURE_EMBEDDING_MODEL = 'clip-vit-base-patch32';
 /** Video frames embedded per second. */
 const PICTURE_FPS = 0.5;
 const PICTURE_BATCH = 8;
-const MODALITIES = ['passage', 'transcript', 'ocr', 'caption'] as const;
+/** The kinds of evidence each model's vectors hold. */
+export const EMBEDDED_MODALITIES = { [TEXT_EMBEDDING_MODEL]: ['passage', 'transcript', 'ocr', 'caption'], [PICTURE_EMBEDDING_MODEL]: ['picture'] } as const;
+const MODALITIES = EMBEDDED_MODALITIES[TEXT_EMBEDDING_MODEL];
 const WINDOW_S = 30;
 const WINDOW_CHARS = 1200;
 const MAX_PIECES = 20_000;
@@ -74,6 +77,7 @@ export const embeddingsStage = modelBackedStage(
     const { pieces, pictures: pics } = input as EmbeddingsInput;
     const root = modelsDir(dataDir);
     const sets: VectorSet[] = [];
+    let picturesSkipped: string | null = null;
     if (isInstalled(dataDir, TEXT_EMBEDDING_MODEL)) {
       const vectors: NewVector[] = [];
       for (let i = 0; i < pieces.length; i += BATCH) {
@@ -91,11 +95,18 @@ export const embeddingsStage = modelBackedStage(
         batch.forEach((b, j) => vectors.push({ modality: 'picture', timestamp: b.timestamp, page: b.page, ref: null, region_id: null, text: '', vector: embedded[j] }));
         batch = [];
       };
-      for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS)) {
-        batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: pic.rgb });
-        if (batch.length === PICTURE_BATCH) await flush();
+      try {
+        for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS)) {
+          batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: pic.rgb });
+          if (batch.length === PICTURE_BATCH) await flush();
+        }
+        if (batch.length) await flush();
+      } catch (err) {
+        // Pictures that cannot be read (a video without a picture stream) leave the text vectors be.
+        if (!(err instanceof ExtractError)) throw err;
+        picturesSkipped = err.reason;
+        vectors.length = 0;
       }
-      if (batch.length) await flush();
       sets.push({ model: PICTURE_EMBEDDING_MODEL, vectors });
     }
     const all = sets.flatMap((s) => s.vectors);
@@ -106,6 +117,7 @@ export const embeddingsStage = modelBackedStage(
       models: Object.fromEntries(sets.map((s) => [s.model, { vectors: s.vectors.length, dim: s.vectors[0]?.vector.length ?? null }])),
       provider: executionProvider(),
       dim: sets[0]?.vectors[0]?.vector.length ?? null,
+      ...(picturesSkipped ? { pictures_skipped: picturesSkipped } : {}),
     });
   },
   {
