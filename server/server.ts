@@ -93,6 +93,7 @@ export async function openCore(
     services,
     async close() {
       await services.modelPulls.settled();
+      await reads.settled();
       await host.stop();
       await purger.settled();
       store.close();

@@ -318,3 +318,20 @@ describe('shot boundaries', () => {
     expect(shotsFromCuts([0.1, 7.9], 8)).toHaveLength(1);
   });
 });
+
+describe('stopping while a page is drawn', () => {
+  it('waits for the drawing, so nothing writes into the data folder after the service stopped', async () => {
+    const t = await startTestServer({ workers: 1 });
+    const key = t.key('drawing');
+    const d = await t.index(key, corpus('docs/carroll-wonderland.pdf'), { ocr: false, faces: false, people: false, objects: false, labels: false });
+    const page = (await t.api('GET', `/videos/${d.video_id}/pages/40`, { key })).body.data;
+    const file = path.join(t.dataDir, 'assets', d.video_id, 'pages', 'p00040.jpg');
+    expect(fs.existsSync(file)).toBe(false);
+    const asked = fetch(page.frame_url).catch(() => null);
+    await new Promise((r) => setTimeout(r, 50));
+    await t.server.close();
+    expect(fs.existsSync(file)).toBe(true);
+    await asked;
+    fs.rmSync(t.dataDir, { recursive: true, force: true });
+  });
+});

@@ -168,6 +168,11 @@ export class ReadsService {
     return file;
   }
 
+  /** Resolves when no page is being drawn (the service waits for it before it stops). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.drawing.values()]);
+  }
+
   frameFile(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): string {
     const asset = this.store.assets.byId(id);
     if (q.sig !== undefined || q.exp !== undefined) {
