@@ -61,7 +61,9 @@ export function Settings() {
                     {m.pull?.state === 'failed' ? <div className="error">{m.pull.error}</div> : null}
                   </>
                 ) : (
-                  'not available in this build'
+                  <span title="Its files have no published checksums to pin. Place them in the models folder and pin them in MEDIA_INDEX_MODEL_MANIFEST (README, Optional models).">
+                    not downloadable here (not pinned)
+                  </span>
                 )}
               </td>
             </tr>
