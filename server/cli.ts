@@ -279,8 +279,9 @@ models
       return;
     }
     for (const m of list) {
-      const state = m.installed ? 'installed' : m.downloadable ? 'not installed' : 'not available in this build';
-      process.stdout.write(`${m.name.padEnd(28)} ${m.stage.padEnd(11)} ${(m.size_bytes / 1e6).toFixed(0).padStart(5)} MB  ${state}  (${m.licence})\n`);
+      const state = m.installed ? 'installed' : m.downloadable ? 'not installed' : 'not pinned: cannot be downloaded (README: Optional models)';
+      const size = m.downloadable ? `${(m.size_bytes / 1e6).toFixed(0).padStart(5)} MB` : '    ? MB';
+      process.stdout.write(`${m.name.padEnd(28)} ${m.stage.padEnd(11)} ${size}  ${state}  (${m.licence})\n`);
     }
     process.stdout.write(`models folder: ${dir}; execution provider: ${executionProvider()}\n`);
   });

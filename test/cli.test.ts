@@ -39,6 +39,15 @@ describe('media-index CLI', () => {
   };
   afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+  it('models list says what can be downloaded, with sizes, and what is not pinned', () => {
+    const r = cli(['models', 'list'], { MEDIA_INDEX_DATA: data() });
+    expect(r.code).toBe(0);
+    const line = (name: string) => r.stdout.split('\n').find((l) => l.startsWith(`${name} `)) ?? '';
+    expect(line('whisper-tiny')).toMatch(/^whisper-tiny\s+transcript\s+45 MB {2}not installed {2}\(MIT\)$/);
+    expect(line('owlv2-base-patch16')).toMatch(/objects\s+\? MB {2}not pinned: cannot be downloaded/);
+    expect(r.stdout).toMatch(/execution provider: (cpu|cuda|dml|coreml)\n$/);
+  });
+
   it('serve prints one listening line, writes the first key, answers with it, and stops cleanly on SIGTERM', async () => {
     const dir = data();
     const s = startServe(['--data', dir]);

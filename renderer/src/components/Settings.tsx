@@ -48,7 +48,7 @@ export function Settings() {
             <tr key={m.name}>
               <td>{m.name}</td>
               <td>{m.stage}</td>
-              <td>{m.size_bytes ? mb(m.size_bytes) : '—'}</td>
+              <td>{m.downloadable && m.size_bytes ? mb(m.size_bytes) : '—'}</td>
               <td>{m.licence}</td>
               <td>
                 {m.installed ? (
