@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
@@ -89,5 +90,23 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
     const up = await t.upload(key, video, { pipeline: 'arrow', options: JSON.stringify({ transcript: { language: 'french' } }) });
     expect(up.status).toBe(422);
     expect(up.body.error.code).toBe('invalid_options');
+  });
+
+  it('reports a model that cannot be read as the stage failing, and the rest of the run completes', async () => {
+    // A damaged decoder, pinned as it is (so it counts as installed), read by fresh indexer processes.
+    const dir = path.join(data, 'models', 'whisper-tiny');
+    fs.writeFileSync(path.join(dir, 'onnx', 'decoder_model_merged_quantized.onnx'), Buffer.alloc(4096, 7));
+    const pinned = JSON.parse(fs.readFileSync(path.join(scratch, 'manifest.json'), 'utf8'));
+    for (const f of pinned.models[0].files) {
+      const bytes = fs.readFileSync(path.join(dir, f.path));
+      Object.assign(f, { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    }
+    fs.writeFileSync(path.join(scratch, 'manifest.json'), JSON.stringify(pinned));
+    await t.restart();
+    const d = await index({});
+    expect(d.status).toBe('completed');
+    expect(d.index.report.stages.transcript).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^error: Load model from .*decoder_model_merged_quantized\.onnx failed/) });
+    expect(d.index.report.stages.speech.state).toBe('ok');
+    expect((await t.api('GET', '/health')).status).toBe(200);
   });
 });
