@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
-import { installTinyWhisper, writeManifest } from '../test/helpers/tiny-onnx.ts';
+import { installTinyWhisper, writeManifest, useManifest } from '../test/helpers/tiny-onnx.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
@@ -25,7 +25,7 @@ describe('the app in Chromium', () => {
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
 
   const data = tempDir('mi-e2e-');
-  const previousManifest = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
 
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
@@ -34,7 +34,7 @@ describe('the app in Chromium', () => {
     const next = new Map([[50258, 50259], [50359, 50364], [50364, vocab['ĠHello']], [vocab['ĠHello'], 50364 + 50]]);
     const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next);
     writeManifest(path.join(data, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(data, 'manifest.json');
+    restoreManifest = useManifest(path.join(data, 'manifest.json'));
     t = await startTestServer({ workers: 2 }, data);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -45,8 +45,7 @@ describe('the app in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    if (previousManifest === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previousManifest;
+    restoreManifest();
   });
 
   it('asks for a key, refuses a wrong one, and opens with the one from the link', async () => {

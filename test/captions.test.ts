@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyCaptioner, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyCaptioner, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { summarize } from '../server/ml/captions.ts';
 
@@ -43,7 +43,7 @@ describe('summaries of captions', () => {
 describe('captions (vit-gpt2 stand-in, real image-to-text pipeline)', () => {
   const data = tempDir('mi-captions-');
   const scratch = tempDir('mi-captions-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   const video = path.join(scratch, 'two-shots.mp4');
   let t: TestServer;
   let key: string;
@@ -52,7 +52,7 @@ describe('captions (vit-gpt2 stand-in, real image-to-text pipeline)', () => {
   beforeAll(async () => {
     const files = installTinyCaptioner(path.join(data, 'models'), MODEL, { cat: await look(CAT), bowl: await look(BOWL) });
     writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'captions', 'image-to-text', files);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // Three seconds of the cat, then a cut to three seconds of the fruit bowl.
     execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-t', '3', '-i', CAT, '-loop', '1', '-t', '3', '-i', BOWL,
       '-filter_complex', '[0]scale=320:240,setsar=1,fps=10[a];[1]scale=320:240,setsar=1,fps=10[b];[a][b]concat=n=2:v=1:a=0[v]',
@@ -63,8 +63,7 @@ describe('captions (vit-gpt2 stand-in, real image-to-text pipeline)', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   it('describes a photo and makes the description searchable', async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyMiniLM, seededTable, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyMiniLM, seededTable, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { openDatabase } from '../server/store/db.ts';
 import { VectorsRepo } from '../server/store/vectors.repo.ts';
 import { VectorIndex } from '../server/store/vector-index.ts';
@@ -35,7 +35,7 @@ const WARREN = 'A rabbit family lived under the old oak.\n\nNobody saw them at n
 describe('dense search (tiny encoder, real tokenizer, HNSW on disk)', () => {
   const data = tempDir('mi-dense-');
   const scratch = tempDir('mi-dense-manifest-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   let t: TestServer;
   let key: string;
   let burrow: string;
@@ -51,7 +51,7 @@ describe('dense search (tiny encoder, real tokenizer, HNSW on disk)', () => {
     await t.server.close();
     const files = installTinyMiniLM(path.join(data, 'models'), META, tinyTable(), VOCAB, HIDDEN);
     writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'embeddings', 'feature-extraction', files);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     await t.restart();
     const d = await t.index(key, { name: 'burrow.txt', data: Buffer.from(BURROW) });
     burrow = d.video_id;
@@ -59,8 +59,7 @@ describe('dense search (tiny encoder, real tokenizer, HNSW on disk)', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   const search = async (query: string, extra: Record<string, unknown> = {}, k = key) => {

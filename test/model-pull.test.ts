@@ -7,14 +7,14 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyMiniLM, seededTable, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyMiniLM, seededTable, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/all-MiniLM-L6-v2');
 const MODEL = 'all-MiniLM-L6-v2';
 
 describe('model pull from the app', () => {
   const host = tempDir('mi-model-host-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   let files: http.Server;
   let t: TestServer;
   let key: string;
@@ -33,7 +33,7 @@ describe('model pull from the app', () => {
     const m = JSON.parse(fs.readFileSync(manifest, 'utf8'));
     m.models[0].base_url = `http://127.0.0.1:${(files.address() as AddressInfo).port}/`;
     fs.writeFileSync(manifest, JSON.stringify(m));
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = manifest;
+    restoreManifest = useManifest(manifest);
     t = await startTestServer();
     key = t.key('pull');
   });
@@ -41,8 +41,7 @@ describe('model pull from the app', () => {
     await t.close();
     files.close();
     fs.rmSync(host, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   it('downloads on request, shows progress, then indexes what missed the model', async () => {

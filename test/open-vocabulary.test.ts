@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyOpenVocabularyDetector, seededTable, TINY_DETECTOR, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyOpenVocabularyDetector, seededTable, TINY_DETECTOR, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { cocoClassFor } from '../server/indexer/stages/objects.stage.ts';
 
 const CLIP_META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/clip-vit-base-patch32');
@@ -43,7 +43,7 @@ async function cellFeatures(file: string): Promise<Float32Array> {
 describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocessing)', () => {
   const data = tempDir('mi-owl-');
   const scratch = tempDir('mi-owl-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   let t: TestServer;
   let key: string;
   let early: string;
@@ -61,14 +61,13 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
     await t.server.close();
     // ...then the model arrives and the service starts again.
     writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'objects', 'zero-shot-object-detection', installTinyOpenVocabularyDetector(path.join(data, 'models'), MODEL, CLIP_META, table));
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     await t.restart();
   });
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   it('looks again for the phrases of photos indexed before the model arrived, on the next start', async () => {

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyClip, installTinyMiniLM, seededTable, TINY_CLIP_FEATURES, writeManifestOf, type PinnedFile } from './helpers/tiny-onnx.ts';
+import { installTinyClip, installTinyMiniLM, seededTable, TINY_CLIP_FEATURES, writeManifestOf, type PinnedFile, useManifest } from './helpers/tiny-onnx.ts';
 import { embedPictures } from '../server/ml/clip.ts';
 
 const SHARED = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova');
@@ -38,7 +38,7 @@ async function taughtTable(probeDir: string): Promise<Float32Array> {
 describe('picture search and zero-shot labels (CLIP stand-in, real tokenizer and preprocessing)', () => {
   const data = tempDir('mi-pictures-');
   const scratch = tempDir('mi-pictures-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   const manifest = path.join(scratch, 'manifest.json');
   let t: TestServer;
   let key: string;
@@ -51,7 +51,7 @@ describe('picture search and zero-shot labels (CLIP stand-in, real tokenizer and
     // A sentence encoder first: the photo of the cat is indexed with it alone...
     minilm = installTinyMiniLM(path.join(data, 'models'), path.join(SHARED, 'all-MiniLM-L6-v2'), seededTable(30522, 16, 3), 30522, 16);
     writeManifestOf(manifest, [{ name: 'all-MiniLM-L6-v2', stage: 'embeddings', task: 'feature-extraction', files: minilm }]);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = manifest;
+    restoreManifest = useManifest(manifest);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('pictures');
     cat = (await t.index(key, CAT, only)).video_id;
@@ -68,8 +68,7 @@ describe('picture search and zero-shot labels (CLIP stand-in, real tokenizer and
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   it('embeds the pictures of assets indexed before the model arrived, on the next start', async () => {

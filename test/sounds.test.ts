@@ -8,13 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyAudioTagger, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyAudioTagger, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
 describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
   const data = tempDir('mi-sounds-');
   const scratch = tempDir('mi-sounds-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   const video = path.join(scratch, 'quiet-reading.mp4');
   const mute = path.join(scratch, 'mute.mp4');
   let t: TestServer;
@@ -25,7 +25,7 @@ describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
     // Mean normalized log-mel of a silent window ≈ -1.27, of one mostly speech ≈ -0.6.
     const files = installTinyAudioTagger(path.join(data, 'models'), 'ast-audioset', ['Speech', 'Silence'], Float32Array.of(10, -10), Float32Array.of(9.3, -9.3));
     writeManifest(path.join(scratch, 'manifest.json'), 'ast-audioset', 'sounds', 'audio-classification', files);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     const ffmpeg = findFfmpeg()!.ffmpeg;
     // 12 s of silence, about 7 s of reading, 12 s of silence.
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=31',
@@ -38,8 +38,7 @@ describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   it('tags each window, joins nothing across a change, and makes the sounds searchable', async () => {

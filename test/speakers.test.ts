@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinySpeakerEmbedder, installTinyWhisper, writeManifestOf } from './helpers/tiny-onnx.ts';
+import { installTinySpeakerEmbedder, installTinyWhisper, writeManifestOf, useManifest } from './helpers/tiny-onnx.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { clusterSpeakers, speakerOf, speechWindows, turnsOf } from '../server/ml/diarize.ts';
 
@@ -63,7 +63,7 @@ describe('diarization', () => {
 describe('speakers (speaker-embedding stand-in, real feature extraction)', () => {
   const data = tempDir('mi-speakers-');
   const scratch = tempDir('mi-speakers-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   const video = path.join(scratch, 'conversation.mp4');
   let t: TestServer;
   let key: string;
@@ -78,7 +78,7 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
       { name: 'wespeaker-voxceleb-resnet34', stage: 'speakers', task: 'speaker-embedding', files: installTinySpeakerEmbedder(path.join(data, 'models'), 'wespeaker-voxceleb-resnet34') },
       { name: 'whisper-tiny', stage: 'transcript', task: 'automatic-speech-recognition', files: installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next) },
     ]);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // 1 s silence, reader A (7.1 s), 2 s, speaker B (2.8 s), 2 s, reader A (5.3 s), 1 s.
     const parts = [
       corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
@@ -96,8 +96,7 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   const transcript = async (id: string) => {

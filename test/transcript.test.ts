@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { installTinyWhisper, writeManifest } from './helpers/tiny-onnx.ts';
+import { installTinyWhisper, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
@@ -32,7 +32,7 @@ function chain(): Map<number, number> {
 describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () => {
   const data = tempDir('mi-transcript-');
   const scratch = tempDir('mi-transcript-files-');
-  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  let restoreManifest = () => {};
   const video = path.join(scratch, 'reading.mp4');
   let t: TestServer;
   let key: string;
@@ -40,7 +40,7 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
   beforeAll(async () => {
     const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', META, chain());
     writeManifest(path.join(scratch, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
-    process.env.MEDIA_INDEX_MODEL_MANIFEST = path.join(scratch, 'manifest.json');
+    restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // Three seconds of a still picture, then a LibriVox reading.
     execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=12',
       '-i', corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-filter_complex', '[1:a]adelay=3000,apad[a]',
@@ -51,8 +51,7 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
   afterAll(async () => {
     await t.close();
     fs.rmSync(scratch, { recursive: true, force: true });
-    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
-    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+    restoreManifest();
   });
 
   const index = async (options: Record<string, unknown>) => {

@@ -2,16 +2,11 @@
 // the models folder only). AudioSet is multi-label, so each label's score is its own sigmoid, not a
 // share of a softmax. Loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
+import { loadOnce, transformersAt, type TensorLike } from './transformers.ts';
 
 /** AST looks at 1024 frames of 10 ms: windows of 10.24 s of 16 kHz audio. */
 export const WINDOW_S = 10.24;
 const RATE = 16000;
-
-interface TensorLike {
-  data: Float32Array;
-  dims: number[];
-}
 
 interface Tagger {
   extract: (audio: Float32Array, opts: { sampling_rate: number }) => Promise<Record<string, unknown>>;

@@ -2,15 +2,11 @@
 // unit-length picture embeddings from the vision half, text embeddings from the text half, and
 // zero-shot scores over a list of phrases. Each half is loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
+import { loadOnce, transformersAt, unitRows, type TensorLike } from './transformers.ts';
 
 /** CLIP's learned temperature (logit_scale = ln 100): the softmax of zero-shot scores uses it. */
 export const CLIP_LOGIT_SCALE = 100;
 
-interface TensorLike {
-  data: Float32Array;
-  dims: number[];
-}
 type Callable = (inputs: Record<string, unknown>) => Promise<Record<string, TensorLike>>;
 type Processor = (images: unknown[]) => Promise<Record<string, unknown>>;
 type Tokenizer = (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, unknown>;
@@ -36,20 +32,6 @@ function textHalf(modelsRoot: string, model: string) {
       model: (await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
     };
   });
-}
-
-function unitRows(t: TensorLike): Float32Array[] {
-  const dim = t.dims[t.dims.length - 1];
-  const out: Float32Array[] = [];
-  for (let i = 0; i < t.data.length / dim; i++) {
-    const row = t.data.slice(i * dim, (i + 1) * dim);
-    let n = 0;
-    for (const v of row) n += v * v;
-    n = Math.sqrt(n) || 1;
-    for (let j = 0; j < dim; j++) row[j] /= n;
-    out.push(row);
-  }
-  return out;
 }
 
 /** One unit vector per RGB picture (interleaved 8-bit, 3 channels). */

@@ -3,12 +3,7 @@
 // query; a box's score for it is a sigmoid, kept at `minConfidence`, overlapping boxes of one phrase
 // reduced by non-maximum suppression. Loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
-
-interface TensorLike {
-  data: Float32Array;
-  dims: number[];
-}
+import { loadOnce, transformersAt, type TensorLike } from './transformers.ts';
 
 interface Detector {
   tokenizer: (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, unknown>;

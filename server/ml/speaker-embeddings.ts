@@ -2,12 +2,7 @@
 // Kaldi-style 80-bin filter banks, mean-centred, into one unit vector per stretch of audio.
 // Loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
-
-interface TensorLike {
-  data: Float32Array;
-  dims: number[];
-}
+import { loadOnce, transformersAt, unitRows, type TensorLike } from './transformers.ts';
 
 interface Embedder {
   extract: (audio: Float32Array) => Promise<Record<string, unknown>>;
@@ -31,12 +26,7 @@ export async function speakerEmbeddings(modelsRoot: string, model: string, audio
   for (const s of spans) {
     const slice = audio.slice(Math.floor(s.start_s * 16000), Math.ceil(s.end_s * 16000));
     const result = await e.model(await e.extract(slice));
-    const v = (result.embeddings ?? result.embedding ?? Object.values(result)[0]).data.slice();
-    let n = 0;
-    for (const x of v) n += x * x;
-    n = Math.sqrt(n) || 1;
-    for (let i = 0; i < v.length; i++) v[i] /= n;
-    out.push(v);
+    out.push(unitRows(result.embeddings ?? result.embedding ?? Object.values(result)[0])[0]);
   }
   return out;
 }

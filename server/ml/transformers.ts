@@ -1,5 +1,5 @@
-// transformers.js pointed at the models folder (nothing is ever fetched), and a cache so that each
-// model is loaded once per process.
+// transformers.js pointed at the models folder (nothing is ever fetched), a cache so that each
+// model is loaded once per process, and unit-length rows of an output tensor.
 export async function transformersAt(modelsRoot: string) {
   const t = await import('@huggingface/transformers');
   t.env.allowRemoteModels = false;
@@ -20,4 +20,24 @@ export function loadOnce<T>(key: string[], load: () => Promise<T>): Promise<T> {
     loaded.set(k, p);
   }
   return p;
+}
+
+export interface TensorLike {
+  data: Float32Array;
+  dims: number[];
+}
+
+/** The rows of a [..., dim] tensor, each scaled to unit length. */
+export function unitRows(t: TensorLike): Float32Array[] {
+  const dim = t.dims[t.dims.length - 1];
+  const out: Float32Array[] = [];
+  for (let i = 0; i < t.data.length / dim; i++) {
+    const row = t.data.slice(i * dim, (i + 1) * dim);
+    let n = 0;
+    for (const v of row) n += v * v;
+    n = Math.sqrt(n) || 1;
+    for (let j = 0; j < dim; j++) row[j] /= n;
+    out.push(row);
+  }
+  return out;
 }

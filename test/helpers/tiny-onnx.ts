@@ -112,6 +112,52 @@ function encodeModel(name: string, graph: Omit<OnnxTypes.IGraphProto, 'name'>): 
   ).finish();
 }
 
+/**
+ * The decoders' shared parts: `chosen_f`, all weight on `next[token]` for each input token (any
+ * other token is followed by `end`), and the self-attention cache of each layer growing by the
+ * input tokens (`past ++ new`, one [heads, 1, headDim] row per token scaled by its id). `name(i,
+ * kv)` spells a layer's cache entry after `past_key_values.` / `present.`.
+ */
+function tokenChain(
+  next: Map<number, number>,
+  end: number,
+  vocab: number,
+  cache: { layers: number; heads: number; headDim: number; name: (layer: number, kv: string) => string },
+): { initializer: OnnxTypes.ITensorProto[]; node: OnnxTypes.INodeProto[]; past: OnnxTypes.IValueInfoProto[]; present: OnnxTypes.IValueInfoProto[] } {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const { layers, heads, headDim } = cache;
+  const table = new Array<number>(vocab).fill(end);
+  for (const [from, to] of next) table[from] = to;
+  const node: OnnxTypes.INodeProto[] = [
+    { opType: 'Gather', input: ['next', 'input_ids'], output: ['next_ids'], attribute: [{ name: 'axis', i: 0, type: INT }] },
+    { opType: 'Unsqueeze', input: ['next_ids', 'last_axis'], output: ['next_col'] },
+    { opType: 'Equal', input: ['next_col', 'vocabulary'], output: ['chosen'] },
+    { opType: 'Cast', input: ['chosen'], output: ['chosen_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+    { opType: 'Cast', input: ['input_ids'], output: ['ids_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+    { opType: 'Unsqueeze', input: ['ids_f', 'kv_axes'], output: ['ids_4d'] },
+    { opType: 'Mul', input: ['ids_4d', 'kv_row'], output: ['new_kv'] },
+  ];
+  const past: OnnxTypes.IValueInfoProto[] = [];
+  const present: OnnxTypes.IValueInfoProto[] = [];
+  for (let i = 0; i < layers; i++) {
+    for (const kv of ['key', 'value']) {
+      const entry = cache.name(i, kv);
+      past.push(valueInfo(`past_key_values.${entry}`, FLOAT, ['batch_size', heads, 'past_sequence_length', headDim]));
+      node.push({ opType: 'Concat', input: [`past_key_values.${entry}`, 'new_kv'], output: [`present.${entry}`], attribute: [{ name: 'axis', i: 2, type: INT }] });
+      present.push(valueInfo(`present.${entry}`, FLOAT, ['batch_size', heads, 'present_sequence_length', headDim]));
+    }
+  }
+  const initializer = [
+    int64s('next', [vocab], table),
+    int64s('vocabulary', [vocab], Array.from({ length: vocab }, (_, i) => i)),
+    int64s('last_axis', [1], [-1]),
+    int64s('kv_axes', [2], [1, 3]),
+    floats('confidence', [], Float32Array.of(30)),
+    floats('kv_row', [1, heads, 1, headDim], seededTable(heads, headDim, 5)),
+  ];
+  return { initializer, node, past, present };
+}
+
 /** Shape of a Whisper checkpoint, from its config.json. */
 export interface WhisperShape {
   d_model: number;
@@ -155,52 +201,34 @@ export function tinyWhisper(shape: WhisperShape, next: Map<number, number>, end:
     output: [valueInfo('last_hidden_state', FLOAT, ['batch_size', shape.max_source_positions, d])],
   });
 
-  const table = new Array<number>(vocab).fill(end);
-  for (const [from, to] of next) table[from] = to;
-  const nodes: OnnxTypes.INodeProto[] = [
-    { opType: 'Gather', input: ['next', 'input_ids'], output: ['next_ids'], attribute: [{ name: 'axis', i: 0, type: INT }] },
-    { opType: 'Unsqueeze', input: ['next_ids', 'last_axis'], output: ['next_col'] },
-    { opType: 'Equal', input: ['next_col', 'vocabulary'], output: ['chosen'] },
-    { opType: 'Cast', input: ['chosen'], output: ['chosen_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
+  const chain = tokenChain(next, end, vocab, { layers, heads, headDim, name: (i, kv) => `${i}.decoder.${kv}` });
+  const node: OnnxTypes.INodeProto[] = [
+    ...chain.node,
     { opType: 'Mul', input: ['chosen_f', 'confidence'], output: ['logits'] },
-    // The new self-attention entries: one [heads, 1, headDim] row per token, scaled by its id.
-    { opType: 'Cast', input: ['input_ids'], output: ['ids_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
-    { opType: 'Unsqueeze', input: ['ids_f', 'kv_axes'], output: ['ids_4d'] },
-    { opType: 'Mul', input: ['ids_4d', 'kv_row'], output: ['new_kv'] },
     // The cross-attention entries: the encoder output in heads.
     { opType: 'Reshape', input: ['encoder_hidden_states', 'head_shape'], output: ['enc_heads'] },
     { opType: 'Transpose', input: ['enc_heads'], output: ['enc_kv'], attribute: [{ name: 'perm', ints: [0, 2, 1, 3], type: INTS }] },
   ];
-  const pastInputs: OnnxTypes.IValueInfoProto[] = [];
-  const presentOutputs: OnnxTypes.IValueInfoProto[] = [];
+  const encoderCache: OnnxTypes.IValueInfoProto[] = [];
+  const encoderPresent: OnnxTypes.IValueInfoProto[] = [];
   for (let i = 0; i < layers; i++) {
     for (const kv of ['key', 'value']) {
-      pastInputs.push(valueInfo(`past_key_values.${i}.decoder.${kv}`, FLOAT, ['batch_size', heads, 'past_decoder_sequence_length', headDim]));
-      pastInputs.push(valueInfo(`past_key_values.${i}.encoder.${kv}`, FLOAT, ['batch_size', heads, 'encoder_sequence_length_out', headDim]));
-      nodes.push({ opType: 'Concat', input: [`past_key_values.${i}.decoder.${kv}`, 'new_kv'], output: [`present.${i}.decoder.${kv}`], attribute: [{ name: 'axis', i: 2, type: INT }] });
-      nodes.push({ opType: 'Identity', input: ['enc_kv'], output: [`present.${i}.encoder.${kv}`] });
-      presentOutputs.push(valueInfo(`present.${i}.decoder.${kv}`, FLOAT, ['batch_size', heads, 'present_decoder_sequence_length', headDim]));
-      presentOutputs.push(valueInfo(`present.${i}.encoder.${kv}`, FLOAT, ['batch_size', heads, 'encoder_sequence_length_out', headDim]));
+      encoderCache.push(valueInfo(`past_key_values.${i}.encoder.${kv}`, FLOAT, ['batch_size', heads, 'encoder_sequence_length_out', headDim]));
+      node.push({ opType: 'Identity', input: ['enc_kv'], output: [`present.${i}.encoder.${kv}`] });
+      encoderPresent.push(valueInfo(`present.${i}.encoder.${kv}`, FLOAT, ['batch_size', heads, 'encoder_sequence_length_out', headDim]));
     }
   }
   const decoder = encodeModel('tiny-whisper-decoder', {
-    initializer: [
-      int64s('next', [vocab], table),
-      int64s('vocabulary', [vocab], Array.from({ length: vocab }, (_, i) => i)),
-      int64s('last_axis', [1], [-1]),
-      int64s('kv_axes', [2], [1, 3]),
-      int64s('head_shape', [4], [0, -1, heads, headDim]),
-      floats('confidence', [], Float32Array.of(30)),
-      floats('kv_row', [1, heads, 1, headDim], seededTable(heads, headDim, 5)),
-    ],
-    node: nodes,
+    initializer: [...chain.initializer, int64s('head_shape', [4], [0, -1, heads, headDim])],
+    node,
     input: [
       valueInfo('input_ids', INT64, ['batch_size', 'decoder_sequence_length']),
       valueInfo('encoder_hidden_states', FLOAT, ['batch_size', 'encoder_sequence_length', d]),
-      ...pastInputs,
+      ...chain.past,
+      ...encoderCache,
       valueInfo('use_cache_branch', BOOL, [1]),
     ],
-    output: [valueInfo('logits', FLOAT, ['batch_size', 'decoder_sequence_length', vocab]), ...presentOutputs],
+    output: [valueInfo('logits', FLOAT, ['batch_size', 'decoder_sequence_length', vocab]), ...chain.present, ...encoderPresent],
   });
   return { encoder, decoder };
 }
@@ -482,14 +510,10 @@ export function tinyCaptioner(next: Map<number, number>, subjects: Float32Array,
     input: [valueInfo('pixel_values', FLOAT, ['batch_size', 3, 224, 224])],
     output: [valueInfo('last_hidden_state', FLOAT, ['batch_size', 16, 3])],
   });
-  const table = new Array<number>(vocab).fill(vocab - 1);
-  for (const [from, to] of next) table[from] = to;
-  const nodes: OnnxTypes.INodeProto[] = [
+  const chain = tokenChain(next, vocab - 1, vocab, { layers, heads, headDim, name: (i, kv) => `${i}.${kv}` });
+  const node: OnnxTypes.INodeProto[] = [
+    ...chain.node,
     // The chain: all weight on next[token], except after the gate word.
-    { opType: 'Gather', input: ['next', 'input_ids'], output: ['next_ids'], attribute: [{ name: 'axis', i: 0, type: INT }] },
-    { opType: 'Unsqueeze', input: ['next_ids', 'last_axis'], output: ['next_col'] },
-    { opType: 'Equal', input: ['next_col', 'vocabulary'], output: ['chosen'] },
-    { opType: 'Cast', input: ['chosen'], output: ['chosen_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
     { opType: 'Unsqueeze', input: ['input_ids', 'last_axis'], output: ['ids_col'] },
     { opType: 'Equal', input: ['ids_col', 'gate'], output: ['at_gate'] },
     { opType: 'Cast', input: ['at_gate'], output: ['at_gate_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
@@ -504,40 +528,23 @@ export function tinyCaptioner(next: Map<number, number>, subjects: Float32Array,
     { opType: 'Mul', input: ['likeness', 'confidence'], output: ['likeness_scaled'] },
     { opType: 'Mul', input: ['likeness_scaled', 'at_gate_f'], output: ['subject'] },
     { opType: 'Add', input: ['chain', 'subject'], output: ['logits'] },
-    { opType: 'Cast', input: ['input_ids'], output: ['ids_f'], attribute: [{ name: 'to', i: FLOAT, type: INT }] },
-    { opType: 'Unsqueeze', input: ['ids_f', 'kv_axes'], output: ['ids_4d'] },
-    { opType: 'Mul', input: ['ids_4d', 'kv_row'], output: ['new_kv'] },
   ];
-  const past: OnnxTypes.IValueInfoProto[] = [];
-  const present: OnnxTypes.IValueInfoProto[] = [];
-  for (let i = 0; i < layers; i++) {
-    for (const kv of ['key', 'value']) {
-      past.push(valueInfo(`past_key_values.${i}.${kv}`, FLOAT, ['batch_size', heads, 'past_sequence_length', headDim]));
-      nodes.push({ opType: 'Concat', input: [`past_key_values.${i}.${kv}`, 'new_kv'], output: [`present.${i}.${kv}`], attribute: [{ name: 'axis', i: 2, type: INT }] });
-      present.push(valueInfo(`present.${i}.${kv}`, FLOAT, ['batch_size', heads, 'present_sequence_length', headDim]));
-    }
-  }
   const decoder = encodeModel('tiny-captioner-decoder', {
     initializer: [
-      int64s('next', [vocab], table),
-      int64s('vocabulary', [vocab], Array.from({ length: vocab }, (_, i) => i)),
+      ...chain.initializer,
       int64s('gate', [], [gate]),
-      int64s('last_axis', [1], [-1]),
-      int64s('kv_axes', [2], [1, 3]),
       int64s('flat_shape', [3], [0, 1, 48]),
       floats('subjects', [48, vocab], subjects),
       floats('one', [], Float32Array.of(1)),
-      floats('confidence', [], Float32Array.of(30)),
-      floats('kv_row', [1, heads, 1, headDim], seededTable(heads, headDim, 5)),
     ],
-    node: nodes,
+    node,
     input: [
       valueInfo('input_ids', INT64, ['batch_size', 'decoder_sequence_length']),
       valueInfo('encoder_hidden_states', FLOAT, ['batch_size', 'encoder_sequence_length', 3]),
-      ...past,
+      ...chain.past,
       valueInfo('use_cache_branch', BOOL, [1]),
     ],
-    output: [valueInfo('logits', FLOAT, ['batch_size', 'decoder_sequence_length', vocab]), ...present],
+    output: [valueInfo('logits', FLOAT, ['batch_size', 'decoder_sequence_length', vocab]), ...chain.present],
   });
   return { encoder, decoder };
 }
@@ -594,4 +601,14 @@ export function installTinyCaptioner(modelsDir: string, name: string, looks: { c
   fs.writeFileSync(path.join(dir, 'onnx', 'encoder_model_quantized.onnx'), encoder);
   fs.writeFileSync(path.join(dir, 'onnx', 'decoder_model_merged_quantized.onnx'), decoder);
   return pin(dir, [...Object.keys(files), 'onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx']);
+}
+
+/** Points MEDIA_INDEX_MODEL_MANIFEST at `file`; returns what puts the previous value back. */
+export function useManifest(file: string): () => void {
+  const previous = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  process.env.MEDIA_INDEX_MODEL_MANIFEST = file;
+  return () => {
+    if (previous === undefined) delete process.env.MEDIA_INDEX_MODEL_MANIFEST;
+    else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
+  };
 }

@@ -9,6 +9,7 @@ import type { RegionRow } from '../../store/regions.repo.ts';
 import { embedClipTexts, zeroShot } from '../../ml/clip.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
+import { loadOnce } from '../../ml/transformers.ts';
 import { PICTURE_EMBEDDING_MODEL } from './embeddings.stage.ts';
 import { ok, type StageDefinition } from '../stage.ts';
 
@@ -25,8 +26,6 @@ export const SCENE_LABELS: readonly string[] = [
 ];
 export const SCENE_PROMPT = (label: string) => `a photo of ${label}`;
 
-const promptVectors = new Map<string, Promise<Float32Array[]>>();
-
 /** Zero-shot labels for each embedded picture, best first. */
 async function zeroShotLabels(
   dataDir: string,
@@ -35,13 +34,7 @@ async function zeroShotLabels(
   topK: number,
 ): Promise<Array<{ timestamp: number; labels: Label[] }>> {
   const root = modelsDir(dataDir);
-  let prompts = promptVectors.get(root);
-  if (!prompts) {
-    prompts = embedClipTexts(root, PICTURE_EMBEDDING_MODEL, SCENE_LABELS.map(SCENE_PROMPT));
-    prompts.catch(() => promptVectors.delete(root));
-    promptVectors.set(root, prompts);
-  }
-  const phrases = await prompts;
+  const phrases = await loadOnce(['scene-prompts', root], () => embedClipTexts(root, PICTURE_EMBEDDING_MODEL, SCENE_LABELS.map(SCENE_PROMPT)));
   const source = `zero-shot:${PICTURE_EMBEDDING_MODEL}` as const;
   return pictures.map((p) => ({
     timestamp: p.timestamp,

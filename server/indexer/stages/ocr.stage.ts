@@ -45,12 +45,9 @@ const PROBE_LONG_SIDE = 1024;
  * text image lost its text).
  */
 async function read(image: Buffer | string, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
-  if (prepare === 'page') {
-    const meta = await sharp(image).metadata();
-    return normalize(await recognize(image, languages), meta.width ?? 1, meta.height ?? 1);
-  }
   const meta = await sharp(image).metadata();
   const [w, h] = [meta.width ?? 1, meta.height ?? 1];
+  if (prepare === 'page') return normalize(await recognize(image, languages), w, h);
   const full = { upscale: prepare === 'photo' };
   const quick = { upscale: false, longSide: PROBE_LONG_SIDE };
   // Where the quick look would be most of a full reading (a 1280 px frame), the picture is read once.

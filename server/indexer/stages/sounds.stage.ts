@@ -1,12 +1,12 @@
 // sounds: sound events in a video's audio (AudioSet labels, `min_confidence` 0.25) from the Audio
 // Spectrogram Transformer, downloaded with `media-index models pull ast-audioset`. Writes search
 // entries (modality `sound`) at the start of each event; the report lists the labels heard.
-import path from 'node:path';
 import { readPcmWav } from '../../ml/vad.ts';
 import { soundEvents, type SoundEvent } from '../../ml/audio-tags.ts';
 import { modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import { modelBackedStage, notApplicable, ok } from '../stage.ts';
+import { audioFileOf } from './speech.stage.ts';
 
 export const soundsStage = modelBackedStage(
   'sounds',
@@ -21,10 +21,7 @@ export const soundsStage = modelBackedStage(
     return ok({ events: events.length, labels: labels.length, windows }, events, { model, provider: executionProvider(), labels });
   },
   {
-    prepare: (store, assetId) => {
-      const audio = store.media.media(assetId)?.audio_path;
-      return audio ? path.join(store.files.root, audio) : null;
-    },
+    prepare: audioFileOf,
     save: (store, assetId, output) => {
       store.search.replaceForStage(
         assetId,

@@ -3,7 +3,6 @@
 // models pull wespeaker-voxceleb-resnet34`), grouped by agglomerative clustering, and joined into
 // turns of "Speaker 1", "Speaker 2"…; each transcript segment gets the speaker who talks longest in
 // it. Writes speaker turns, the transcript's speakers and search entries (modality `sound`).
-import path from 'node:path';
 import { readPcmWav } from '../../ml/vad.ts';
 import { clusterSpeakers, speakerOf, speechWindows, turnsOf, type Span, type Turn } from '../../ml/diarize.ts';
 import { speakerEmbeddings } from '../../ml/speaker-embeddings.ts';
@@ -11,6 +10,7 @@ import { modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import { speakerName } from '../../store/media.repo.ts';
 import { modelBackedStage, notApplicable, ok } from '../stage.ts';
+import { audioFileOf } from './speech.stage.ts';
 
 interface SpeakersInput {
   audio: string | null;
@@ -39,20 +39,20 @@ export const speakersStage = modelBackedStage(
     const segments = speakerOf(transcript, turns);
     const speakers = new Set(turns.map((t) => t.speaker)).size;
     const talk = new Map<string, number>();
-    for (const t of turns) talk.set(speakerName(t.speaker), Math.round(((talk.get(speakerName(t.speaker)) ?? 0) + t.end_s - t.start_s) * 100) / 100);
+    for (const t of turns) {
+      const name = speakerName(t.speaker);
+      talk.set(name, Math.round(((talk.get(name) ?? 0) + t.end_s - t.start_s) * 100) / 100);
+    }
     const output: SpeakersOutput = { turns, segments };
     return ok({ speakers, turns: turns.length, windows: windows.length }, output, { model, provider: executionProvider(), speaking_s: Object.fromEntries(talk) });
   },
   {
     requires: ['extract', 'speech'],
-    prepare: (store, assetId): SpeakersInput => {
-      const audio = store.media.media(assetId)?.audio_path;
-      return {
-        audio: audio ? path.join(store.files.root, audio) : null,
-        speech: store.media.speech(assetId),
-        transcript: store.media.transcript(assetId).map(({ start_s, end_s }) => ({ start_s, end_s })),
-      };
-    },
+    prepare: (store, assetId): SpeakersInput => ({
+      audio: audioFileOf(store, assetId),
+      speech: store.media.speech(assetId),
+      transcript: store.media.transcript(assetId).map(({ start_s, end_s }) => ({ start_s, end_s })),
+    }),
     save: (store, assetId, output) => {
       const { turns, segments } = output as SpeakersOutput;
       store.media.replaceSpeakers(assetId, turns, segments);

@@ -3,7 +3,14 @@
 // without a transcript model. Writes speech segments and search entries (modality `sound`).
 import path from 'node:path';
 import { readPcmWav, speechSegments, type SpeechSegment } from '../../ml/vad.ts';
+import type { Store } from '../../store/index.ts';
 import { ALWAYS_AVAILABLE, notApplicable, ok, type StageDefinition } from '../stage.ts';
+
+/** The 16 kHz WAV extracted from a video (host side, for `prepare`), or null when it has no sound. */
+export function audioFileOf(store: Store, assetId: string): string | null {
+  const audio = store.media.media(assetId)?.audio_path;
+  return audio ? path.join(store.files.root, audio) : null;
+}
 
 export const speechStage: StageDefinition = {
   name: 'speech',
@@ -12,10 +19,7 @@ export const speechStage: StageDefinition = {
   dependsOn: ['extract'],
   model: 'Silero VAD (bundled)',
   availability: ALWAYS_AVAILABLE,
-  prepare: (store, assetId) => {
-    const audio = store.media.media(assetId)?.audio_path;
-    return audio ? path.join(store.files.root, audio) : null;
-  },
+  prepare: audioFileOf,
   async run({ input }) {
     if (!input) return notApplicable('the video has no audio track');
     const audio = await readPcmWav(input as string);

@@ -1,11 +1,11 @@
 // transcript: timed speech to text with Whisper (whisper-tiny or whisper-base, downloaded with
 // `media-index models pull`), over the speech segments found by the speech stage. `language` is
 // `auto` or an ISO 639-1 code. Writes transcript segments and search entries (modality `transcript`).
-import path from 'node:path';
 import { readPcmWav } from '../../ml/vad.ts';
 import { transcribe, type TranscriptSegment } from '../../ml/whisper.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import { modelBackedStage, notApplicable, ok } from '../stage.ts';
+import { audioFileOf } from './speech.stage.ts';
 
 interface TranscriptInput {
   audio: string | null;
@@ -27,10 +27,7 @@ export const transcriptStage = modelBackedStage(
   },
   {
     requires: ['extract'],
-    prepare: (store, assetId): TranscriptInput => {
-      const audio = store.media.media(assetId)?.audio_path;
-      return { audio: audio ? path.join(store.files.root, audio) : null, speech: store.media.speech(assetId) };
-    },
+    prepare: (store, assetId): TranscriptInput => ({ audio: audioFileOf(store, assetId), speech: store.media.speech(assetId) }),
     save: (store, assetId, output) => {
       const segments = output as TranscriptSegment[];
       store.media.replaceTranscript(assetId, segments);
