@@ -14,6 +14,7 @@ import { openCore, startServer } from './server.ts';
 import { AppError } from './errors.ts';
 import { DataFolderBusyError } from './store/lock.ts';
 import { PIPELINES } from './contract/assets.ts';
+import { StageQueue } from './indexer/queue.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
 import { manifest, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
@@ -188,7 +189,7 @@ program
   .requiredOption('--to <workspace>', 'workspace name')
   .action((opts: { data?: string; asset: string; to: string }) => {
     withStore(opts.data, (store) => {
-      const svc = new AssetsService(store, new IndexOptionsService(store), { queued: () => {}, deleted: () => {} });
+      const svc = new AssetsService(store, new IndexOptionsService(store), new StageQueue(store), { deleted: () => {} });
       const r = svc.share(opts.asset, opts.to);
       process.stdout.write(`shared ${r.video_id} into ${r.workspace} (read only)\n`);
     });
@@ -342,7 +343,7 @@ program
     await withStoreAsync(opts.data, async (store) => {
       const ws = store.workspaces.byName(opts.workspace);
       if (!ws) fail(`no workspace named ${opts.workspace}`);
-      const assets = new AssetsService(store, new IndexOptionsService(store), { queued: () => {}, deleted: () => {} });
+      const assets = new AssetsService(store, new IndexOptionsService(store), new StageQueue(store), { deleted: () => {} });
       const reads = new ReadsService(store, assets, new UrlSigner(opts.data ?? defaultDataDir()));
       const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [] };
       const request = SearchRequest.parse({ query, limit: opts.limit, rerank: Boolean(opts.rerank) });

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openStore, type Store } from './store/index.ts';
 import { lockDataFolder } from './store/lock.ts';
 import { IndexerHost } from './indexer/host.ts';
+import { StageQueue } from './indexer/queue.ts';
 import { forkLauncher } from './indexer/launcher.ts';
 import type { WorkerLauncher } from './indexer/protocol.ts';
 import { AuthService } from './services/auth.service.ts';
@@ -45,18 +46,13 @@ export async function openCore(
     throw err;
   }
   await store.files.sweep(store.assets.allIds());
-  const host = new IndexerHost(store, {
-    workers: config.workers,
-    launch: opts.launch ?? forkLauncher,
-    stageTimeoutMs: config.stageTimeoutMs,
-    log,
-  });
+  const queue = new StageQueue(store);
+  const host = new IndexerHost(store, { workers: config.workers, launch: opts.launch ?? forkLauncher, stageTimeoutMs: config.stageTimeoutMs, log }, queue);
   const purger = new Purger(store, log);
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
   const people = new PeopleService(store, log, (origin, asset, t) => reads.frameUrlAt(origin, asset, t));
-  const assets = new AssetsService(store, indexOptions, {
-    queued: () => host.kick(),
+  const assets = new AssetsService(store, indexOptions, queue, {
     deleted: (workspaceId) => {
       people.refresh(workspaceId);
       purger.kick();
@@ -76,7 +72,7 @@ export async function openCore(
     answers: new AnswersService(store, search, assets),
     modelPulls: new ModelPulls(config.dataDir, () => {
       // The model is in place: stages that waited for it run again where they missed it.
-      if (assets.resumeWaitingForModels(config.dataDir) > 0) host.kick();
+      assets.resumeWaitingForModels(config.dataDir);
     }, log),
     people,
     version: VERSION,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinyOpenVocabularyDetector, seededTable, TINY_DETECTOR, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
-import { cocoClassFor } from '../server/indexer/stages/objects.stage.ts';
+import { cocoClassFor } from '../server/indexer/stages/objects.run.ts';
 
 const CLIP_META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/clip-vit-base-patch32');
 const MODEL = 'owlv2-base-patch16';

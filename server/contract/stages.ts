@@ -113,6 +113,11 @@ export const STAGE_SPECS = {
   }),
 } satisfies Record<StageName, StageSpec<z.ZodRawShape>>;
 
+/** The values of one stage as a run receives them (each may be absent). */
+export type StageValues<K extends StageName> = {
+  [V in keyof (typeof STAGE_SPECS)[K]['values']]?: z.infer<(typeof STAGE_SPECS)[K]['values'][V]>;
+};
+
 /** What one layer (upload or workspace) may say about one stage: on/off, or values (which turn it on). */
 function stageSettingSchema(name: StageName) {
   const values = z

@@ -1,17 +1,17 @@
-// The indexer host: the one writer of indexing results. It keeps a pool of indexer processes
-// (sized to the cores), hands each a ready stage run from the SQLite queue, and records outcomes.
-// Runs left `running` by a crash go back to the queue on start.
+// The indexer host: a pool of indexer processes (sized to the cores). It takes ready runs from the
+// stage queue (queue.ts), hands each to a free process with what the stage's `prepare` read from the
+// store, and gives the outcome back to the queue, which records it (the one writer). A process that
+// dies or hangs is replaced; its run is retried, then failed.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
-import type { AssetRow } from '../store/assets.repo.ts';
-import type { StageRunRow } from '../store/stage-runs.repo.ts';
-import { TERMINAL_STATES } from '../store/stage-runs.repo.ts';
-import { clock } from '../store/ids.ts';
 import type { EffectiveOptions } from '../contract/stages.ts';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
 import { STAGES } from './registry.ts';
 import { stageValues } from './plan.ts';
+import { StageQueue, type RunFinishedEvent } from './queue.ts';
 import type { IndexStageName, StageOutcome } from './stage.ts';
+
+export type { RunFinishedEvent } from './queue.ts';
 
 /** A stage run whose process died this many times is failed instead of retried. */
 export const MAX_ATTEMPTS = 2;
@@ -37,14 +37,7 @@ export interface HostOptions {
   log?: (msg: string) => void;
 }
 
-export interface RunFinishedEvent {
-  assetId: string;
-  stage: IndexStageName;
-  state: string;
-  assetCompleted: boolean;
-}
-
-export class IndexerHost extends EventEmitter {
+export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEvent] }> {
   private readonly slots = new Set<Slot>();
   private nextJobId = 1;
   private stopping = false;
@@ -55,8 +48,11 @@ export class IndexerHost extends EventEmitter {
   constructor(
     private readonly store: Store,
     private readonly opts: HostOptions,
+    readonly queue: StageQueue = new StageQueue(store),
   ) {
     super();
+    queue.on('work', () => this.kick());
+    queue.on('run-finished', (e) => this.emit('run-finished', e));
   }
 
   get workerCount(): number {
@@ -64,14 +60,13 @@ export class IndexerHost extends EventEmitter {
   }
 
   start(): void {
-    const requeued = this.store.runs.requeueAllRunning();
+    const requeued = this.queue.recover();
     if (requeued > 0) this.log(`resuming ${requeued} interrupted stage run(s)`);
-    for (const id of this.store.runs.assetsToComplete()) this.store.assets.setCompleted(id, clock.now());
     for (let i = 0; i < this.opts.workers; i++) this.spawn();
     this.kick();
   }
 
-  /** Looks for ready work; call after anything is queued. */
+  /** Looks for ready work (the queue calls it when runs are queued). */
   kick(): void {
     if (this.stopping) return;
     if (this.scheduling) {
@@ -96,7 +91,7 @@ export class IndexerHost extends EventEmitter {
     for (const slot of this.slots) {
       if (slot.job) {
         clearTimeout(slot.job.timer);
-        this.store.runs.requeue(slot.job.assetId, slot.job.stage);
+        this.queue.requeue(slot.job.assetId, slot.job.stage);
         slot.job = null;
       }
       exits.push(new Promise((resolve) => slot.channel.onExit(() => resolve())));
@@ -122,11 +117,15 @@ export class IndexerHost extends EventEmitter {
         const job = slot.job;
         clearTimeout(job.timer);
         slot.job = null;
-        this.finishRun(job.assetId, job.stage, msg.outcome);
+        this.finish(job, msg.outcome);
         this.kick();
       }
     });
     slot.channel.onExit((code) => this.onExit(slot, code));
+  }
+
+  private finish(job: InFlight, outcome: StageOutcome): void {
+    this.queue.finish(job.assetId, job.stage, outcome);
   }
 
   private onExit(slot: Slot, code: number | null): void {
@@ -134,19 +133,17 @@ export class IndexerHost extends EventEmitter {
     const job = slot.job;
     if (job) {
       clearTimeout(job.timer);
-      const row = this.store.runs.get(job.assetId, job.stage);
+      const attempts = this.queue.attempts(job.assetId, job.stage);
       if (job.timedOut) {
-        this.finishRun(job.assetId, job.stage, {
+        this.finish(job, { state: 'failed', code: 'timeout', reason: `timeout: the stage ran longer than ${Math.round(this.opts.stageTimeoutMs / 1000)} s` });
+      } else if (attempts !== null && attempts >= MAX_ATTEMPTS) {
+        this.finish(job, {
           state: 'failed',
-          reason: `timeout: the stage ran longer than ${Math.round(this.opts.stageTimeoutMs / 1000)} s`,
+          code: 'indexer_crashed',
+          reason: `indexer_crashed: the indexer process exited (code ${code}) during this stage ${attempts} times`,
         });
-      } else if (row && row.attempts >= MAX_ATTEMPTS) {
-        this.finishRun(job.assetId, job.stage, {
-          state: 'failed',
-          reason: `indexer_crashed: the indexer process exited (code ${code}) during this stage ${row.attempts} times`,
-        });
-      } else if (row) {
-        this.store.runs.requeue(job.assetId, job.stage);
+      } else if (attempts !== null) {
+        this.queue.requeue(job.assetId, job.stage);
       }
     }
     this.crashes++;
@@ -160,46 +157,14 @@ export class IndexerHost extends EventEmitter {
   private schedule(): void {
     const free = [...this.slots].filter((s) => s.ready && !s.job);
     if (free.length === 0) return;
-    const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, free.length * 4));
-    const byAsset = new Map<string, StageRunRow[]>();
-    for (const r of rows) {
-      const list = byAsset.get(r.asset_id) ?? [];
-      list.push(r);
-      byAsset.set(r.asset_id, list);
-    }
-    let settled = false;
-    for (const [assetId, runs] of byAsset) {
-      const state = new Map(runs.map((r) => [r.stage, r.state]));
-      for (const run of runs) {
-        if (run.state !== 'pending') continue;
-        const def = STAGES[run.stage as IndexStageName];
-        if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(state.get(d) ?? 'ok'))) continue;
-        const required = def.requires ?? def.dependsOn;
-        const failedDep = required.find((d) => state.get(d) === 'failed');
-        const skippedDep = required.find((d) => state.get(d) === 'off' || state.get(d) === 'not_applicable');
-        if (failedDep || skippedDep) {
-          this.finishRun(assetId, run.stage as IndexStageName,
-            failedDep
-              ? { state: 'failed', reason: `dependency_failed: ${failedDep}` }
-              : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
-          );
-          settled = true;
-          continue;
-        }
-        const slot = free.pop();
-        if (!slot) break;
-        this.dispatch(slot, assetId, run.stage as IndexStageName);
-        state.set(run.stage, 'running');
-      }
-      if (free.length === 0) break;
-    }
-    if (settled) this.rescheduled = true;
+    this.queue.next(free.length).forEach(({ assetId, stage }, i) => this.dispatch(free[i], assetId, stage));
   }
 
   private dispatch(slot: Slot, assetId: string, stage: IndexStageName): void {
-    const asset = this.store.assets.byId(assetId) as AssetRow;
+    const asset = this.store.assets.byId(assetId);
+    if (!asset) return;
     const jobId = this.nextJobId++;
-    this.store.runs.markRunning(assetId, stage, clock.now());
+    this.queue.start(assetId, stage);
     const job: InFlight = {
       jobId,
       assetId,
@@ -230,41 +195,7 @@ export class IndexerHost extends EventEmitter {
       options: stageValues(effective, stage),
       dataDir: this.store.files.root,
       assetDir: this.store.files.assetDir(asset.id),
-      input: STAGES[stage].prepare?.(this.store, asset.id),
+      input: STAGES[stage].prepare(this.store, asset.id),
     });
-  }
-
-  private finishRun(assetId: string, stage: IndexStageName, outcome: StageOutcome): void {
-    const now = clock.now();
-    let assetCompleted = false;
-    let state: string = outcome.state;
-    this.store.transaction(() => {
-      const asset = this.store.assets.byId(assetId);
-      if (!asset) return;
-      const def = STAGES[stage];
-      let finalOutcome = outcome;
-      if (outcome.state === 'ok' && def.save && asset.deleted_at === null) {
-        try {
-          // Nested transaction = savepoint: a save that throws leaves none of its writes behind.
-          this.store.transaction(() => def.save?.(this.store, assetId, outcome.output));
-        } catch (err) {
-          finalOutcome = { state: 'failed', reason: `save_failed: ${(err as Error).message}` };
-        }
-      }
-      state = finalOutcome.state;
-      this.store.runs.finish(assetId, stage, {
-        state: finalOutcome.state,
-        reason: finalOutcome.state === 'ok' ? null : finalOutcome.reason,
-        counts: finalOutcome.state === 'ok' ? (finalOutcome.counts ?? {}) : {},
-        details: finalOutcome.state === 'not_applicable' ? null : (finalOutcome.details ?? null),
-        finishedAt: now,
-      });
-      if (asset.status === 'processing' && this.store.runs.unfinishedCount(assetId) === 0) {
-        this.store.assets.setCompleted(assetId, now);
-        assetCompleted = true;
-      }
-    });
-    const event: RunFinishedEvent = { assetId, stage, state, assetCompleted };
-    this.emit('run-finished', event);
   }
 }

@@ -1,27 +1,12 @@
-// The pictures that the faces and objects stages look at: a photo's normalized frame, the picture
-// pages of a document (renders), or frames sampled from a video at the stage's rate.
+// Worker side of the picture stages: each picture they look at (a photo's normalized frame, the
+// picture pages of a document, or frames sampled from a video at the stage's rate), decoded once.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import type { Store } from '../store/index.ts';
 import { sampleFrames } from '../media/video.ts';
 import type { StageAsset } from './stage.ts';
-
-export interface PictureInput {
-  /** For photos: original width over the analysed frame's width (sizes are judged in original pixels). */
-  scale: number;
-  pages: Array<{ page: number; file: string }>;
-}
-
-/** Host side (prepare): what to look at, read from the store. */
-export function picturesOf(store: Store, assetId: string): PictureInput {
-  const asset = store.assets.byId(assetId);
-  const frame = store.media.frames(assetId).find((f) => f.kind === 'frame');
-  const scale = asset?.width && frame?.width ? asset.width / frame.width : 1;
-  const pages = store.media.picturePages(assetId).map((p) => ({ page: p.page, file: store.files.abs(p.render_path) }));
-  return { scale, pages };
-}
+import type { PictureInput } from './picture-input.ts';
 
 export interface Picture {
   timestamp: number;

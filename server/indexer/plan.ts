@@ -22,6 +22,7 @@ export function planRuns(
       stage: name,
       version: def.version,
       state: 'pending',
+      code: null,
       reason: null,
       counts: '{}',
       details: null,

@@ -1,15 +1,15 @@
 // Messages between the indexer host (the one writer) and an indexer process.
-import type { IndexStageName, StageAsset, StageOutcome } from './stage.ts';
+import type { IndexStageName, StageAsset, StageOptions, StageOutcome } from './stage.ts';
 
 export interface RunRequest {
   type: 'run';
   jobId: number;
   stage: IndexStageName;
   asset: StageAsset;
-  options: Record<string, unknown>;
+  options: StageOptions<IndexStageName>;
   dataDir: string;
   assetDir: string;
-  input?: unknown;
+  input: unknown;
 }
 
 export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome };

@@ -1,5 +1,6 @@
-// Every stage, by name. A stage missing here is a compile error.
-import type { IndexStageName, StageDefinition } from './stage.ts';
+// Every stage's manifest, by name (host and HTTP side). A stage missing here is a compile error;
+// runners.ts holds their runs, typed against these manifests.
+import type { AnyStageManifest, IndexStageName } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
@@ -14,7 +15,7 @@ import { soundsStage } from './stages/sounds.stage.ts';
 import { speakersStage } from './stages/speakers.stage.ts';
 import { captionsStage } from './stages/captions.stage.ts';
 
-export const STAGES: Record<IndexStageName, StageDefinition> = {
+export const STAGE_MANIFESTS = {
   extract: extractStage,
   speech: speechStage,
   transcript: transcriptStage,
@@ -28,7 +29,10 @@ export const STAGES: Record<IndexStageName, StageDefinition> = {
   people: peopleStage,
   embeddings: embeddingsStage,
   music: musicStage,
-};
+} as const satisfies { [K in IndexStageName]: { name: K } & AnyStageManifest };
+
+/** The manifests with their types erased, for code that treats every stage alike. */
+export const STAGES: Record<IndexStageName, AnyStageManifest> = STAGE_MANIFESTS;
 
 /** Order in which stages are created and reported. */
 export const STAGE_ORDER: readonly IndexStageName[] = Object.keys(STAGES) as IndexStageName[];

@@ -1,6 +1,14 @@
-// What a stage is: a definition the registry holds, run in the indexer process, saved by the writer.
+// What a stage is. Each stage is declared in two halves that the compiler holds together:
+//   - its manifest, `stages/<name>.stage.ts`: name, version, kinds, dependencies, models, and the
+//     host-side `prepare` (reads what the run needs from the store) and `save` (writes what the run
+//     found, inside the transaction that records the outcome). The HTTP process and the indexer
+//     host import manifests; a manifest imports no model library (sharp, tesseract, Human,
+//     transformers, ffmpeg, the VAD).
+//   - its runner, `stages/<name>.run.ts`: `run`, the work itself, imported only by the indexer
+//     worker (runners.ts). `defineRunner(manifest, run)` types `run`'s input by what `prepare`
+//     returns and its output by what `save` takes, so a mismatch is a compile error.
 import type { AssetKind } from '../contract/assets.ts';
-import type { StageName } from '../contract/stages.ts';
+import type { StageName, StageValues } from '../contract/stages.ts';
 import type { Store } from '../store/index.ts';
 import { isInstalled } from '../ml/models.ts';
 
@@ -11,6 +19,9 @@ import { isInstalled } from '../ml/models.ts';
  */
 export type IndexStageName = 'extract' | 'speech' | 'embeddings' | StageName;
 export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'embeddings'];
+
+/** The values a stage receives: its SPEC 2.7 values (any may be absent: legacy runs have none). */
+export type StageOptions<N extends IndexStageName> = N extends StageName ? StageValues<N> : Record<string, never>;
 
 export interface StageAsset {
   id: string;
@@ -24,21 +35,22 @@ export interface StageAsset {
   mimeType: string | null;
 }
 
-export interface StageContext {
+export interface StageContext<I, N extends IndexStageName = IndexStageName> {
   asset: StageAsset;
   /** The stage's effective values (SPEC 2.7), without `enabled`. */
-  options: Record<string, unknown>;
+  options: StageOptions<N>;
   dataDir: string;
   /** Folder the stage may write derived files into (renders, frames, audio). */
   assetDir: string;
-  /** What the stage's `prepare` read from the store for this run (undefined without one). */
-  input?: unknown;
+  /** What the stage's `prepare` read from the store for this run. */
+  input: I;
 }
 
-export type StageOutcome =
-  | { state: 'ok'; counts?: Record<string, number>; details?: Record<string, unknown>; output?: unknown }
+export type StageOutcome<O = unknown> =
+  | { state: 'ok'; counts: Record<string, number>; details?: Record<string, unknown>; output: O }
   | { state: 'not_applicable'; reason: string }
-  | { state: 'failed'; reason: string; details?: Record<string, unknown> };
+  /** `code` is stable and machine-readable (kept in its own column); `reason` is for people. */
+  | { state: 'failed'; code?: string; reason: string; details?: Record<string, unknown> };
 
 export interface Availability {
   available: boolean;
@@ -47,8 +59,12 @@ export interface Availability {
 
 export const ALWAYS_AVAILABLE = (): Availability => ({ available: true, reason: null });
 
-export interface StageDefinition {
-  name: IndexStageName;
+/**
+ * A stage's manifest: what the host and the HTTP process know of it. `I` is what `prepare` reads
+ * for a run, `O` what the run returns and `save` writes.
+ */
+export interface StageManifest<I, O, N extends IndexStageName = IndexStageName> {
+  name: N;
   /** Bumped when the stage's output changes; older rows are re-run. */
   version: number;
   kinds: readonly AssetKind[];
@@ -59,8 +75,10 @@ export interface StageDefinition {
    * One that failed fails this stage; one that was off or not applicable makes it not applicable.
    */
   requires?: readonly IndexStageName[];
-  /** The model the stage needs, or null. */
+  /** What the stage runs on, for people (the catalogue entry, or the optional models joined by "or"). */
   model: string | null;
+  /** Optional models of which the stage needs one installed (models/manifest.json); none for bundled stages. */
+  models?: readonly string[];
   /**
    * Optional models the stage uses whenever they are installed (besides what it runs without): a
    * finished run whose details do not name one installed since is run again.
@@ -68,52 +86,82 @@ export interface StageDefinition {
   combines?: readonly string[];
   /** Whether the stage can run here (a model it needs may be missing from the data folder). */
   availability(env: { dataDir: string }): Availability;
-  /** Runs in the host before dispatch: reads what `run` needs from the store (indexer processes hold no database). */
-  prepare?(store: Store, assetId: string): unknown;
-  /** Runs in an indexer process. Expected conditions are returned as outcomes, never thrown. */
-  run(ctx: StageContext): Promise<StageOutcome>;
+  /** Runs in the host before dispatch: reads what `run` needs (indexer processes hold no database). */
+  prepare(store: Store, assetId: string): I;
   /** Runs in the one writer, inside the transaction that records the outcome. */
-  save?(store: Store, assetId: string, output: unknown): void;
+  save?(store: Store, assetId: string, output: O): void;
 }
 
-export const ok = (counts: Record<string, number> = {}, output?: unknown, details?: Record<string, unknown>): StageOutcome => ({
+/** A manifest with its types erased: what the host holds for every stage alike. */
+export type AnyStageManifest = StageManifest<unknown, unknown>;
+
+export type StageRun<I, O, N extends IndexStageName = IndexStageName> = (ctx: StageContext<I, N>) => Promise<StageOutcome<O>>;
+
+/** The run a manifest calls for. */
+export type RunOf<S> = S extends StageManifest<infer I, infer O, infer N> ? StageRun<I, O, N> : never;
+
+/** Declares a stage's manifest with its input and output types. */
+export function defineStage<I, O, N extends IndexStageName = IndexStageName>(manifest: StageManifest<I, O, N>): StageManifest<I, O, N> {
+  return manifest;
+}
+
+/** Declares a stage's run against its manifest (worker side). */
+export function defineRunner<I, O, N extends IndexStageName>(_manifest: StageManifest<I, O, N>, run: NoInfer<StageRun<I, O, N>>): StageRun<I, O, N> {
+  return run;
+}
+
+/** A stage that reads nothing from the store before it runs. */
+export const NO_INPUT = (): undefined => undefined;
+
+export const ok = <O>(counts: Record<string, number>, output: O, details?: Record<string, unknown>): StageOutcome<O> => ({
   state: 'ok',
   counts,
   output,
   details,
 });
-export const failed = (reason: string, details?: Record<string, unknown>): StageOutcome => ({ state: 'failed', reason, details });
-export const notApplicable = (reason: string): StageOutcome => ({ state: 'not_applicable', reason });
+export const failed = (code: string, message: string, details?: Record<string, unknown>): StageOutcome<never> => ({
+  state: 'failed',
+  code,
+  reason: `${code}: ${message}`,
+  details,
+});
+export const notApplicable = (reason: string): StageOutcome<never> => ({ state: 'not_applicable', reason });
+
+/** A reason already written as "code: message" (an extraction error's) as a failed outcome. */
+export const failedBecause = (reason: string): StageOutcome<never> => ({ state: 'failed', code: codeOf(reason), reason });
+
+/** The code of a reason written as "code: message" (every reason the stages give); `error` otherwise. */
+export function codeOf(reason: string): string {
+  return /^([a-z][a-z0-9_]*):/.exec(reason)?.[1] ?? 'error';
+}
+
+/** The first of a stage's optional models installed here, if any. */
+export function installedModel(stage: Pick<AnyStageManifest, 'models'>, dataDir: string): string | undefined {
+  return stage.models?.find((m) => isInstalled(dataDir, m));
+}
 
 /**
- * A stage whose inference needs an optional model (models/manifest.json). Without any of its models
- * installed it is unavailable and reports `failed: model_not_installed: NAME`. Models listed without
- * pinned files cannot be installed in this build.
+ * The parts of a manifest for a stage whose inference needs an optional model (models/manifest.json):
+ * without one of them installed it is unavailable, and its runner (`withModel`) reports
+ * `failed: model_not_installed: NAME`.
  */
-export function modelBackedStage(
-  name: IndexStageName,
-  kinds: readonly AssetKind[],
-  dependsOn: readonly IndexStageName[],
-  models: readonly string[],
-  run: (ctx: StageContext, model: string) => Promise<StageOutcome>,
-  extra: Partial<Pick<StageDefinition, 'requires' | 'prepare' | 'save' | 'version' | 'combines'>> = {},
-): StageDefinition {
-  const installed = (dataDir: string) => models.find((m) => isInstalled(dataDir, m));
+export function needsModels(models: readonly string[]): Pick<AnyStageManifest, 'model' | 'models' | 'availability'> {
   return {
-    name,
-    version: extra.version ?? 1,
-    kinds,
-    dependsOn,
-    requires: extra.requires,
     model: models.join(' or '),
-    combines: extra.combines,
+    models,
     availability: ({ dataDir }) =>
-      installed(dataDir) ? { available: true, reason: null } : { available: false, reason: `model_not_installed: ${models[0]}` },
-    prepare: extra.prepare,
-    save: extra.save,
-    run: async (ctx) => {
-      const model = installed(ctx.dataDir);
-      return model ? run(ctx, model) : failed(`model_not_installed: ${models[0]} (media-index models pull ${models[0]})`);
-    },
+      models.some((m) => isInstalled(dataDir, m)) ? { available: true, reason: null } : { available: false, reason: `model_not_installed: ${models[0]}` },
+  };
+}
+
+/** A runner that runs only with one of the stage's models installed, and says which is missing otherwise. */
+export function withModel<I, O, N extends IndexStageName>(
+  manifest: StageManifest<I, O, N>,
+  run: NoInfer<(ctx: StageContext<I, N>, model: string) => Promise<StageOutcome<O>>>,
+): StageRun<I, O, N> {
+  return async (ctx) => {
+    const model = installedModel(manifest, ctx.dataDir);
+    const first = manifest.models?.[0] ?? manifest.name;
+    return model ? run(ctx, model) : failed('model_not_installed', `${first} (media-index models pull ${first})`);
   };
 }

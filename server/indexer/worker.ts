@@ -1,8 +1,9 @@
 // Entry of an indexer process: runs one stage at a time for the host and answers with its outcome.
 // Holds no database handle for writing: the host records every outcome.
-import { STAGES } from './registry.ts';
+import { STAGE_ORDER } from './registry.ts';
+import { runStage } from './runners.ts';
 import type { RunRequest, WorkerMessage } from './protocol.ts';
-import type { StageOutcome } from './stage.ts';
+import { failed, type StageOutcome } from './stage.ts';
 
 /** Under the desktop shell the process is an Electron utility process, which talks over parentPort. */
 interface ParentPort {
@@ -17,13 +18,12 @@ function send(msg: WorkerMessage): void {
 }
 
 async function handle(req: RunRequest): Promise<StageOutcome> {
-  const def = STAGES[req.stage];
-  if (!def) return { state: 'failed', reason: `unknown stage ${req.stage}` };
+  if (!STAGE_ORDER.includes(req.stage)) return failed('unknown_stage', req.stage);
   try {
-    return await def.run({ asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
+    return await runStage(req.stage, { asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { state: 'failed', reason: `error: ${message.slice(0, 500)}` };
+    return failed('error', message.slice(0, 500));
   }
 }
 

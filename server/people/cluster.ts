@@ -9,6 +9,7 @@
 //      >= CLUSTER_SIM and no frame would hold two faces of one group; groups of MIN_GROUP or more
 //      become new people. Everything else keeps waiting.
 import hnswlib from 'hnswlib-node';
+import type { PersonCentroid, WaitingFace } from '../store/people.repo.ts';
 
 const { HierarchicalNSW } = hnswlib;
 
@@ -19,23 +20,9 @@ export const CLUSTER_SIM = 0.62;
 export const MIN_GROUP = 3;
 const NEIGHBOURS = 15;
 
-export interface ClusterFace {
-  id: string;
-  embedding: Float32Array;
-  good: boolean;
-  /** asset + timestamp: two faces of one frame are never one person. */
-  frame: string;
-  /** People this face must not be put into (rejected, or split from). */
-  excluded: readonly string[];
-}
-
-export interface ClusterPerson {
-  id: string;
-  /** Sum of the unit embeddings of its good faces (the centroid, unnormalized). */
-  sum: Float32Array;
-  count: number;
-  frames: ReadonlySet<string>;
-}
+/** A waiting face and a person, as the store gives them. */
+export type ClusterFace = WaitingFace;
+export type ClusterPerson = PersonCentroid;
 
 export interface ClusterPlan {
   joins: Array<{ face_id: string; person_id: string; similarity: number }>;

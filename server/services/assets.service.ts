@@ -21,6 +21,7 @@ import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts'
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
 import { planRuns } from '../indexer/plan.ts';
+import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
@@ -33,7 +34,6 @@ export interface UploadedFile {
 }
 
 export interface AssetEvents {
-  queued(): void;
   deleted(workspaceId: string): void;
 }
 
@@ -92,6 +92,7 @@ export class AssetsService {
   constructor(
     private readonly store: Store,
     private readonly indexOptions: IndexOptionsService,
+    private readonly queue: StageQueue,
     private readonly events: AssetEvents,
   ) {}
 
@@ -187,12 +188,11 @@ export class AssetsService {
       deleted_at: null,
     };
     try {
-      this.store.assets.insertWithRuns(row, planRuns(id, kind, effective, now));
+      this.queue.admit(row, planRuns(id, kind, effective, now));
     } catch (err) {
       await this.store.files.removeAsset(id);
       throw err;
     }
-    this.events.queued();
     return {
       video_id: id,
       kind,
@@ -297,11 +297,7 @@ export class AssetsService {
     }
     const effective = a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null;
     const rows = planRuns(a.id, a.kind, effective, clock.now()).filter((r) => chosen.has(r.stage));
-    this.store.transaction(() => {
-      this.store.runs.replace(rows);
-      this.store.assets.setProcessing(a.id);
-    });
-    this.events.queued();
+    this.queue.enqueue(a.id, rows);
     return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };
   }
 

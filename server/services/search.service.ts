@@ -17,7 +17,7 @@ import type { VectorHit } from '../store/vectors.repo.ts';
 import { embedTexts } from '../ml/embeddings.ts';
 import { embedClipTexts } from '../ml/clip.ts';
 import { isInstalled, modelsDir } from '../ml/models.ts';
-import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../indexer/stages/embeddings.stage.ts';
+import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 
 const MAX_TERMS = 32;
 /** WordNet adds at most this many related words, none held by more than this share of the entries. */

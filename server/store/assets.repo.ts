@@ -1,5 +1,5 @@
 import type { DB } from './db.ts';
-import type { StageRunRow } from './stage-runs.repo.ts';
+import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
 
 export interface AssetRow {
@@ -52,10 +52,7 @@ export class AssetsRepo {
        VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
          @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at)`,
     );
-    const insertRun = this.db.prepare(
-      `INSERT INTO stage_runs (asset_id, stage, version, state, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
-       VALUES (@asset_id, @stage, @version, @state, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`,
-    );
+    const insertRun = this.db.prepare(INSERT_RUN);
     this.db.transaction(() => {
       insertAsset.run(asset);
       for (const r of runs) insertRun.run(r);

@@ -1,6 +1,6 @@
 // People, face assignments and the owner's exclusions. Faces of deleted assets never count.
 import type { DB } from './db.ts';
-import type { ClusterFace, ClusterPerson } from '../people/cluster.ts';
+import type { Box } from '../contract/common.ts';
 
 export interface PersonRow {
   id: string;
@@ -25,7 +25,43 @@ export interface PersonFace {
   h: number;
   quality: number;
   good: 0 | 1;
-  assigned_by: string;
+  assigned_by: AssignedBy;
+}
+
+/** A face no person holds yet, as grouping sees it. */
+export interface WaitingFace {
+  id: string;
+  /** Unit 1024-d embedding. */
+  embedding: Float32Array;
+  good: boolean;
+  /** asset + timestamp: two faces of one frame are never one person. */
+  frame: string;
+  /** People this face must not be put into (rejected, or split from). */
+  excluded: readonly string[];
+}
+
+/** A person as grouping sees them: the centroid of their good faces and the frames they are in. */
+export interface PersonCentroid {
+  id: string;
+  /** Sum of the unit embeddings of its good faces (the centroid, unnormalized). */
+  sum: Float32Array;
+  count: number;
+  frames: ReadonlySet<string>;
+}
+
+/** Who put a face into a person: a re-cluster forming it, a match on indexing, or the owner. */
+export type AssignedBy = 'cluster' | 'match' | 'owner';
+export type ExclusionKind = 'rejected' | 'split';
+
+/** What was decided about one face of an asset. */
+export interface FaceDecisions {
+  timestamp: number;
+  box: Box;
+  person_id: string | null;
+  assigned_by: AssignedBy | null;
+  /** People whose pinned cover it is. */
+  covers: string[];
+  exclusions: Array<{ person_id: string; kind: ExclusionKind }>;
 }
 
 // Live faces: their asset is not deleted.
@@ -61,7 +97,7 @@ export class PeopleRepo {
     this.db.prepare(`UPDATE people SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @at WHERE id = @id`).run({ ...fields, id, at });
   }
 
-  assign(faceId: string, personId: string, by: 'cluster' | 'match' | 'owner', at: number): void {
+  assign(faceId: string, personId: string, by: AssignedBy, at: number): void {
     this.db
       .prepare('INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by')
       .run(faceId, personId, by, at);
@@ -71,7 +107,7 @@ export class PeopleRepo {
     this.db.prepare('DELETE FROM face_people WHERE face_id = ?').run(faceId);
   }
 
-  exclude(faceId: string, personId: string, kind: 'rejected' | 'split', at: number): void {
+  exclude(faceId: string, personId: string, kind: ExclusionKind, at: number): void {
     this.db
       .prepare(`INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(face_id, person_id) DO UPDATE SET kind = CASE WHEN kind = 'rejected' THEN 'rejected' ELSE excluded.kind END`)
@@ -85,20 +121,20 @@ export class PeopleRepo {
   }
 
   /** What the owner and the grouping decided about an asset's faces, to carry over a re-index. */
-  decisionsOf(assetId: string): Array<{ timestamp: number; box: [number, number, number, number]; person_id: string | null; assigned_by: string | null; covers: string[]; exclusions: Array<{ person_id: string; kind: 'rejected' | 'split' }> }> {
+  decisionsOf(assetId: string): FaceDecisions[] {
     const faces = this.db
       .prepare(
         `SELECT f.id, f.timestamp, r.x, r.y, r.w, r.h, fp.person_id, fp.assigned_by FROM faces f JOIN regions r ON r.id = f.id
          LEFT JOIN face_people fp ON fp.face_id = f.id WHERE f.asset_id = ?`,
       )
-      .all(assetId) as Array<{ id: string; timestamp: number; x: number; y: number; w: number; h: number; person_id: string | null; assigned_by: string | null }>;
+      .all(assetId) as Array<{ id: string; timestamp: number; x: number; y: number; w: number; h: number; person_id: string | null; assigned_by: AssignedBy | null }>;
     return faces.map((f) => ({
       timestamp: f.timestamp,
-      box: [f.x, f.y, f.w, f.h],
+      box: { x: f.x, y: f.y, w: f.w, h: f.h },
       person_id: f.person_id,
       assigned_by: f.assigned_by,
       covers: (this.db.prepare('SELECT id FROM people WHERE cover_face_id = ?').all(f.id) as Array<{ id: string }>).map((r) => r.id),
-      exclusions: this.db.prepare('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as Array<{ person_id: string; kind: 'rejected' | 'split' }>,
+      exclusions: this.db.prepare('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as FaceDecisions['exclusions'],
     }));
   }
 
@@ -145,7 +181,7 @@ export class PeopleRepo {
   }
 
   /** Faces of live assets owned by the workspace that no person holds: the waiting pool. */
-  waitingFaces(workspaceId: string, onlyAsset?: string): ClusterFace[] {
+  waitingFaces(workspaceId: string, onlyAsset?: string): WaitingFace[] {
     const rows = this.db
       .prepare(
         `SELECT f.id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame,
@@ -164,7 +200,7 @@ export class PeopleRepo {
   }
 
   /** Centroid sums of each live person's good faces (unit embeddings), with the frames they hold. */
-  clusterPeople(workspaceId: string): ClusterPerson[] {
+  clusterPeople(workspaceId: string): PersonCentroid[] {
     const rows = this.db
       .prepare(
         `SELECT fp.person_id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame
@@ -172,7 +208,7 @@ export class PeopleRepo {
          WHERE p.workspace_id = ? AND p.merged_into IS NULL ORDER BY fp.person_id, f.id`,
       )
       .all(workspaceId) as Array<{ person_id: string; embedding: Buffer; good: number; frame: string }>;
-    const out = new Map<string, ClusterPerson & { frames: Set<string> }>();
+    const out = new Map<string, PersonCentroid & { frames: Set<string> }>();
     for (const r of rows) {
       const emb = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
       let p = out.get(r.person_id);

@@ -8,6 +8,8 @@ export interface StageRunRow {
   stage: string;
   version: number;
   state: RunState;
+  /** A failed run's stable code (model_not_installed, file_changed, timeout…); null otherwise. */
+  code: string | null;
   reason: string | null;
   counts: string;
   details: string | null;
@@ -20,11 +22,16 @@ export interface StageRunRow {
 
 export interface RunFinish {
   state: Exclude<RunState, 'pending' | 'running'>;
+  code: string | null;
   reason: string | null;
   counts: Record<string, number>;
   details: Record<string, unknown> | null;
   finishedAt: number;
 }
+
+/** Inserts one stage-run row (named parameters of StageRunRow). */
+export const INSERT_RUN = `INSERT INTO stage_runs (asset_id, stage, version, state, code, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
+  VALUES (@asset_id, @stage, @version, @state, @code, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`;
 
 export class StageRunsRepo {
   constructor(private readonly db: DB) {}
@@ -63,7 +70,7 @@ export class StageRunsRepo {
   finish(assetId: string, stage: string, f: RunFinish): void {
     this.db
       .prepare(
-        `UPDATE stage_runs SET state = @state, reason = @reason, counts = @counts, details = @details,
+        `UPDATE stage_runs SET state = @state, code = @code, reason = @reason, counts = @counts, details = @details,
            finished_at = @finishedAt, duration_ms = CASE WHEN started_at IS NULL THEN 0 ELSE @finishedAt - started_at END
          WHERE asset_id = @assetId AND stage = @stage`,
       )
@@ -71,6 +78,7 @@ export class StageRunsRepo {
         assetId,
         stage,
         state: f.state,
+        code: f.code,
         reason: f.reason,
         counts: JSON.stringify(f.counts),
         details: f.details ? JSON.stringify(f.details) : null,
@@ -81,10 +89,7 @@ export class StageRunsRepo {
   /** Replaces the rows of some stages (a re-index of those stages). */
   replace(rows: StageRunRow[]): void {
     const del = this.db.prepare('DELETE FROM stage_runs WHERE asset_id = ? AND stage = ?');
-    const ins = this.db.prepare(
-      `INSERT INTO stage_runs (asset_id, stage, version, state, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
-       VALUES (@asset_id, @stage, @version, @state, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`,
-    );
+    const ins = this.db.prepare(INSERT_RUN);
     for (const r of rows) {
       del.run(r.asset_id, r.stage);
       ins.run(r);
@@ -97,14 +102,13 @@ export class StageRunsRepo {
       .run(assetId, stage);
   }
 
-  /** After a crash or restart: every run left `running` goes back to the queue. */
   /** Assets (not deleted) with runs of these stages that failed for want of a model. */
   waitingForModels(stages: readonly string[]): Array<{ asset_id: string; stage: string }> {
     if (stages.length === 0) return [];
     return this.db
       .prepare(
         `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
-         WHERE r.state = 'failed' AND r.reason LIKE 'model_not_installed:%' AND r.stage IN (${stages.map(() => '?').join(',')})`,
+         WHERE r.state = 'failed' AND r.code = 'model_not_installed' AND r.stage IN (${stages.map(() => '?').join(',')})`,
       )
       .all(...stages) as Array<{ asset_id: string; stage: string }>;
   }
@@ -123,6 +127,7 @@ export class StageRunsRepo {
       .all(stage, model) as Array<{ asset_id: string; stage: string }>;
   }
 
+  /** After a crash or restart: every run left `running` goes back to the queue. */
   requeueAllRunning(): number {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run()
       .changes;

@@ -1,13 +1,13 @@
 // music: SPEC 2.7 lists it off by default and unavailable on this deployment. When asked for, it
-// says so in the report rather than pretending.
-import { failed, type StageDefinition } from '../stage.ts';
+// says so in the report rather than pretending (run: music.run.ts).
+import { NO_INPUT, defineStage } from '../stage.ts';
 
-export const musicStage: StageDefinition = {
+export const musicStage = defineStage<undefined, never, 'music'>({
   name: 'music',
   version: 1,
   kinds: ['video'],
   dependsOn: ['extract'],
   model: null,
   availability: () => ({ available: false, reason: 'unavailable on this deployment' }),
-  run: async () => failed('unavailable: music recognition is not available on this deployment'),
-};
+  prepare: NO_INPUT,
+});

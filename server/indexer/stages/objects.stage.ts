@@ -1,26 +1,16 @@
 // objects: boxes of everyday things on photos and on the picture pages of documents (not videos,
-// SPEC 2.7), from the closed-set COCO detector (CenterNet in Human, bundled), kept at
-// `min_confidence` up to `max_regions`. Caller phrases naming a COCO class, or a WordNet synonym of
-// one ("automobile", "sofa"), are answered by the closed-set detector. The other phrases (the spec's
-// list and the rest of the caller's `vocabulary`) go to the open-vocabulary detector (OWLv2) when it
-// is installed; while it is not, the report names the phrases not searched.
+// SPEC 2.7), from the closed-set COCO detector (bundled) and, when installed, the open-vocabulary
+// detector for the spec's phrases and the caller's `vocabulary` (run: objects.run.ts).
 // Writes object regions (with the detector as `source`) and search entries.
-import { clampBox } from '../../media/layout.ts';
-import { ExtractError } from '../../media/types.ts';
-import { COCO_LABELS, detectObjects } from '../../ml/human.ts';
-import { detectPhrases } from '../../ml/open-vocabulary.ts';
-import { isInstalled, modelsDir } from '../../ml/models.ts';
-import { executionProvider } from '../../ml/providers.ts';
-import { wordnet } from '../../search/wordnet.ts';
 import type { Box } from '../../contract/common.ts';
-import { picturesOf, pictures, type PictureInput } from '../pictures.ts';
-import { ALWAYS_AVAILABLE, failed, notApplicable, ok, type StageDefinition } from '../stage.ts';
+import { BUNDLED_MODELS, OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
+import { picturesOf, type PictureInput } from '../picture-input.ts';
+import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
 /** Phrases SPEC 2.7 asks the open-vocabulary detector about on every picture. */
 export const SPEC_PHRASES = ['logo', 'sign', 'screen', 'flag', 'chart', 'diagram', 'map', 'poster', 'helmet'] as const;
-export const OPEN_VOCABULARY_MODEL = 'owlv2-base-patch16';
 
-interface FoundObject {
+export interface FoundObject {
   timestamp: number;
   page: number | null;
   box: Box;
@@ -29,90 +19,16 @@ interface FoundObject {
   source: 'centernet-coco' | typeof OPEN_VOCABULARY_MODEL;
 }
 
-/** The COCO class a phrase names: itself, its singular, or a WordNet synonym of a one-word phrase. */
-export function cocoClassFor(phrase: string): string | null {
-  const p = phrase.trim().toLowerCase();
-  const singular = p.endsWith('s') ? p.slice(0, -1) : p;
-  const direct = COCO_LABELS.find((l) => l === p || l === singular);
-  if (direct || /\s/.test(p)) return direct ?? null;
-  const synonyms = [...wordnet.expand(p)].filter(([, r]) => r === 'synonym').map(([w]) => w);
-  return COCO_LABELS.find((l) => synonyms.includes(l)) ?? null;
-}
-
-export const objectsStage: StageDefinition = {
+export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>({
   name: 'objects',
   version: 1,
   kinds: ['image', 'document'],
   dependsOn: ['extract'],
-  model: 'CenterNet COCO (Human, bundled); open vocabulary: ' + OPEN_VOCABULARY_MODEL,
+  model: `${BUNDLED_MODELS.objects}; open vocabulary: ${OPEN_VOCABULARY_MODEL}`,
   combines: [OPEN_VOCABULARY_MODEL],
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
-  async run({ asset, options, assetDir, input, dataDir }) {
-    const minConfidence = Number(options.min_confidence ?? 0.45);
-    const maxRegions = Number(options.max_regions ?? 50);
-    const vocabulary = (options.vocabulary as string[] | undefined) ?? [];
-    const pics = input as PictureInput;
-    if (asset.kind === 'document' && pics.pages.length === 0) return notApplicable('no picture pages to look at');
-
-    const closedSet = vocabulary.map((p) => [p, cocoClassFor(p)] as const);
-    const openPhrases = [...new Set([...SPEC_PHRASES, ...closedSet.filter(([, c]) => c === null).map(([p]) => p.trim())])];
-    const open = isInstalled(dataDir, OPEN_VOCABULARY_MODEL);
-    const found: FoundObject[] = [];
-    let frames = 0;
-    try {
-      for await (const pic of pictures(asset, assetDir, pics, 1)) {
-        frames++;
-        const { width, height } = pic.rgb;
-        const side = Math.max(width, height);
-        // Padded to a square at the bottom and right, so boxes keep their pixel coordinates.
-        const { data } = await pic.image
-          .clone()
-          .extend({ right: side - width, bottom: side - height, background: '#000000' })
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-        const here: FoundObject[] = (await detectObjects(pic.rgb, { data, width: side, height: side }))
-          .filter((o) => o.score >= minConfidence)
-          .map((o) => ({
-            timestamp: pic.timestamp,
-            page: pic.page,
-            label: o.label,
-            confidence: Math.round(o.score * 1000) / 1000,
-            box: clampBox({ x: o.box[0] / width, y: o.box[1] / height, w: o.box[2] / width, h: o.box[3] / height }),
-            source: 'centernet-coco' as const,
-          }));
-        if (open) {
-          // Boxes come relative to the padded square: back to the picture's own width and height.
-          for (const b of await detectPhrases(modelsDir(dataDir), OPEN_VOCABULARY_MODEL, { data, side }, openPhrases, minConfidence)) {
-            const [x0, y0, x1, y1] = [b.box[0] * side, b.box[1] * side, Math.min(width, b.box[2] * side), Math.min(height, b.box[3] * side)];
-            if (x1 <= x0 || y1 <= y0) continue;
-            here.push({
-              timestamp: pic.timestamp,
-              page: pic.page,
-              label: b.phrase,
-              confidence: Math.round(b.score * 1000) / 1000,
-              box: clampBox({ x: x0 / width, y: y0 / height, w: (x1 - x0) / width, h: (y1 - y0) / height }),
-              source: OPEN_VOCABULARY_MODEL,
-            });
-          }
-        }
-        found.push(...here.sort((a, b) => b.confidence - a.confidence).slice(0, maxRegions));
-      }
-    } catch (err) {
-      if (err instanceof ExtractError) return failed(err.reason);
-      throw err;
-    }
-    const answered = { phrases_answered_by_closed_set: Object.fromEntries(closedSet.filter(([, c]) => c !== null)) };
-    return ok(
-      { frames, objects: found.length, open_vocabulary: found.filter((f) => f.source !== 'centernet-coco').length },
-      found,
-      open
-        ? { closed_set: 'centernet-coco', open_vocabulary: OPEN_VOCABULARY_MODEL, provider: executionProvider(), phrases_searched: openPhrases, ...answered }
-        : { closed_set: 'centernet-coco', open_vocabulary: `model_not_installed: ${OPEN_VOCABULARY_MODEL}`, phrases_not_searched: openPhrases, ...answered },
-    );
-  },
-  save(store, assetId, output) {
-    const objects = output as FoundObject[];
+  save(store, assetId, objects) {
     const ids = store.regions.replaceForStage(
       assetId,
       'objects',
@@ -127,4 +43,4 @@ export const objectsStage: StageDefinition = {
       objects.map((o, i) => ({ modality: 'object', timestamp: o.timestamp, page: o.page, ref: null, region_id: ids[i], text: o.label })),
     );
   },
-};
+});

@@ -15,10 +15,11 @@ import { migration as m0012 } from './0012-people.ts';
 import { migration as m0013 } from './0013-search-vocabulary.ts';
 import { migration as m0014 } from './0014-vectors.ts';
 import { migration as m0015 } from './0015-speaker-turns.ts';
+import { migration as m0016 } from './0016-stage-failure-codes.ts';
 
 export interface Migration {
   name: string;
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015];
+export const MIGRATIONS: readonly Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016];

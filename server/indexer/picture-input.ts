@@ -1,0 +1,18 @@
+// What the picture stages (faces, objects, embeddings) look at, read from the store on the host:
+// a photo's normalized frame with its scale, or the picture pages of a document. Videos are
+// sampled by the run itself (pictures.ts).
+import type { Store } from '../store/index.ts';
+
+export interface PictureInput {
+  /** For photos: original width over the analysed frame's width (sizes are judged in original pixels). */
+  scale: number;
+  pages: Array<{ page: number; file: string }>;
+}
+
+export function picturesOf(store: Store, assetId: string): PictureInput {
+  const asset = store.assets.byId(assetId);
+  const frame = store.media.frames(assetId).find((f) => f.kind === 'frame');
+  const scale = asset?.width && frame?.width ? asset.width / frame.width : 1;
+  const pages = store.media.picturePages(assetId).map((p) => ({ page: p.page, file: store.files.abs(p.render_path) }));
+  return { scale, pages };
+}

@@ -1,0 +1,154 @@
+// The stage queue: the stage-run rows in SQLite are the queue (SPEC 3.1: indexing is
+// asynchronous and resumes after a crash). `admit`/`enqueue` write runs and wake whoever waits
+// for work; `next` says which pending runs may go (their dependencies finished) and settles those
+// that cannot (a required dependency failed or did not run); `start`, `requeue` and `finish` move
+// a run through its states. `finish` records an outcome and the stage's `save` in one transaction
+// and completes the asset when its last run ends.
+import { EventEmitter } from 'node:events';
+import type { Store } from '../store/index.ts';
+import type { AssetRow } from '../store/assets.repo.ts';
+import { TERMINAL_STATES, type StageRunRow } from '../store/stage-runs.repo.ts';
+import { clock } from '../store/ids.ts';
+import { STAGES } from './registry.ts';
+import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
+
+export interface RunFinishedEvent {
+  assetId: string;
+  stage: IndexStageName;
+  state: string;
+  assetCompleted: boolean;
+}
+
+interface QueueEvents {
+  /** Runs were queued: look for work. */
+  work: [];
+  'run-finished': [RunFinishedEvent];
+}
+
+export class StageQueue extends EventEmitter<QueueEvents> {
+  private wakeScheduled = false;
+
+  constructor(private readonly store: Store) {
+    super();
+  }
+
+  /** A new asset and its runs, in one transaction. */
+  admit(asset: AssetRow, runs: StageRunRow[]): void {
+    this.store.assets.insertWithRuns(asset, runs);
+    this.wake();
+  }
+
+  /** Runs of an existing asset again (these rows replace the old ones); the asset is processing again. */
+  enqueue(assetId: string, runs: StageRunRow[]): void {
+    this.store.transaction(() => {
+      this.store.runs.replace(runs);
+      this.store.assets.setProcessing(assetId);
+    });
+    this.wake();
+  }
+
+  /** After a crash or a stop: runs left running go back to the queue; assets whose runs all ended complete. */
+  recover(): number {
+    const requeued = this.store.runs.requeueAllRunning();
+    for (const id of this.store.runs.assetsToComplete()) this.store.assets.setCompleted(id, clock.now());
+    return requeued;
+  }
+
+  /**
+   * Up to `max` pending runs whose dependencies have finished, oldest assets first. Runs that can
+   * never go (a required dependency failed, or was off or not applicable) are settled on the way.
+   */
+  next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
+    const out: Array<{ assetId: string; stage: IndexStageName }> = [];
+    for (let settled = true; settled && out.length < max; ) {
+      settled = false;
+      out.length = 0;
+      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4));
+      const byAsset = new Map<string, StageRunRow[]>();
+      for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r]);
+      for (const [assetId, runs] of byAsset) {
+        const state = new Map(runs.map((r) => [r.stage, r.state]));
+        for (const run of runs) {
+          if (run.state !== 'pending' || out.length >= max) continue;
+          const stage = run.stage as IndexStageName;
+          const def = STAGES[stage];
+          if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(state.get(d) ?? 'ok'))) continue;
+          const required = def.requires ?? def.dependsOn;
+          const failedDep = required.find((d) => state.get(d) === 'failed');
+          const skippedDep = required.find((d) => state.get(d) === 'off' || state.get(d) === 'not_applicable');
+          if (failedDep || skippedDep) {
+            this.finish(
+              assetId,
+              stage,
+              failedDep ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` } : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
+            );
+            settled = true;
+            continue;
+          }
+          out.push({ assetId, stage });
+          state.set(run.stage, 'running');
+        }
+      }
+    }
+    return out;
+  }
+
+  start(assetId: string, stage: IndexStageName): void {
+    this.store.runs.markRunning(assetId, stage, clock.now());
+  }
+
+  requeue(assetId: string, stage: IndexStageName): void {
+    this.store.runs.requeue(assetId, stage);
+  }
+
+  attempts(assetId: string, stage: IndexStageName): number | null {
+    return this.store.runs.get(assetId, stage)?.attempts ?? null;
+  }
+
+  /** Records an outcome; an ok outcome's output is saved by the stage in the same transaction. */
+  finish(assetId: string, stage: IndexStageName, outcome: StageOutcome): RunFinishedEvent {
+    const now = clock.now();
+    let assetCompleted = false;
+    let state: string = outcome.state;
+    this.store.transaction(() => {
+      const asset = this.store.assets.byId(assetId);
+      if (!asset) return;
+      const def = STAGES[stage];
+      let final = outcome;
+      if (outcome.state === 'ok' && def.save && asset.deleted_at === null) {
+        try {
+          // Nested transaction = savepoint: a save that throws leaves none of its writes behind.
+          this.store.transaction(() => def.save?.(this.store, assetId, outcome.output));
+        } catch (err) {
+          final = { state: 'failed', code: 'save_failed', reason: `save_failed: ${(err as Error).message}` };
+        }
+      }
+      state = final.state;
+      this.store.runs.finish(assetId, stage, {
+        state: final.state,
+        code: final.state === 'failed' ? (final.code ?? codeOf(final.reason)) : null,
+        reason: final.state === 'ok' ? null : final.reason,
+        counts: final.state === 'ok' ? final.counts : {},
+        details: final.state === 'not_applicable' ? null : (final.details ?? null),
+        finishedAt: now,
+      });
+      if (asset.status === 'processing' && this.store.runs.unfinishedCount(assetId) === 0) {
+        this.store.assets.setCompleted(assetId, now);
+        assetCompleted = true;
+      }
+    });
+    const event: RunFinishedEvent = { assetId, stage, state, assetCompleted };
+    this.emit('run-finished', event);
+    return event;
+  }
+
+  /** Wakes listeners once the caller's transaction has committed. */
+  private wake(): void {
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      this.emit('work');
+    });
+  }
+}

@@ -1,0 +1,19 @@
+// captions, the run: the image-to-text model on each picture (ml/captions.ts).
+import sharp from 'sharp';
+import { caption, summarize } from '../../ml/captions.ts';
+import { modelsDir } from '../../ml/models.ts';
+import { executionProvider } from '../../ml/providers.ts';
+import { notApplicable, ok, withModel } from '../stage.ts';
+import { captionsStage, type Caption } from './captions.stage.ts';
+
+export const runCaptions = withModel(captionsStage, async ({ input: pictures, dataDir }, model) => {
+  if (pictures.length === 0) return notApplicable('no pictures to describe');
+  const out: Caption[] = [];
+  for (const p of pictures) {
+    const { data, info } = await sharp(p.file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const text = await caption(modelsDir(dataDir), model, { data, width: info.width, height: info.height });
+    if (text) out.push({ timestamp: p.timestamp, page: p.page, text });
+  }
+  const summary = summarize(out.map((c) => c.text));
+  return ok({ captions: out.length, pictures: pictures.length }, out, { model, provider: executionProvider(), summary });
+});

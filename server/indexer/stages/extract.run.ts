@@ -1,0 +1,80 @@
+// extract, the run: checks the file still is what was indexed, then extracts pages, frames,
+// shots and audio (media/), drawing a thumbnail. Nothing half-written: on failure what this run
+// derived goes; the original stays.
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { hashFile } from '../../media/hash.ts';
+import { extractPdf } from '../../media/pdf.ts';
+import { extractTextDocument } from '../../media/office.ts';
+import { extractImage } from '../../media/image.ts';
+import { extractVideo } from '../../media/video.ts';
+import { ExtractError, type ExtractOutput } from '../../media/types.ts';
+import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
+import { extractStage } from './extract.stage.ts';
+
+/** Everything extraction may write into the asset folder. */
+const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
+
+export const MAX_PAGES = Number(process.env.MEDIA_INDEX_MAX_PAGES) || 5000;
+
+async function extractDocument(asset: StageAsset, assetDir: string): Promise<ExtractOutput> {
+  await fs.promises.mkdir(assetDir, { recursive: true });
+  const { pages, details } =
+    asset.ext === '.pdf'
+      ? await extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
+      : await extractTextDocument(asset.filePath, asset.ext);
+  if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
+  let thumbnail: string | null = null;
+  const first = pages[0]?.render;
+  if (first) {
+    await sharp(path.join(assetDir, first)).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
+    thumbnail = 'thumb.jpg';
+  }
+  return { facts: { page_count: pages.length }, pages, shots: [], frames: [], audio: null, thumbnail, details };
+}
+
+function counts(out: ExtractOutput, bytes: number): Record<string, number> {
+  const c: Record<string, number> = { bytes };
+  if (out.pages.length) {
+    c.pages = out.pages.length;
+    c.passages = out.pages.reduce((n, p) => n + p.passages.length, 0);
+    c.pages_needing_ocr = out.pages.filter((p) => p.needsOcr).length;
+    // Drawn now; the other pages with a render path are drawn on first request.
+    c.pages_rendered = typeof out.details.pages_rendered === 'number' ? out.details.pages_rendered : out.pages.filter((p) => p.render).length;
+    if (typeof out.details.blank_pages === 'number') c.blank_pages = out.details.blank_pages;
+  }
+  if (out.shots.length) c.shots = out.shots.length;
+  if (out.frames.length) c.frames = out.frames.length;
+  if (out.audio) c.audio_s = out.audio.duration_s;
+  if (out.facts.duration_s !== undefined) c.duration_s = out.facts.duration_s;
+  return c;
+}
+
+export const runExtract = defineRunner(extractStage, async ({ asset, assetDir }) => {
+  let size: number;
+  try {
+    size = (await fs.promises.stat(asset.filePath)).size;
+  } catch {
+    return failed('file_missing', 'the stored original is gone');
+  }
+  if (size !== asset.sizeBytes) return failed('file_changed', `${size} bytes now, ${asset.sizeBytes} when indexed`);
+  // An upload was hashed as it arrived and is the server's own: its size suffices. A file indexed
+  // in place is the user's and may have been rewritten at the same size.
+  if (asset.linked && (await hashFile(asset.filePath)).sha256 !== asset.sha256) {
+    return failed('file_changed', 'checksum differs from the indexed file');
+  }
+  try {
+    const out =
+      asset.kind === 'document'
+        ? await extractDocument(asset, assetDir)
+        : asset.kind === 'image'
+          ? await extractImage(asset.filePath, asset.ext, assetDir)
+          : await extractVideo(asset.filePath, assetDir);
+    return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
+  } catch (err) {
+    await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
+    if (err instanceof ExtractError) return failedBecause(err.reason);
+    throw err;
+  }
+});

@@ -1,0 +1,89 @@
+// objects, the run: CenterNet (Human) on each picture, kept at `min_confidence` up to
+// `max_regions`. Caller phrases naming a COCO class, or a WordNet synonym of one ("automobile",
+// "sofa"), are answered by the closed-set detector. The other phrases (the spec's list and the rest
+// of the caller's `vocabulary`) go to the open-vocabulary detector (OWLv2) when it is installed;
+// while it is not, the report names the phrases not searched.
+import { clampBox } from '../../media/layout.ts';
+import { ExtractError } from '../../media/types.ts';
+import { COCO_LABELS, detectObjects } from '../../ml/human.ts';
+import { detectPhrases } from '../../ml/open-vocabulary.ts';
+import { isInstalled, modelsDir } from '../../ml/models.ts';
+import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
+import { executionProvider } from '../../ml/providers.ts';
+import { wordnet } from '../../search/wordnet.ts';
+import { pictures } from '../pictures.ts';
+import { defineRunner, failedBecause, notApplicable, ok } from '../stage.ts';
+import { SPEC_PHRASES, objectsStage, type FoundObject } from './objects.stage.ts';
+
+/** The COCO class a phrase names: itself, its singular, or a WordNet synonym of a one-word phrase. */
+export function cocoClassFor(phrase: string): string | null {
+  const p = phrase.trim().toLowerCase();
+  const singular = p.endsWith('s') ? p.slice(0, -1) : p;
+  const direct = COCO_LABELS.find((l) => l === p || l === singular);
+  if (direct || /\s/.test(p)) return direct ?? null;
+  const synonyms = [...wordnet.expand(p)].filter(([, r]) => r === 'synonym').map(([w]) => w);
+  return COCO_LABELS.find((l) => synonyms.includes(l)) ?? null;
+}
+
+export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir }) => {
+  const minConfidence = options.min_confidence ?? 0.45;
+  const maxRegions = options.max_regions ?? 50;
+  const vocabulary = options.vocabulary ?? [];
+  if (asset.kind === 'document' && input.pages.length === 0) return notApplicable('no picture pages to look at');
+
+  const closedSet = vocabulary.map((p) => [p, cocoClassFor(p)] as const);
+  const openPhrases = [...new Set([...SPEC_PHRASES, ...closedSet.filter(([, c]) => c === null).map(([p]) => p.trim())])];
+  const open = isInstalled(dataDir, OPEN_VOCABULARY_MODEL);
+  const found: FoundObject[] = [];
+  let frames = 0;
+  try {
+    for await (const pic of pictures(asset, assetDir, input, 1)) {
+      frames++;
+      const { width, height } = pic.rgb;
+      const side = Math.max(width, height);
+      // Padded to a square at the bottom and right, so boxes keep their pixel coordinates.
+      const { data } = await pic.image
+        .clone()
+        .extend({ right: side - width, bottom: side - height, background: '#000000' })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const here: FoundObject[] = (await detectObjects(pic.rgb, { data, width: side, height: side }))
+        .filter((o) => o.score >= minConfidence)
+        .map((o) => ({
+          timestamp: pic.timestamp,
+          page: pic.page,
+          label: o.label,
+          confidence: Math.round(o.score * 1000) / 1000,
+          box: clampBox({ x: o.box[0] / width, y: o.box[1] / height, w: o.box[2] / width, h: o.box[3] / height }),
+          source: 'centernet-coco' as const,
+        }));
+      if (open) {
+        // Boxes come relative to the padded square: back to the picture's own width and height.
+        for (const b of await detectPhrases(modelsDir(dataDir), OPEN_VOCABULARY_MODEL, { data, side }, openPhrases, minConfidence)) {
+          const [x0, y0, x1, y1] = [b.box[0] * side, b.box[1] * side, Math.min(width, b.box[2] * side), Math.min(height, b.box[3] * side)];
+          if (x1 <= x0 || y1 <= y0) continue;
+          here.push({
+            timestamp: pic.timestamp,
+            page: pic.page,
+            label: b.phrase,
+            confidence: Math.round(b.score * 1000) / 1000,
+            box: clampBox({ x: x0 / width, y: y0 / height, w: (x1 - x0) / width, h: (y1 - y0) / height }),
+            source: OPEN_VOCABULARY_MODEL,
+          });
+        }
+      }
+      found.push(...here.sort((a, b) => b.confidence - a.confidence).slice(0, maxRegions));
+    }
+  } catch (err) {
+    if (err instanceof ExtractError) return failedBecause(err.reason);
+    throw err;
+  }
+  const answered = { phrases_answered_by_closed_set: Object.fromEntries(closedSet.filter(([, c]) => c !== null)) };
+  return ok(
+    { frames, objects: found.length, open_vocabulary: found.filter((f) => f.source !== 'centernet-coco').length },
+    found,
+    open
+      ? { closed_set: 'centernet-coco', open_vocabulary: OPEN_VOCABULARY_MODEL, provider: executionProvider(), phrases_searched: openPhrases, ...answered }
+      : { closed_set: 'centernet-coco', open_vocabulary: `model_not_installed: ${OPEN_VOCABULARY_MODEL}`, phrases_not_searched: openPhrases, ...answered },
+  );
+});
