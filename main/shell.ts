@@ -80,8 +80,12 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
   });
   ipcMain.handle(CHANNELS.reveal, (e, videoId: unknown) => {
     if (!ours(e) || typeof videoId !== 'string') return false;
-    const a = server.store.assets.findVisible(videoId, workspaceId);
-    if (!a || a.owned !== 1) return false;
+    let a;
+    try {
+      a = server.services.assets.owned(workspaceId, videoId, 'reveal it');
+    } catch {
+      return false;
+    }
     shell.showItemInFolder(a.linked ? a.stored_path : path.join(server.store.files.root, a.stored_path));
     return true;
   });

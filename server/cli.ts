@@ -19,9 +19,9 @@ import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
 import { manifest, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
 import { executionProvider } from './ml/providers.ts';
-import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
+import { Presenter } from './api/present.ts';
 import { SearchRequest } from './contract/search.ts';
 import { collectFiles } from './media/collect.ts';
 
@@ -343,11 +343,10 @@ program
     await withStoreAsync(opts.data, async (store) => {
       const ws = store.workspaces.byName(opts.workspace);
       if (!ws) fail(`no workspace named ${opts.workspace}`);
-      const assets = new AssetsService(store, new IndexOptionsService(store), new StageQueue(store), { deleted: () => {} });
-      const reads = new ReadsService(store, assets, new UrlSigner(opts.data ?? defaultDataDir()));
       const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [] };
       const request = SearchRequest.parse({ query, limit: opts.limit, rerank: Boolean(opts.rerank) });
-      const answer = await new SearchService(store, reads).search(auth, request, '');
+      // Printed as the API answers, with frame URLs relative to the server.
+      const answer = new Presenter(new UrlSigner(opts.data ?? defaultDataDir()), '').hits(await new SearchService(store).search(auth, request));
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         return;

@@ -51,15 +51,16 @@ export async function openCore(
   const purger = new Purger(store, log);
   host.on('run-finished', () => purger.kick());
   const indexOptions = new IndexOptionsService(store);
-  const people = new PeopleService(store, log, (origin, asset, t) => reads.frameUrlAt(origin, asset, t));
+  const people = new PeopleService(store, log);
   const assets = new AssetsService(store, indexOptions, queue, {
     deleted: (workspaceId) => {
       people.refresh(workspaceId);
       purger.kick();
     },
   });
-  const reads = new ReadsService(store, assets, new UrlSigner(config.dataDir));
-  const search = new SearchService(store, reads);
+  const signer = new UrlSigner(config.dataDir);
+  const reads = new ReadsService(store, assets, signer);
+  const search = new SearchService(store);
   const services: Services = {
     config,
     store,
@@ -70,6 +71,7 @@ export async function openCore(
     reads,
     search,
     answers: new AnswersService(store, search, assets),
+    signer,
     modelPulls: new ModelPulls(config.dataDir, () => {
       // The model is in place: stages that waited for it run again where they missed it.
       assets.resumeWaitingForModels(config.dataDir);

@@ -151,7 +151,7 @@ describe('vector index files', () => {
       v[i] = 1;
       return v;
     };
-    const row = (i: number) => ({ modality: 'passage', timestamp: 0, page: 1, ref: i, region_id: null, text: `t${i}`, vector: unit(i) });
+    const row = (i: number) => ({ modality: 'passage' as const, timestamp: 0, page: 1, ref: i, region_id: null, text: `t${i}`, vector: unit(i) });
     const first = new VectorIndex(path.join(dir, 'vectors'), repo);
     const a = repo.replaceForAsset('a', MODEL, [row(0), row(1)]);
     first.update(MODEL, a.removed, a.added);

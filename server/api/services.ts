@@ -10,6 +10,7 @@ import type { SearchService } from '../services/search.service.ts';
 import type { PeopleService } from '../services/people.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
 import type { ModelPulls } from '../services/model-pulls.service.ts';
+import type { UrlSigner } from '../services/signing.service.ts';
 
 export interface Services {
   config: Config;
@@ -23,6 +24,8 @@ export interface Services {
   people: PeopleService;
   answers: AnswersService;
   modelPulls: ModelPulls;
+  /** Signs the URLs of stored files (frame_url, thumbnail_url). */
+  signer: UrlSigner;
   version: string;
   log: (msg: string) => void;
 }

@@ -52,4 +52,14 @@ export const Box = z.object({
 });
 export type Box = z.infer<typeof Box>;
 
+/**
+ * A stored file of an asset (a page render, a frame, the thumbnail, a video's original) as services
+ * return it; the API layer turns it into a URL signed for the request (`frame_url`, `thumbnail_url`).
+ */
+export interface FileRef {
+  asset_id: string;
+  /** The file's name under /videos/{id}/frames/: p00001.jpg, k00012.jpg, frame.jpg, thumb.jpg, original. */
+  name: string;
+}
+
 export const IdParam = z.object({ id: z.string().min(1).max(100) });

@@ -7,9 +7,10 @@ import { AppError, Errors } from '../errors.ts';
 import type { AuthContext } from './auth.service.ts';
 import type { SearchService } from './search.service.ts';
 import type { AssetsService } from './assets.service.ts';
-import type { SearchHit } from '../contract/search.ts';
+import type { FileRef } from '../contract/common.ts';
 import type { Evidence } from '../contract/answers.ts';
-import { queryTerms } from './search.service.ts';
+import type { FoundHit } from '../search/hits.ts';
+import { queryTerms, words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 
 export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
@@ -50,11 +51,14 @@ function where(h: { asset_kind: string; page: number | null; timestamp: number; 
   return h.file_name;
 }
 
+/** A cited moment as answers find it: its picture is a stored file, given a URL by the API. */
+export type CitedMoment = Omit<Evidence, 'frame_url'> & { frame: FileRef | null };
+
 interface Composed {
   answer: string;
   evidence: 'found' | 'none';
   question_type: QuestionType;
-  cited: Evidence[];
+  cited: CitedMoment[];
 }
 
 export class AnswersService {
@@ -64,15 +68,15 @@ export class AnswersService {
     private readonly assets: AssetsService,
   ) {}
 
-  private toEvidence(h: SearchHit, n: number, snippet: string): Evidence {
+  private toEvidence(h: FoundHit, n: number, snippet: string): CitedMoment {
     return {
       n, video_id: h.video_id, asset_kind: h.asset_kind, file_name: h.file_name, timestamp: h.timestamp, page: h.page,
-      snippet, modality: h.modality, score: h.score, frame_url: h.frame_url, region: h.region,
+      snippet, modality: h.modality, score: h.score, frame: h.frame, region: h.region,
     };
   }
 
   /** "how many faces/people/<object> on page N / at T / in it": counted from the regions held. */
-  private count(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Composed | null {
+  private count(auth: AuthContext, q: string, videoIds: string[] | undefined): Composed | null {
     const m = /how many\s+([a-z ]+?)(?:\s+(?:are|is|were|was|do|does|appear|can)\b.*?)?(?:\s+(?:on|in|at)\s+(?:page\s+(\d+)|(\d+(?:\.\d+)?)\s*s(?:ec(?:onds?)?)?))?\s*\??$/i.exec(q.trim());
     if (!m || !videoIds || videoIds.length !== 1) return null;
     const asset = this.assets.visible(auth.workspaceId, videoIds[0]);
@@ -86,22 +90,21 @@ export class AnswersService {
     const placeText = page !== null ? ` on page ${page}` : t !== null ? ` at ${clock(t)}` : '';
     const noun = kind === 'face' ? (matching.length === 1 ? 'face' : 'faces') : matching.length === 1 ? what : `${what}s`;
     const where0 = matching[0];
-    const cited: Evidence[] = where0
+    const cited: CitedMoment[] = where0
       ? [{
           n: 1, video_id: asset.id, asset_kind: asset.kind, file_name: asset.file_name, timestamp: where0.timestamp,
           page: asset.kind === 'document' ? Math.floor(where0.timestamp) + 1 : null, snippet: `${matching.length} ${noun}`,
           modality: kind === 'face' ? 'person' : 'object', score: 1,
-          frame_url: null, region: { x: where0.x, y: where0.y, w: where0.w, h: where0.h, label: where0.label ?? 'face', source: where0.source },
+          frame: null, region: { x: where0.x, y: where0.y, w: where0.w, h: where0.h, label: where0.label ?? 'face', source: where0.source },
         }]
       : [];
-    void origin;
     return { answer: `${matching.length} ${noun}${placeText} in ${asset.file_name}${cited.length ? ' [1]' : ''}.`, evidence: 'found', question_type: 'how_many', cited };
   }
 
-  private async compose(auth: AuthContext, q: string, videoIds: string[] | undefined, origin: string): Promise<Composed> {
+  private async compose(auth: AuthContext, q: string, videoIds: string[] | undefined): Promise<Composed> {
     const type = questionType(q);
     if (type === 'how_many') {
-      const counted = this.count(auth, q, videoIds, origin);
+      const counted = this.count(auth, q, videoIds);
       if (counted) return counted;
     }
     const words = contentWords(q);
@@ -115,9 +118,9 @@ export class AnswersService {
       const names = this.personWords(auth);
       if (unknown.some((w) => !names.has(w))) return none;
     }
-    const hits: SearchHit[] = [];
+    const hits: FoundHit[] = [];
     for (const v of videoIds ?? [undefined]) {
-      hits.push(...(await this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) }, origin)).hits);
+      hits.push(...(await this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) })).hits);
     }
     hits.sort((a, b) => b.score - a.score);
 
@@ -131,7 +134,7 @@ export class AnswersService {
     }
 
     // Otherwise: the sentences of the evidence that share most of the question's words.
-    const scored: Array<{ text: string; hit: SearchHit; score: number }> = [];
+    const scored: Array<{ text: string; hit: FoundHit; score: number }> = [];
     for (const h of hits) {
       const text = h.passage?.text ?? h.snippet.text;
       for (const s of sentences(text)) {
@@ -149,7 +152,7 @@ export class AnswersService {
       if (chosen.length >= 3 || s.score < best.score * 0.6) break;
       if (!chosen.some((c) => c.text === s.text)) chosen.push(s);
     }
-    const cited: Evidence[] = [];
+    const cited: CitedMoment[] = [];
     const parts = chosen.map((c) => {
       let n = cited.find((e) => e.video_id === c.hit.video_id && e.timestamp === c.hit.timestamp)?.n;
       if (!n) {
@@ -164,20 +167,20 @@ export class AnswersService {
 
   /** Every word of the workspace's people's names. */
   private personWords(auth: AuthContext): Set<string> {
-    return new Set(this.store.people.list(auth.workspaceId, true).flatMap((p) => (p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? []) as string[]));
+    return new Set(this.store.people.list(auth.workspaceId, true).flatMap((p) => wordsOf(p.name)));
   }
 
-  async recall(auth: AuthContext, videoId: string, query: string, origin: string) {
+  async recall(auth: AuthContext, videoId: string, query: string) {
     const asset = this.assets.visible(auth.workspaceId, videoId);
-    const r = await this.compose(auth, query, [asset.id], origin);
+    const r = await this.compose(auth, query, [asset.id]);
     return { video_id: asset.id, query, answer: r.answer, evidence: r.evidence, question_type: r.question_type, moments: r.cited, composer: 'extractive' as const };
   }
 
-  async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }, origin: string) {
+  async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }) {
     for (const v of req.video_ids ?? []) {
       if (!this.store.assets.findVisible(v, auth.workspaceId)) throw Errors.notFound(`Video ${v}`);
     }
-    const r = await this.compose(auth, req.query, req.video_ids, origin);
+    const r = await this.compose(auth, req.query, req.video_ids);
     // Tokens are counted as words and punctuation runs, the way most tokenizers split English.
     const tokens = r.answer.match(/\S+/g) ?? [];
     const budget = Math.floor(req.max_tokens / 1.3);

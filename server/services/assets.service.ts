@@ -18,6 +18,7 @@ import {
   type UploadAck,
 } from '../contract/assets.ts';
 import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
+import type { FileRef } from '../contract/common.ts';
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
 import { planRuns } from '../indexer/plan.ts';
@@ -59,6 +60,10 @@ function parseUploadOptions(text: string | undefined): IndexOptionsInput {
   return parseOptionsLayer(raw, 'options');
 }
 
+/** An asset as the service gives it: its thumbnail and a video's original are stored files, given URLs by the API. */
+export type AssetListValue = Omit<AssetListItem, 'thumbnail_url'> & { thumbnail: FileRef | null };
+export type AssetDetailValue = Omit<AssetDetail, 'thumbnail_url' | 'media_url'> & AssetListValue & { media: FileRef | null };
+
 function stageReport(r: StageRunRow): StageReport {
   return {
     state: r.state,
@@ -73,7 +78,7 @@ function stageReport(r: StageRunRow): StageReport {
   };
 }
 
-function listItem(a: VisibleAsset): AssetListItem {
+function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
   return {
     video_id: a.id,
     kind: a.kind,
@@ -83,7 +88,7 @@ function listItem(a: VisibleAsset): AssetListItem {
     page_count: a.page_count,
     pipeline: a.pipeline,
     owned: a.owned === 1,
-    thumbnail_url: null,
+    thumbnail,
     created_at: iso(a.created_at) as string,
   };
 }
@@ -204,9 +209,9 @@ export class AssetsService {
     };
   }
 
-  list(workspaceId: string, limit: number, offset: number): { items: AssetListItem[]; total: number } {
+  list(workspaceId: string, limit: number, offset: number): { items: AssetListValue[]; total: number } {
     const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset);
-    return { items: rows.map(listItem), total };
+    return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
   }
 
   /** The asset if this workspace may see it; another workspace's id is simply not found. */
@@ -216,12 +221,12 @@ export class AssetsService {
     return a;
   }
 
-  detail(workspaceId: string, id: string): AssetDetail {
+  detail(workspaceId: string, id: string): AssetDetailValue {
     const a = this.visible(workspaceId, id);
     const runs = this.store.runs.forAsset(a.id);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
     return {
-      ...listItem(a),
+      ...listItem(a, this.store.media.thumbnailOf(a.id)),
       mime_type: a.mime_type,
       sha256: a.sha256,
       duration_s: a.duration_s,
@@ -238,14 +243,23 @@ export class AssetsService {
           progress: { done, total: runs.length },
         },
       },
-      media_url: null,
+      media: a.kind === 'video' ? { asset_id: a.id, name: 'original' } : null,
     };
+  }
+
+  /**
+   * The asset if this workspace owns it (SPEC 5.6: delete is owner-only; so are re-index, the XMP
+   * export and reveal in folder): 404 when it cannot see it, 403 when it is shared into it.
+   */
+  owned(workspaceId: string, id: string, action: string): VisibleAsset {
+    const a = this.visible(workspaceId, id);
+    if (a.owned !== 1) throw Errors.forbidden(`Only the owning workspace can ${action}; this asset is shared into yours.`);
+    return a;
   }
 
   /** Owner-only (SPEC 5.6): hidden at once, purged in the background. */
   delete(workspaceId: string, id: string): { video_id: string; deleted: true; purging: true } {
-    const a = this.visible(workspaceId, id);
-    if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can delete this asset; it is shared into yours.');
+    const a = this.owned(workspaceId, id, 'delete it');
     this.store.assets.markDeleted(a.id, clock.now());
     this.events.deleted(a.workspace_id);
     return { video_id: a.id, deleted: true, purging: true };
@@ -256,8 +270,7 @@ export class AssetsService {
    * owner's decisions about faces carry over to the new face records.
    */
   reindex(workspaceId: string, id: string, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
-    const a = this.visible(workspaceId, id);
-    if (a.owned !== 1) throw Errors.forbidden('Only the owning workspace can re-index this asset.');
+    const a = this.owned(workspaceId, id, 're-index it');
     const unknown = (stages ?? []).filter((s) => !(STAGE_ORDER as readonly string[]).includes(s));
     if (unknown.length) throw Errors.invalidRequest([{ path: 'stages', message: `unknown stages: ${unknown.join(', ')}` }]);
     return this.rerun(a, stages);

@@ -1,17 +1,22 @@
-// People (SPEC 2.6, 3.2, 4.3): faces grouped per workspace; the owner's decisions (names, hidden,
-// covers, merges, "not them", "split out") are constraints every later grouping honours.
-// Reads faces; writes people, face assignments and exclusions. Grouping runs in a worker thread.
+// People (SPEC 2.6, 3.2, 4.3): who may edit, when (409 busy while a re-cluster runs), and what a
+// person looks like to the API. The rules (merges, faces taken off, upkeep after deletes,
+// re-grouping) live in people/. Reads faces; writes through people/.
 import type { Store } from '../store/index.ts';
 import type { PersonRow } from '../store/people.repo.ts';
 import { clock } from '../store/ids.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { ClusterPlan } from '../people/cluster.ts';
-import { applyPlan } from '../people/apply.ts';
-import { mwgRegionsXmp } from '../people/xmp.ts';
-import { runInThread } from '../thread.ts';
+import type { FileRef } from '../contract/common.ts';
 import type { Person, PersonDetail } from '../contract/people.ts';
+import type { ClusterPlan } from '../people/cluster.ts';
+import { NotTheirFace, mergePeople, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
+import { planRegrouping, regroup } from '../people/regroup.ts';
+import { mwgRegionsXmp } from '../people/xmp.ts';
 
-export type FrameUrlAt = (origin: string, asset: { id: string; kind: string }, timestamp: number) => string | null;
+/** A face's picture is a stored file, given a URL by the API. */
+type WithFrame<T> = Omit<T, 'frame_url'> & { frame: FileRef | null };
+export type PersonValue = Omit<Person, 'cover'> & { cover: WithFrame<NonNullable<Person['cover']>> | null };
+export type PersonDetailValue = PersonValue &
+  Omit<PersonDetail, keyof Person | 'faces'> & { faces: Array<WithFrame<PersonDetail['faces'][number]>> };
 
 export class PeopleService {
   private readonly busy = new Set<string>();
@@ -20,24 +25,22 @@ export class PeopleService {
   constructor(
     private readonly store: Store,
     private readonly log: (msg: string) => void = () => {},
-    /** The signed URL of the picture behind a moment (covers and face crops in the app). */
-    private readonly frameUrlAt: FrameUrlAt = () => null,
   ) {}
-
-  /** Where a face sits: its asset, moment, box and the picture it is on. */
-  private faceView(faceId: string, origin: string): Person['cover'] {
-    const r = this.store.regions.byId(faceId);
-    const a = r ? this.store.assets.byId(r.asset_id) : undefined;
-    if (!r || !a) return null;
-    return { face_id: faceId, video_id: a.id, timestamp: r.timestamp, box: { x: r.x, y: r.y, w: r.w, h: r.h }, frame_url: this.frameUrlAt(origin, a, r.timestamp) };
-  }
 
   private guard(workspaceId: string): void {
     if (this.busy.has(workspaceId)) throw Errors.busy();
   }
 
-  present(p: PersonRow, origin = ''): Person {
-    const cover = p.cover_face_id && this.isLiveFaceOf(p.cover_face_id, p.id) ? p.cover_face_id : this.store.people.bestFace(p.id);
+  /** Where a face sits: its asset, moment, box and the picture it is on. */
+  private faceView(faceId: string): PersonValue['cover'] {
+    const r = this.store.regions.byId(faceId);
+    const a = r ? this.store.assets.byId(r.asset_id) : undefined;
+    if (!r || !a) return null;
+    return { face_id: faceId, video_id: a.id, timestamp: r.timestamp, box: { x: r.x, y: r.y, w: r.w, h: r.h }, frame: this.store.media.pictureAt(a, r.timestamp) };
+  }
+
+  private value(p: PersonRow): PersonValue {
+    const cover = p.cover_face_id && this.store.people.holdsLiveFace(p.id, p.cover_face_id) ? p.cover_face_id : this.store.people.bestFace(p.id);
     return {
       person_id: p.id,
       name: p.name,
@@ -45,16 +48,12 @@ export class PeopleService {
       face_count: p.face_count,
       cover_face_id: cover,
       merged_into: p.merged_into,
-      cover: cover ? this.faceView(cover, origin) : null,
+      cover: cover ? this.faceView(cover) : null,
     };
   }
 
-  private isLiveFaceOf(faceId: string, personId: string): boolean {
-    return this.store.people.holdsLiveFace(personId, faceId);
-  }
-
-  list(workspaceId: string, includeHidden: boolean, origin = ''): { people: Person[]; total: number; regrouping: boolean } {
-    const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.present(p, origin));
+  list(workspaceId: string, includeHidden: boolean): { people: PersonValue[]; total: number; regrouping: boolean } {
+    const people = this.store.people.list(workspaceId, includeHidden).map((p) => this.value(p));
     return { people, total: people.length, regrouping: this.busy.has(workspaceId) };
   }
 
@@ -66,12 +65,18 @@ export class PeopleService {
     return p;
   }
 
-  detail(workspaceId: string, id: string, limit: number, offset: number, origin = ''): PersonDetail {
+  private current(id: string): PersonValue {
+    const p = this.store.people.get(id);
+    if (!p) throw Errors.notFound('Person');
+    return this.value(p);
+  }
+
+  detail(workspaceId: string, id: string, limit: number, offset: number): PersonDetailValue {
     const p = this.resolve(workspaceId, id);
     const { rows, total } = this.store.people.faces(p.id, limit, offset);
     const page = (kind: string, t: number) => (kind === 'document' ? Math.floor(t) + 1 : null);
     return {
-      ...this.present(p, origin),
+      ...this.value(p),
       ...(p.id !== id ? { requested_id: id } : {}),
       faces: rows.map((f) => ({
         face_id: f.face_id,
@@ -82,13 +87,13 @@ export class PeopleService {
         box: { x: f.x, y: f.y, w: f.w, h: f.h },
         quality: f.quality,
         good: f.good === 1,
-        assigned_by: f.assigned_by as 'cluster' | 'match' | 'owner',
-        frame_url: this.frameUrlAt(origin, { id: f.video_id, kind: f.kind }, f.timestamp),
+        assigned_by: f.assigned_by,
+        frame: this.store.media.pictureAt({ id: f.video_id, kind: f.kind }, f.timestamp),
       })),
       faces_pagination: { limit, offset, total, has_more: offset + rows.length < total },
       appearances: this.store.people.appearances(p.id).map((a) => ({
         video_id: a.video_id,
-        asset_kind: a.kind as 'video' | 'image' | 'document',
+        asset_kind: a.kind,
         file_name: a.file_name,
         face_count: a.face_count,
         first_timestamp: a.first_timestamp,
@@ -97,72 +102,54 @@ export class PeopleService {
     };
   }
 
-  patch(workspaceId: string, id: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }, origin = ''): Person {
+  patch(workspaceId: string, id: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }): PersonValue {
     this.guard(workspaceId);
     const p = this.resolve(workspaceId, id);
-    if (body.cover_face_id !== undefined && !this.isLiveFaceOf(body.cover_face_id, p.id)) {
-      throw new AppError('invalid_request', 422, 'cover_face_id must be one of the person\'s faces.');
+    if (body.cover_face_id !== undefined && !this.store.people.holdsLiveFace(p.id, body.cover_face_id)) {
+      throw new AppError('invalid_request', 422, "cover_face_id must be one of the person's faces.");
     }
     const fields: Partial<Pick<PersonRow, 'name' | 'hidden' | 'cover_face_id'>> = {};
     if (body.name !== undefined) fields.name = body.name;
     if (body.hidden !== undefined) fields.hidden = body.hidden ? 1 : 0;
     if (body.cover_face_id !== undefined) fields.cover_face_id = body.cover_face_id;
     this.store.people.update(p.id, fields, clock.now());
-    return this.present(this.store.people.get(p.id) as PersonRow, origin);
+    return this.current(p.id);
   }
 
   /** Merges a person into another: all faces move; the old id keeps resolving to the target. */
-  merge(workspaceId: string, id: string, into: string, origin = ''): { person: Person; merged: string[] } {
+  merge(workspaceId: string, id: string, into: string): { person: PersonValue; merged: string[] } {
     this.guard(workspaceId);
     const source = this.resolve(workspaceId, id);
     const target = this.resolve(workspaceId, into);
     if (source.id === target.id) throw new AppError('invalid_request', 422, 'A person cannot be merged into itself.');
-    const now = clock.now();
-    this.store.transaction(() => {
-      this.store.people.moveAll(source.id, target.id);
-      if (!target.name && source.name) this.store.people.update(target.id, { name: source.name }, now);
-      this.store.people.update(source.id, { merged_into: target.id }, now);
-    });
-    return { person: this.present(this.store.people.get(target.id) as PersonRow, origin), merged: [source.id] };
+    mergePeople(this.store, source, target);
+    return { person: this.current(target.id), merged: [source.id] };
   }
 
   /** Takes faces off a person: `reject` = not them, ever; otherwise split out to be re-grouped elsewhere. */
-  remove(workspaceId: string, id: string, faceIds: string[], reject: boolean, origin = ''): { person: Person; removed: string[]; rejected: boolean } {
+  remove(workspaceId: string, id: string, faceIds: string[], reject: boolean): { person: PersonValue; removed: string[]; rejected: boolean } {
     this.guard(workspaceId);
     const p = this.resolve(workspaceId, id);
-    const removed: string[] = [];
-    const now = clock.now();
-    this.store.transaction(() => {
-      for (const faceId of new Set(faceIds)) {
-        if (this.store.people.personOfFace(faceId) !== p.id) {
-          throw new AppError('invalid_request', 422, `Face ${faceId} is not one of this person's faces.`);
-        }
-        this.store.people.unassign(faceId);
-        this.store.people.exclude(faceId, p.id, reject ? 'rejected' : 'split', now);
-        removed.push(faceId);
-      }
-      if (!p.name && this.store.people.emptyUnnamed(workspaceId).includes(p.id)) this.store.people.remove(p.id);
-    });
+    let removed: string[];
+    try {
+      removed = takeFacesOff(this.store, p, faceIds, reject);
+    } catch (err) {
+      if (err instanceof NotTheirFace) throw new AppError('invalid_request', 422, err.message);
+      throw err;
+    }
     const after = this.store.people.get(p.id);
-    return { person: after ? this.present(after, origin) : { ...this.present(p, origin), face_count: 0, cover: null }, removed, rejected: reject };
-  }
-
-  private async plan(workspaceId: string, opts: { assetId?: string; form: boolean }): Promise<ClusterPlan> {
-    const faces = this.store.people.waitingFaces(workspaceId, opts.assetId);
-    const people = this.store.people.clusterPeople(workspaceId);
-    if (faces.length === 0) return { joins: [], new_people: [], waiting: 0 };
-    return runInThread<ClusterPlan>(new URL('../people/plan.worker.ts', import.meta.url), { faces, people, form: opts.form });
+    return { person: after ? this.value(after) : { ...this.value(p), face_count: 0, cover: null }, removed, rejected: reject };
   }
 
   /** dry run: the plan, nothing changed. Otherwise starts in the background; edits answer 409 until done. */
   async recluster(workspaceId: string, dryRun: boolean): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
-    if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await this.plan(workspaceId, { form: true })), merges: [] } };
+    if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await planRegrouping(this.store, workspaceId, { form: true })), merges: [] } };
     this.guard(workspaceId);
     this.busy.add(workspaceId);
     const job = (async () => {
       try {
         const t0 = Date.now();
-        const r = applyPlan(this.store, workspaceId, await this.plan(workspaceId, { form: true }));
+        const r = await regroup(this.store, workspaceId);
         this.log(`people: recluster of ${workspaceId}: ${r.joined} joined, ${r.created} new people in ${Date.now() - t0} ms`);
       } catch (err) {
         this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
@@ -188,8 +175,6 @@ export class PeopleService {
 
   /** After a delete: people left without a live face go, unless named. */
   refresh(workspaceId: string): void {
-    this.store.transaction(() => {
-      for (const id of this.store.people.emptyUnnamed(workspaceId)) this.store.people.remove(id);
-    });
+    removeEmptyUnnamed(this.store, workspaceId);
   }
 }

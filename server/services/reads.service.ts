@@ -8,6 +8,8 @@ import type { RegionRow } from '../store/regions.repo.ts';
 import type { VisibleAsset } from '../store/assets.repo.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { PageView, Regions, RegionsView, TranscriptView } from '../contract/pages.ts';
+import type { FileRef } from '../contract/common.ts';
+import { fileRef } from '../store/media.repo.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from './auth.service.ts';
@@ -30,6 +32,10 @@ function present(rows: RegionRow[], persons: Map<string, string> = new Map()): R
   };
 }
 
+/** A page as the service reads it: its render is a stored file, given a URL by the API. */
+export type PageValue = Omit<PageView, 'frame_url'> & { frame: FileRef | null };
+export type RegionsValue = Omit<RegionsView, 'frame_url'> & { frame: FileRef | null };
+
 export class ReadsService {
   constructor(
     private readonly store: Store,
@@ -39,26 +45,6 @@ export class ReadsService {
 
   private present(rows: RegionRow[]): Regions {
     return present(rows, this.store.people.personIdsOf(rows.filter((r) => r.kind === 'face').map((r) => r.id)));
-  }
-
-  /** Absolute signed URL of a stored derived file, or null. */
-  fileUrl(origin: string, assetId: string, storedRel: string | null | undefined): string | null {
-    return storedRel ? `${origin}${this.signer.sign(assetId, path.basename(storedRel))}` : null;
-  }
-
-  /** The original of a video, for a player (the frame route serves it with byte ranges). */
-  mediaUrl(origin: string, asset: { video_id: string; kind: string }): string | null {
-    return asset.kind === 'video' ? `${origin}${this.signer.sign(asset.video_id, 'original')}` : null;
-  }
-
-  thumbnailUrl(origin: string, assetId: string): string | null {
-    return this.fileUrl(origin, assetId, this.store.media.media(assetId)?.thumbnail_path);
-  }
-
-  /** The image shown for a moment of an asset: page render, photo frame or the shot's keyframe. */
-  frameUrlAt(origin: string, asset: { id: string; kind: string }, timestamp: number): string | null {
-    if (asset.kind === 'document') return this.fileUrl(origin, asset.id, this.store.media.page(asset.id, Math.floor(timestamp) + 1)?.render_path);
-    return this.fileUrl(origin, asset.id, this.store.media.frameAt(asset.id, timestamp)?.path);
   }
 
   private pageCount(a: VisibleAsset): number {
@@ -71,7 +57,7 @@ export class ReadsService {
     return a.page_count;
   }
 
-  page(workspaceId: string, id: string, page: number, origin: string): PageView {
+  page(workspaceId: string, id: string, page: number): PageValue {
     const a = this.assets.visible(workspaceId, id);
     const pageCount = this.pageCount(a);
     if (page > pageCount) throw Errors.notFound(`Page ${page} (the document has ${pageCount})`);
@@ -82,7 +68,7 @@ export class ReadsService {
       page,
       page_count: pageCount,
       timestamp: page - 1,
-      frame_url: this.fileUrl(origin, a.id, row.render_path),
+      frame: fileRef(a.id, row.render_path),
       width: row.width,
       height: row.height,
       text: row.text,
@@ -101,12 +87,12 @@ export class ReadsService {
     return { video_id: a.id, language, segments: this.store.media.transcript(a.id), turns: this.store.media.speakerTurns(a.id) };
   }
 
-  regions(workspaceId: string, id: string, q: { page?: number; timestamp?: number }, origin: string): RegionsView {
+  regions(workspaceId: string, id: string, q: { page?: number; timestamp?: number }): RegionsValue {
     const a = this.assets.visible(workspaceId, id);
     if (q.page !== undefined) {
       const pageCount = this.pageCount(a);
       if (q.page > pageCount) throw Errors.notFound(`Page ${q.page} (the document has ${pageCount})`);
-      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame_url: this.frameUrlAt(origin, a, q.page - 1), ...this.present(this.store.regions.at(a.id, q.page - 1)) };
+      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame: this.store.media.pictureAt(a, q.page - 1), ...this.present(this.store.regions.at(a.id, q.page - 1)) };
     }
     if (q.timestamp !== undefined) {
       const t = a.kind === 'document' ? Math.floor(q.timestamp) : a.kind === 'image' ? 0 : q.timestamp;
@@ -120,7 +106,7 @@ export class ReadsService {
         kind: a.kind,
         page: a.kind === 'document' ? t + 1 : null,
         timestamp: t,
-        frame_url: this.frameUrlAt(origin, a, t),
+        frame: this.store.media.pictureAt(a, t),
         ...this.present(rows),
       };
     }
@@ -130,7 +116,7 @@ export class ReadsService {
       kind: a.kind,
       page: null,
       timestamp: null,
-      frame_url: null,
+      frame: null,
       ...this.present(rows),
       at: rows.map((r) => ({ region_id: r.id, timestamp: r.timestamp, page: a.kind === 'document' ? r.timestamp + 1 : null })),
     };

@@ -1,5 +1,7 @@
 // Pages, passages, shots, frames and the thumbnail/audio record of an asset.
+import path from 'node:path';
 import type { DB } from './db.ts';
+import type { FileRef } from '../contract/common.ts';
 import type { ExtractOutput } from '../media/types.ts';
 
 /** A page whose images cover this share or more is a picture page. */
@@ -41,6 +43,11 @@ export interface MediaRow {
   audio_path: string | null;
   audio_duration_s: number | null;
   audio_sample_rate: number | null;
+}
+
+/** A stored file (its path relative to the data folder) as the frames route names it. */
+export function fileRef(assetId: string, storedRel: string | null | undefined): FileRef | null {
+  return storedRel ? { asset_id: assetId, name: path.basename(storedRel) } : null;
 }
 
 export class MediaRepo {
@@ -116,6 +123,16 @@ export class MediaRepo {
   }
 
   /** The frame shown for a moment: the keyframe of the shot holding it, else the nearest frame. */
+  /** The picture of a moment: a document page's render, else the frame shown at that time. */
+  pictureAt(asset: { id: string; kind: string }, timestamp: number): FileRef | null {
+    if (asset.kind === 'document') return fileRef(asset.id, this.page(asset.id, Math.floor(timestamp) + 1)?.render_path);
+    return fileRef(asset.id, this.frameAt(asset.id, timestamp)?.path);
+  }
+
+  thumbnailOf(assetId: string): FileRef | null {
+    return fileRef(assetId, this.media(assetId)?.thumbnail_path);
+  }
+
   frameAt(assetId: string, timestamp: number): FrameRow | undefined {
     const inShot = this.db
       .prepare(

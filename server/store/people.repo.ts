@@ -1,6 +1,7 @@
 // People, face assignments and the owner's exclusions. Faces of deleted assets never count.
 import type { DB } from './db.ts';
 import type { Box } from '../contract/common.ts';
+import type { AssetKind } from '../contract/assets.ts';
 
 export interface PersonRow {
   id: string;
@@ -26,6 +27,15 @@ export interface PersonFace {
   quality: number;
   good: 0 | 1;
   assigned_by: AssignedBy;
+}
+
+/** One asset a person appears in. */
+export interface Appearance {
+  video_id: string;
+  kind: AssetKind;
+  file_name: string;
+  face_count: number;
+  first_timestamp: number;
 }
 
 /** A face no person holds yet, as grouping sees it. */
@@ -158,13 +168,13 @@ export class PeopleRepo {
     return { rows, total: n };
   }
 
-  appearances(personId: string): Array<{ video_id: string; kind: string; file_name: string; face_count: number; first_timestamp: number }> {
+  appearances(personId: string): Appearance[] {
     return this.db
       .prepare(
         `SELECT a.id AS video_id, a.kind, a.file_name, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
          FROM face_people fp ${LIVE} WHERE fp.person_id = ? GROUP BY a.id ORDER BY a.created_at, a.id`,
       )
-      .all(personId) as Array<{ video_id: string; kind: string; file_name: string; face_count: number; first_timestamp: number }>;
+      .all(personId) as Appearance[];
   }
 
   /** The best face of a person, for a cover. */

@@ -1,8 +1,9 @@
 // The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
 import type { DB } from './db.ts';
+import type { Modality } from '../contract/search.ts';
 
 export interface NewEntry {
-  modality: string;
+  modality: Modality;
   timestamp: number;
   page: number | null;
   ref: number | null;

@@ -1,7 +1,7 @@
 // /recall/{video_id}/ask (SPEC 4.6) and /chat (SPEC 4.7).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { ChatRequest, ChatResponse, RecallParams, RecallRequest, RecallResponse } from '../../contract/answers.ts';
-import { originOf } from '../context.ts';
+import { presenterFor } from '../present.ts';
 import type { Services } from '../services.ts';
 
 export function answerRoutes(s: Services): AnyRouteSpec[] {
@@ -14,7 +14,11 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
       params: RecallParams,
       body: RecallRequest,
       response: RecallResponse,
-      handler: ({ auth, params, body, ctx }) => s.answers.recall(auth, params.video_id, body.query, originOf(ctx)),
+      handler: async ({ auth, params, body, ctx }) => {
+        const { moments, ...rest } = await s.answers.recall(auth, params.video_id, body.query);
+        const present = presenterFor(s.signer, ctx);
+        return { ...rest, moments: moments.map((m) => present.framed(m)) };
+      },
     }),
     defineRoute({
       method: 'post',
@@ -23,7 +27,11 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       body: ChatRequest,
       response: ChatResponse,
-      handler: ({ auth, body, ctx }) => s.answers.chat(auth, body, originOf(ctx)),
+      handler: async ({ auth, body, ctx }) => {
+        const { citations, ...rest } = await s.answers.chat(auth, body);
+        const present = presenterFor(s.signer, ctx);
+        return { ...rest, citations: citations.map((c) => present.framed(c)) };
+      },
     }),
   ];
 }

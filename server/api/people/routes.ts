@@ -5,7 +5,7 @@ import {
   MergeBody, MergeResult, PeopleList, PeopleQuery, Person, PersonDetail, PersonPatch, PersonQuery, ReclusterAck, ReclusterQuery, RemoveBody, RemoveResult,
 } from '../../contract/people.ts';
 import type { Services } from '../services.ts';
-import { originOf } from '../context.ts';
+import { presenterFor } from '../present.ts';
 
 const yes = (v: string | undefined) => v === 'true' || v === '1';
 
@@ -31,7 +31,11 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: PeopleQuery,
       response: PeopleList,
-      handler: ({ auth, query, ctx }) => s.people.list(auth.workspaceId, yes(query.include_hidden), originOf(ctx)),
+      handler: ({ auth, query, ctx }) => {
+        const { people, ...rest } = s.people.list(auth.workspaceId, yes(query.include_hidden));
+        const present = presenterFor(s.signer, ctx);
+        return { ...rest, people: people.map((p) => present.person(p)) };
+      },
     }),
     defineRoute({
       method: 'get',
@@ -41,7 +45,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       query: PersonQuery,
       response: PersonDetail,
-      handler: ({ auth, params, query, ctx }) => s.people.detail(auth.workspaceId, params.id, query.limit, query.offset, originOf(ctx)),
+      handler: ({ auth, params, query, ctx }) => presenterFor(s.signer, ctx).personDetail(s.people.detail(auth.workspaceId, params.id, query.limit, query.offset)),
     }),
     defineRoute({
       method: 'patch',
@@ -51,7 +55,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: PersonPatch,
       response: Person,
-      handler: ({ auth, params, body, ctx }) => s.people.patch(auth.workspaceId, params.id, body, originOf(ctx)),
+      handler: ({ auth, params, body, ctx }) => presenterFor(s.signer, ctx).person(s.people.patch(auth.workspaceId, params.id, body)),
     }),
     defineRoute({
       method: 'post',
@@ -61,7 +65,10 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: MergeBody,
       response: MergeResult,
-      handler: ({ auth, params, body, ctx }) => s.people.merge(auth.workspaceId, params.id, body.into, originOf(ctx)),
+      handler: ({ auth, params, body, ctx }) => {
+        const { person, ...rest } = s.people.merge(auth.workspaceId, params.id, body.into);
+        return { ...rest, person: presenterFor(s.signer, ctx).person(person) };
+      },
     }),
     defineRoute({
       method: 'post',
@@ -71,7 +78,10 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       body: RemoveBody,
       response: RemoveResult,
-      handler: ({ auth, params, body, ctx }) => s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject, originOf(ctx)),
+      handler: ({ auth, params, body, ctx }) => {
+        const { person, ...rest } = s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject);
+        return { ...rest, person: presenterFor(s.signer, ctx).person(person) };
+      },
     }),
   ];
 }

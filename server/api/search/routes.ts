@@ -1,7 +1,7 @@
 // /search (SPEC 4.5).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { SearchRequest, SearchResponse, TypedSearchParams, TypedSearchRequest, TypedSearchResponse } from '../../contract/search.ts';
-import { originOf } from '../context.ts';
+import { presenterFor } from '../present.ts';
 import type { Services } from '../services.ts';
 
 export function searchRoutes(s: Services): AnyRouteSpec[] {
@@ -13,7 +13,7 @@ export function searchRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       body: SearchRequest,
       response: SearchResponse,
-      handler: ({ auth, body, ctx }) => s.search.search(auth, body, originOf(ctx)),
+      handler: async ({ auth, body, ctx }) => presenterFor(s.signer, ctx).hits(await s.search.search(auth, body)),
     }),
     defineRoute({
       method: 'post',
@@ -23,7 +23,7 @@ export function searchRoutes(s: Services): AnyRouteSpec[] {
       params: TypedSearchParams,
       body: TypedSearchRequest,
       response: TypedSearchResponse,
-      handler: ({ auth, params, body, ctx }) => s.search.typed(auth, params.type, body, originOf(ctx)),
+      handler: async ({ auth, params, body, ctx }) => presenterFor(s.signer, ctx).hits(await s.search.typed(auth, params.type, body)),
     }),
   ];
 }

@@ -1,9 +1,8 @@
 // /videos: upload, list, detail, delete (SPEC 4.1, 4.2).
 import { z } from 'zod';
-import fs from 'node:fs';
-import { originOf } from '../context.ts';
+import { presenterFor } from '../present.ts';
+import { sendFile } from '../send-file.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
-import { Errors } from '../../errors.ts';
 import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView, TranscriptView } from '../../contract/pages.ts';
 import { IdParam, PaginationQuery } from '../../contract/common.ts';
 import { AssetDetail, AssetListItem, DeleteAck, ReindexAck, ReindexBody, UploadAck, UploadFields } from '../../contract/assets.ts';
@@ -33,7 +32,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetListItem,
       handler: ({ auth, query, ctx }) => {
         const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset);
-        return { items: items.map((a) => ({ ...a, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), a.video_id) })), total };
+        const present = presenterFor(s.signer, ctx);
+        return { items: items.map((a) => present.asset(a)), total };
       },
     }),
     defineRoute({
@@ -43,10 +43,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       params: IdParam,
       response: AssetDetail,
-      handler: ({ auth, params, ctx }) => {
-        const detail = s.assets.detail(auth.workspaceId, params.id);
-        return { ...detail, thumbnail_url: s.reads.thumbnailUrl(originOf(ctx), detail.video_id), media_url: s.reads.mediaUrl(originOf(ctx), detail) };
-      },
+      handler: ({ auth, params, ctx }) => presenterFor(s.signer, ctx).assetDetail(s.assets.detail(auth.workspaceId, params.id)),
     }),
     defineRoute({
       method: 'get',
@@ -55,7 +52,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       params: PageParams,
       response: PageView,
-      handler: ({ auth, params, ctx }) => s.reads.page(auth.workspaceId, params.id, params.page, originOf(ctx)),
+      handler: ({ auth, params, ctx }) => presenterFor(s.signer, ctx).framed(s.reads.page(auth.workspaceId, params.id, params.page)),
     }),
     defineRoute({
       method: 'get',
@@ -65,7 +62,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       query: RegionsQuery,
       response: RegionsView,
-      handler: ({ auth, params, query, ctx }) => s.reads.regions(auth.workspaceId, params.id, query, originOf(ctx)),
+      handler: ({ auth, params, query, ctx }) => presenterFor(s.signer, ctx).framed(s.reads.regions(auth.workspaceId, params.id, query)),
     }),
     defineRoute({
       method: 'get',
@@ -85,36 +82,10 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       query: FrameQuery,
       handler: async ({ params, query, ctx }) => {
         const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
-        let stat;
-        try {
-          stat = await fs.promises.stat(file);
-        } catch {
-          throw Errors.notFound('Frame');
-        }
         ctx.set('Cache-Control', 'private, max-age=3600');
-        if (params.name === 'original') {
-          // A video's original, for a player: byte ranges, so it can seek.
-          ctx.type = s.store.assets.byId(params.id)?.mime_type ?? 'application/octet-stream';
-          ctx.set('Accept-Ranges', 'bytes');
-          const range = byteRange(ctx.get('Range'), stat.size);
-          if (range === 'unsatisfiable') {
-            ctx.status = 416;
-            ctx.set('Content-Range', `bytes */${stat.size}`);
-            ctx.body = '';
-            return;
-          }
-          if (range) {
-            ctx.status = 206;
-            ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`);
-            ctx.length = range.end - range.start + 1;
-            ctx.body = fs.createReadStream(file, range);
-            return;
-          }
-        } else {
-          ctx.type = 'image/jpeg';
-        }
-        ctx.length = stat.size;
-        ctx.body = fs.createReadStream(file);
+        // A video's original is played: byte ranges, so a player can seek.
+        if (params.name === 'original') await sendFile(ctx, file, s.store.assets.byId(params.id)?.mime_type ?? 'application/octet-stream', { ranges: true });
+        else await sendFile(ctx, file, 'image/jpeg');
       },
     }),
     defineRawRoute({
@@ -124,9 +95,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       params: IdParam,
       handler: ({ auth, params, ctx }) => {
-        const asset = s.assets.visible(auth.workspaceId, params.id);
         // Names are the owner's: a workspace the photo is shared into does not get them.
-        if (asset.owned !== 1) throw Errors.forbidden('XMP face regions are exported by the owning workspace.');
+        const asset = s.assets.owned(auth.workspaceId, params.id, 'export its face regions');
         ctx.type = 'application/rdf+xml';
         ctx.set('Content-Disposition', `attachment; filename="${asset.file_name.replace(/[^\w.-]+/g, '_')}.xmp"`);
         ctx.body = s.people.xmp(asset);
@@ -153,21 +123,4 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       handler: ({ auth, params }) => s.assets.delete(auth.workspaceId, params.id),
     }),
   ];
-}
-
-/** One `bytes=a-b` range (the form players send), clamped to the file; null without a Range header. */
-export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!header || !m || (m[1] === '' && m[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    start = Math.max(0, size - Number(m[2]));
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  }
-  if (start >= size || start > end) return 'unsatisfiable';
-  return { start, end };
 }

@@ -41,7 +41,7 @@ export const extractStage = defineStage<undefined, ExtractOutput, 'extract'>({
     store.search.replaceForStage(assetId, 'extract', [
       { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? nameWords(asset.file_name) : '' },
       ...out.pages.flatMap((p) =>
-        p.passages.map((ps) => ({ modality: 'passage', timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
+        p.passages.map((ps) => ({ modality: 'passage' as const, timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
       ),
     ]);
     store.assets.setFacts(assetId, {

@@ -5,6 +5,7 @@
 // a frame where nothing was found gets no label. Writes search entries (modality `label`); the
 // report lists the labels.
 import type { RegionRow } from '../../store/regions.repo.ts';
+import type { NewEntry } from '../../store/search.repo.ts';
 import { isInstalled } from '../../ml/models.ts';
 import { PICTURE_EMBEDDING_MODEL } from '../../ml/catalogue.ts';
 import { defineStage } from '../stage.ts';
@@ -42,7 +43,7 @@ export const labelsStage = defineStage<LabelsInput, LabelsOutput, 'labels'>({
     pictures: store.vectors.picturesOf(assetId, PICTURE_EMBEDDING_MODEL),
   }),
   save(store, assetId, { frames }) {
-    const entries = [];
+    const entries: NewEntry[] = [];
     let previous = new Set<string>();
     for (const f of frames) {
       const now = new Set(f.labels.map((l) => l.label));

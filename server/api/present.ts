@@ -1,0 +1,51 @@
+// Presenters: what services return, in the shape of the spec's responses. Stored files become
+// URLs signed for the origin the request came to (frame_url, thumbnail_url, media_url).
+import type { FileRef } from '../contract/common.ts';
+import type { UrlSigner } from '../services/signing.service.ts';
+import type { PersonDetailValue, PersonValue } from '../services/people.service.ts';
+import type { AssetDetailValue, AssetListValue } from '../services/assets.service.ts';
+import { originOf } from './context.ts';
+
+type Framed<T extends { frame: FileRef | null }> = Omit<T, 'frame'> & { frame_url: string | null };
+
+export class Presenter {
+  constructor(
+    private readonly signer: UrlSigner,
+    private readonly origin: string,
+  ) {}
+
+  url(ref: FileRef | null): string | null {
+    return ref ? `${this.origin}${this.signer.sign(ref.asset_id, ref.name)}` : null;
+  }
+
+  /** A value with the picture it shows: a page, a hit, a cited moment, a face. */
+  framed<T extends { frame: FileRef | null }>({ frame, ...rest }: T): Framed<T> {
+    return { ...rest, frame_url: this.url(frame) };
+  }
+
+  person({ cover, ...rest }: PersonValue) {
+    return { ...rest, cover: cover ? this.framed(cover) : null };
+  }
+
+  personDetail({ faces, ...rest }: PersonDetailValue) {
+    return { ...this.person(rest), faces: faces.map((f) => this.framed(f)) };
+  }
+
+  asset<T extends AssetListValue>({ thumbnail, ...rest }: T) {
+    return { ...rest, thumbnail_url: this.url(thumbnail) };
+  }
+
+  assetDetail({ media, ...rest }: AssetDetailValue) {
+    return { ...this.asset(rest), media_url: this.url(media) };
+  }
+
+  hits<R extends { hits: Array<{ frame: FileRef | null }> }>(result: R): Omit<R, 'hits'> & { hits: Array<Framed<R['hits'][number]>> } {
+    const { hits, ...rest } = result;
+    return { ...rest, hits: hits.map((h) => this.framed(h)) };
+  }
+}
+
+/** The presenter for one request. */
+export function presenterFor(signer: UrlSigner, ctx: { protocol: string; get(name: string): string }): Presenter {
+  return new Presenter(signer, originOf(ctx));
+}

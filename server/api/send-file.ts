@@ -1,0 +1,51 @@
+// Streams a file as a response, with byte ranges where asked (players seek with `Range: bytes=a-b`).
+import fs from 'node:fs';
+import type { AppContext } from './context.ts';
+import { Errors } from '../errors.ts';
+
+/** One `bytes=a-b` range (the form players send), clamped to the file; null without a Range header. */
+export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!header || !m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+/** Sends the file (404 when it is gone); with `ranges`, answers 206 or 416 to a Range header. */
+export async function sendFile(ctx: AppContext, file: string, type: string, opts: { ranges?: boolean } = {}): Promise<void> {
+  let size: number;
+  try {
+    size = (await fs.promises.stat(file)).size;
+  } catch {
+    throw Errors.notFound('Frame');
+  }
+  ctx.type = type;
+  if (opts.ranges) {
+    ctx.set('Accept-Ranges', 'bytes');
+    const range = byteRange(ctx.get('Range'), size);
+    if (range === 'unsatisfiable') {
+      ctx.status = 416;
+      ctx.set('Content-Range', `bytes */${size}`);
+      ctx.body = '';
+      return;
+    }
+    if (range) {
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+      ctx.length = range.end - range.start + 1;
+      ctx.body = fs.createReadStream(file, range);
+      return;
+    }
+  }
+  ctx.length = size;
+  ctx.body = fs.createReadStream(file);
+}

@@ -1,0 +1,72 @@
+// Dense retrieval: the query's nearest evidence by meaning, from one embedding model's vectors (the
+// sentence encoder over text evidence, or CLIP's text half against the pictures), in assets the
+// workspaces see. The encoders load on the first query (never at start-up).
+import type { Store } from '../store/index.ts';
+import type { VectorHit } from '../store/vectors.repo.ts';
+import { isInstalled, modelsDir } from '../ml/models.ts';
+import { PICTURE_EMBEDDING_MODEL } from '../ml/catalogue.ts';
+import type { Modality } from '../contract/search.ts';
+import type { Engine } from './lexical.ts';
+
+/** Below this cosine a dense neighbour is not evidence (MiniLM puts unrelated text near 0–0.2). */
+export const MIN_DENSE_SIMILARITY = 0.3;
+/** The same for a description against a picture (CLIP puts matching pairs near 0.25–0.35, unrelated near 0.1–0.2). */
+export const MIN_PICTURE_SIMILARITY = 0.22;
+
+async function embedQuery(modelsRoot: string, model: string, query: string): Promise<Float32Array> {
+  const [q] =
+    model === PICTURE_EMBEDDING_MODEL
+      ? await (await import('../ml/clip.ts')).embedClipTexts(modelsRoot, model, [query])
+      : await (await import('../ml/embeddings.ts')).embedTexts(modelsRoot, model, [query]);
+  return q;
+}
+
+/** Nearest evidence, best first; null when the model is not installed. */
+export async function nearestByMeaning(
+  store: Store,
+  model: string,
+  query: string,
+  opts: { workspaceIds: string[]; assetId?: string; engine: Engine; limit: number },
+): Promise<VectorHit[] | null> {
+  const dataDir = store.files.root;
+  if (!isInstalled(dataDir, model)) return null;
+  const q = await embedQuery(modelsDir(dataDir), model, query);
+  let near: Array<{ id: number; similarity: number }>;
+  if (opts.assetId) {
+    // One asset: an exact scan of its vectors.
+    near = store.vectors.ofAsset(opts.assetId, model).map((v) => {
+      let dot = 0;
+      for (let i = 0; i < q.length; i++) dot += q[i] * v.vector[i];
+      return { id: v.id, similarity: dot };
+    });
+  } else {
+    near = store.vectorIndex.nearest(model, q, opts.limit);
+  }
+  const min = model === PICTURE_EMBEDDING_MODEL ? MIN_PICTURE_SIMILARITY : MIN_DENSE_SIMILARITY;
+  near = near.filter((n) => n.similarity >= min);
+  const similarity = new Map(near.map((n) => [n.id, n.similarity]));
+  return store.vectors
+    .visible(
+      near.map((n) => n.id),
+      opts,
+    )
+    .map((v) => ({ ...v, similarity: similarity.get(v.id) ?? 0 }))
+    .sort((a, b) => b.similarity - a.similarity);
+}
+
+/** One entry per moment (its best, weighted by the caller's weight for its kind of evidence), of the kinds allowed. */
+export function bestPerMoment(
+  near: VectorHit[],
+  keyOf: (e: VectorHit) => string,
+  allowed: readonly Modality[] | undefined,
+  weights: Partial<Record<Modality, number>>,
+): Map<string, VectorHit & { weighted: number }> {
+  const best = new Map<string, VectorHit & { weighted: number }>();
+  for (const v of near) {
+    if (allowed && !allowed.includes(v.modality)) continue;
+    const weighted = v.similarity * (weights[v.modality] ?? 1);
+    const key = keyOf(v);
+    if (weighted > (best.get(key)?.weighted ?? 0)) best.set(key, { ...v, weighted });
+  }
+  return best;
+}

@@ -1,0 +1,44 @@
+// Ranked moments as search hits: the passage of a document hit with the words marked, the box of
+// the best boxed evidence (a person's face carries their name), the picture of the moment.
+import type { Store } from '../store/index.ts';
+import type { FileRef } from '../contract/common.ts';
+import type { Modality, SearchHit } from '../contract/search.ts';
+import type { Moment } from './moments.ts';
+import { highlights } from './tokenizer.ts';
+
+/** A hit as search finds it: the picture of the moment is a stored file, given a URL by the API. */
+export type FoundHit = Omit<SearchHit, 'frame_url'> & { frame: FileRef | null };
+
+function regionOf(store: Store, id: string | null | undefined, personName?: string): SearchHit['region'] {
+  const r = id ? store.regions.byId(id) : undefined;
+  if (!r) return null;
+  return { x: r.x, y: r.y, w: r.w, h: r.h, label: personName ?? r.label ?? r.text ?? '', source: personName ? 'people' : r.source };
+}
+
+export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean): FoundHit[] {
+  const top = ranked[0]?.score ?? 1;
+  return ranked.map(({ entry: e, score, name, boxed, evidence }) => {
+    const page = e.kind === 'document' ? (e.page ?? 1) : null;
+    const timestamp = page !== null ? page - 1 : e.timestamp;
+    let passage: SearchHit['passage'] = null;
+    if (e.modality === 'passage' && e.page !== null && e.ref !== null) {
+      const p = store.media.passages(e.asset_id, e.page).find((x) => x.idx === e.ref);
+      if (p) passage = { idx: p.idx, text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h }, highlights: highlights(p.text, marked) };
+    }
+    return {
+      video_id: e.asset_id,
+      asset_kind: e.kind,
+      file_name: e.file_name,
+      timestamp,
+      page,
+      frame: store.media.pictureAt({ id: e.asset_id, kind: e.kind }, timestamp),
+      score: Math.round((score / top) * 1e4) / 1e4,
+      modality: e.modality,
+      snippet: { text: e.text, highlights: highlights(e.text, marked) },
+      passage,
+      region: e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null,
+      evidence,
+      ...(federated ? { workspace_id: e.workspace_id } : {}),
+    };
+  });
+}

@@ -1,0 +1,81 @@
+// Lexical retrieval: BM25 over every indexed text (file names, passages, OCR, transcripts,
+// labels…), widened by WordNet: related nouns the index holds, ranked below the words asked for.
+import type { Store } from '../store/index.ts';
+import type { EntryHit } from '../store/search.repo.ts';
+import { wordnet, type Relation } from './wordnet.ts';
+import { STOPWORDS } from './stopwords.ts';
+import { anyOf, words } from './tokenizer.ts';
+
+/** WordNet adds at most this many related words, none held by more than this share of the entries. */
+const MAX_EXPANSIONS = 16;
+const MAX_EXPANSION_SHARE = 0.02;
+const RELATION_WEIGHT: Record<Relation, number> = { synonym: 0.8, broader: 0.6, narrower: 0.6 };
+
+export type Engine = 'arrow' | 'classic';
+
+export interface Scope {
+  workspaceIds: string[];
+  assetId?: string;
+  /** How many entries each list may bring. */
+  limit: number;
+}
+
+/** A matching entry and the weight of the word that found it (1 for the query's own words). */
+export interface Candidate {
+  entry: EntryHit;
+  weight: number;
+}
+
+export interface LexicalResult {
+  candidates: Candidate[];
+  /** Related words searched besides the query's, with their weight. */
+  related: Map<string, number>;
+  /** The engine that answered, and why it is not the one asked for. */
+  engine: Engine;
+  fallback?: string;
+}
+
+/** Related words (WordNet) of the query's words that the index holds, with their weight. */
+function expansions(store: Store, terms: string[]): Map<string, number> {
+  const related = new Map<string, number>();
+  for (const t of terms) {
+    if (t.length < 3 || !/^[a-z]+$/.test(t)) continue;
+    for (const [w, r] of wordnet.expand(t)) if (!terms.includes(w)) related.set(w, Math.max(related.get(w) ?? 0, RELATION_WEIGHT[r]));
+  }
+  // Only words the index holds, and of those the most telling: a related word found in much of the
+  // library adds noise and cost, not meaning.
+  const counts = store.search.wordCounts([...related.keys()]);
+  const common = Math.max(50, store.search.approximateSize() * MAX_EXPANSION_SHARE);
+  const kept = [...related]
+    .filter(([w]) => (counts.get(w) ?? Infinity) <= common)
+    .sort((a, b) => b[1] - a[1] || (counts.get(a[0]) ?? 0) - (counts.get(b[0]) ?? 0))
+    .slice(0, MAX_EXPANSIONS);
+  return new Map(kept);
+}
+
+export function lexical(store: Store, terms: string[], scope: Scope, requested: Engine): LexicalResult {
+  const content = terms.filter((t) => !STOPWORDS.has(t));
+  const expr = anyOf(content.length ? content : terms);
+  let engine = requested;
+  let fallback: string | undefined;
+  let entries = store.search.match(expr, { ...scope, engine });
+  if (entries.length === 0 && requested === 'classic') {
+    const other = store.search.match(expr, { ...scope, engine: 'arrow' });
+    if (other.length > 0) {
+      engine = 'arrow';
+      entries = other;
+      fallback = 'classic holds nothing that matches: it searches only assets indexed by the deprecated tiers; arrow answered';
+    }
+  }
+  const related = expansions(store, terms);
+  const expanded = related.size ? store.search.match(anyOf([...related.keys()]), { ...scope, engine }) : [];
+  return {
+    candidates: [
+      ...entries.map((entry) => ({ entry, weight: 1 })),
+      ...expanded.map((entry) => ({ entry, weight: Math.max(...words(entry.text).map((w) => related.get(w) ?? 0), 0.3) })),
+    ],
+    related,
+    engine,
+    ...(fallback ? { fallback } : {}),
+  };
+}

@@ -1,0 +1,87 @@
+// Evidence grouped into moments — a page, a photo, a shot of a video — and the lists fused. A
+// moment keeps its best evidence, the best evidence with a box (shown as the hit's region), and
+// what found it. Lexical lists rank by score; with dense lists, everything is fused by reciprocal
+// rank (Cormack et al.: a moment's score is the sum of 1 / (K + rank) over the lists).
+import type { Modality, SearchHit } from '../contract/search.ts';
+import type { EntryHit } from '../store/search.repo.ts';
+import type { VectorHit } from '../store/vectors.repo.ts';
+import { agreementBoost } from './rerank.ts';
+
+const RRF_K = 60;
+
+export type Evidence = SearchHit['evidence'][number];
+
+export interface Moment {
+  entry: EntryHit;
+  score: number;
+  /** The person whose face is the evidence (people retrieval). */
+  name?: string;
+  boxed?: { id: string; score: number; name?: string };
+  evidence: Evidence[];
+}
+
+/** Where a piece of evidence sits: asset, then page, the shot of a video, or the time. */
+export type MomentKey = (e: Pick<EntryHit, 'asset_id' | 'page' | 'kind' | 'timestamp'>) => string;
+
+export function momentKey(shotOf: (assetId: string, t: number) => number): MomentKey {
+  return (e) => `${e.asset_id}:${e.page ?? (e.kind === 'video' ? `shot${shotOf(e.asset_id, e.timestamp)}` : e.timestamp)}`;
+}
+
+export class Moments {
+  private readonly byKey = new Map<string, Moment>();
+
+  constructor(readonly keyOf: MomentKey) {}
+
+  get top(): number {
+    return Math.max(0, ...[...this.byKey.values()].map((m) => m.score));
+  }
+
+  /** A piece of lexical or people evidence for its moment. */
+  offer(e: EntryHit, score: number, retriever: 'lexical' | 'people', name?: string): void {
+    const key = this.keyOf(e);
+    const m = this.byKey.get(key);
+    const boxed = e.region_id && (!m?.boxed || score > m.boxed.score) ? { id: e.region_id, score, name } : m?.boxed;
+    const evidence = m?.evidence ?? [];
+    const known = evidence.find((x) => x.retriever === retriever && x.modality === e.modality);
+    if (!known) evidence.push({ retriever, modality: e.modality, score });
+    else known.score = Math.max(known.score, score);
+    if (!m || score > m.score) this.byKey.set(key, { entry: e, score, name, boxed, evidence });
+    else m.boxed = boxed;
+  }
+
+  /** Lexical evidence scores as a share of the best (the best is 1). */
+  normalizeEvidence(): void {
+    const top = this.top || 1;
+    for (const m of this.byKey.values()) for (const x of m.evidence) x.score = Math.round((x.score / top) * 1e4) / 1e4;
+  }
+
+  /** Fuses the lexical ranking with dense lists (one best entry per moment each) by reciprocal rank. */
+  fuse(denseLists: Array<Map<string, VectorHit & { weighted: number }>>): void {
+    if (denseLists.length === 0) return;
+    const fused = new Map<string, number>();
+    [...this.byKey.entries()].sort((a, b) => b[1].score - a[1].score).forEach(([key], i) => fused.set(key, 1 / (RRF_K + i + 1)));
+    for (const list of denseLists) {
+      [...list.entries()]
+        .sort((a, b) => b[1].weighted - a[1].weighted)
+        .forEach(([key, v], i) => {
+          fused.set(key, (fused.get(key) ?? 0) + 1 / (RRF_K + i + 1));
+          const m = this.byKey.get(key);
+          const ev: Evidence = { retriever: 'dense', modality: v.modality, score: Math.round(v.similarity * 1e4) / 1e4 };
+          if (m) {
+            m.evidence.push(ev);
+            if (!m.entry.region_id && !m.boxed && v.region_id) m.boxed = { id: v.region_id, score: 0 };
+          } else {
+            this.byKey.set(key, { entry: { ...v, rank: 0 }, score: 0, evidence: [ev], boxed: v.region_id ? { id: v.region_id, score: 0 } : undefined });
+          }
+        });
+    }
+    for (const [key, m] of this.byKey) m.score = fused.get(key) ?? 0;
+  }
+
+  /** Best first; with `agreement`, moments several kinds of evidence point at rise first. */
+  ranked(agreement: boolean): Moment[] {
+    const list = [...this.byKey.values()];
+    if (agreement) for (const m of list) m.score *= agreementBoost(m.evidence);
+    return list.sort((a, b) => b.score - a.score);
+  }
+}

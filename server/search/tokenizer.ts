@@ -1,0 +1,29 @@
+// One tokenizer for search, the lexical index's helpers and answers: words are runs of letters,
+// digits and combining marks, lower-cased (as FTS5's unicode61 tokenizer splits them).
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** A query keeps at most this many distinct words. */
+export const MAX_TERMS = 32;
+
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** The distinct words of a query, in order. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(words(query))].slice(0, MAX_TERMS);
+}
+
+/** Character ranges of the given words in a text (whole words, case-insensitive). */
+export function highlights(text: string, terms: readonly string[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const m of text.toLowerCase().matchAll(WORD)) {
+    if (terms.includes(m[0])) out.push([m.index, m.index + m[0].length]);
+  }
+  return out;
+}
+
+/** An FTS5 expression matching any of the words (each quoted, so no word is read as an operator). */
+export function anyOf(terms: readonly string[]): string {
+  return terms.map((t) => `"${t}"`).join(' OR ');
+}
