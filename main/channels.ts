@@ -1,7 +1,9 @@
-// The IPC channels between the preload and the shell: the whole surface the page can reach.
-export const CHANNELS = {
+// The IPC channel of each bridge call (server/contract/desktop.ts): the whole surface the page can reach.
+import type { BridgeCall } from '../server/contract/desktop.ts';
+
+export const CHANNELS: { readonly [K in BridgeCall]: string } = {
   session: 'media-index:session',
   pickFiles: 'media-index:pick-files',
   pickFolder: 'media-index:pick-folder',
   reveal: 'media-index:reveal',
-} as const;
+};

@@ -11,6 +11,7 @@ import { collectFiles } from '../server/media/collect.ts';
 import { utilityLauncher } from './utility-launcher.ts';
 import { guardNavigation, windowOptions } from './window.ts';
 import { CHANNELS } from './channels.ts';
+import type { BridgeCall, DesktopBridge, PickResult } from '../server/contract/desktop.ts';
 
 const WORKSPACE = 'default';
 const SESSION_KEY_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -28,10 +29,12 @@ export interface RunningShell {
   window: BrowserWindow;
 }
 
-/** Picked paths indexed in place; what could not be indexed, with why. */
-export interface PickResult {
-  accepted: string[];
-  refused: Array<{ path: string; reason: string }>;
+/**
+ * Answers one bridge call. What the page sends is untrusted (`args` are checked by the handler);
+ * what the handler returns is the call's declared result.
+ */
+function answer<K extends BridgeCall>(call: K, handler: (e: IpcMainInvokeEvent, ...args: unknown[]) => ReturnType<DesktopBridge[K]> | Awaited<ReturnType<DesktopBridge[K]>>): void {
+  ipcMain.handle(CHANNELS[call], handler);
 }
 
 export async function runShell(opts: ShellOptions): Promise<RunningShell | null> {
@@ -67,18 +70,18 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
     return result;
   };
 
-  ipcMain.handle(CHANNELS.session, (e) => (ours(e) ? { baseUrl: server.url, key: session.key } : null));
-  ipcMain.handle(CHANNELS.pickFiles, async (e) => {
+  answer('session', (e) => (ours(e) ? { baseUrl: server.url, key: session.key } : null));
+  answer('pickFiles', async (e) => {
     if (!ours(e) || !win) return null;
     const r = await dialog.showOpenDialog(win, { title: 'Index files', properties: ['openFile', 'multiSelections'] });
     return r.canceled ? { accepted: [], refused: [] } : indexPaths(r.filePaths);
   });
-  ipcMain.handle(CHANNELS.pickFolder, async (e) => {
+  answer('pickFolder', async (e) => {
     if (!ours(e) || !win) return null;
     const r = await dialog.showOpenDialog(win, { title: 'Index a folder', properties: ['openDirectory'] });
     return r.canceled ? { accepted: [], refused: [] } : indexPaths(r.filePaths);
   });
-  ipcMain.handle(CHANNELS.reveal, (e, videoId: unknown) => {
+  answer('reveal', (e, videoId) => {
     if (!ours(e) || typeof videoId !== 'string') return false;
     let a;
     try {

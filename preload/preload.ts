@@ -2,10 +2,13 @@
 // the window's key, native pickers that index files in place, reveal in folder. Nothing else.
 import { contextBridge, ipcRenderer } from 'electron';
 import { CHANNELS } from '../main/channels.ts';
+import type { DesktopBridge } from '../server/contract/desktop.ts';
 
-contextBridge.exposeInMainWorld('mediaIndex', {
+const bridge: DesktopBridge = {
   session: () => ipcRenderer.invoke(CHANNELS.session),
   pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles),
   pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder),
-  reveal: (videoId: string) => ipcRenderer.invoke(CHANNELS.reveal, String(videoId)),
-});
+  reveal: (videoId) => ipcRenderer.invoke(CHANNELS.reveal, String(videoId)),
+};
+
+contextBridge.exposeInMainWorld('mediaIndex', bridge);

@@ -1,6 +1,7 @@
 // The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
 import type { DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
+import { words as wordsOf } from '../search/tokenizer.ts';
 
 export interface NewEntry {
   modality: Modality;
@@ -57,7 +58,7 @@ export class SearchRepo {
     const people = (this.db
       .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
       .all(...workspaceIds) as Array<{ id: string; name: string }>).filter((p) => {
-      const tokens: string[] = p.name.toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+      const tokens = wordsOf(p.name);
       return words.every((w) => tokens.includes(w));
     });
     const out: Array<EntryHit & { name: string }> = [];

@@ -4,23 +4,11 @@
 import { create } from 'zustand';
 import { ApiError, configure } from '../api/client.ts';
 import { listAssets } from '../api/videos.ts';
-
-/** What a picker did: files indexed in place (their ids), and those refused with why. */
-export interface PickResult {
-  accepted: string[];
-  refused: Array<{ path: string; reason: string }>;
-}
-
-/** The desktop shell's preload (absent in a browser). */
-export interface DesktopBridge {
-  session(): Promise<{ baseUrl: string; key: string }>;
-  pickFiles(): Promise<PickResult | null>;
-  pickFolder(): Promise<PickResult | null>;
-  reveal(videoId: string): Promise<boolean>;
-}
+import type { DesktopBridge } from '../../../server/contract/desktop.ts';
 
 declare global {
   interface Window {
+    /** The desktop shell's preload (absent in a browser). */
     mediaIndex?: DesktopBridge;
   }
 }
@@ -43,8 +31,12 @@ export const useSession = create<SessionState>((set, get) => ({
   async init() {
     if (window.mediaIndex) {
       const s = await window.mediaIndex.session();
-      configure({ base: s.baseUrl.replace(/\/$/, ''), key: s.key });
-      set({ status: 'ready' });
+      if (s) {
+        configure({ base: s.baseUrl.replace(/\/$/, ''), key: s.key });
+        set({ status: 'ready' });
+        return;
+      }
+      set({ status: 'needs_key', error: 'The desktop shell did not hand over a session.' });
       return;
     }
     const fromLink = /(?:^#|&)key=(mi_[A-Za-z0-9_-]+)/.exec(window.location.hash)?.[1];

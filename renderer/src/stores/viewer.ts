@@ -4,13 +4,9 @@
 import { create } from 'zustand';
 import { getAsset, getPage, getRegionsAt, getTranscript, type AssetDetail, type PageView, type RegionsView, type TranscriptView } from '../api/videos.ts';
 import { ApiError } from '../api/client.ts';
+import type { Box } from '../../../server/contract/common.ts';
 
-export interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+export type { Box } from '../../../server/contract/common.ts';
 
 interface ViewerState {
   asset: AssetDetail | null;
