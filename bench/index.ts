@@ -34,17 +34,18 @@ function rssOf(pid: number | undefined): number {
 
 async function open(workers?: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-index-'));
-  const server = await startServer(loadConfig({ dataDir, port: 0, rateLimit: { max: 1e9, windowMs: 60_000 }, ...(workers ? { workers } : {}) }), { log: () => {} });
+  const server = await startServer(loadConfig({ dataDir, port: 0, rateLimit: { max: 1e9, windowMs: 60_000 }, ...(workers ? { workers } : {}) }), {
+    log: () => {},
+  });
   const key = new AuthService(server.store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
-  const slots = (server.host as unknown as { slots: Set<{ channel: { pid: number } }> }).slots;
-  return { dataDir, server, key, slots };
+  return { dataDir, server, key };
 }
-let { dataDir, server, key, slots } = await open();
-const workers = slots.size;
+let { dataDir, server, key } = await open();
+const workers = server.host.workerCount;
 
 let peak = 0;
 const sampler = setInterval(() => {
-  const total = rssOf(process.pid) + [...slots].reduce((n, s) => n + rssOf(s.channel.pid), 0);
+  const total = rssOf(process.pid) + server.host.workerPids.reduce((n, pid) => n + rssOf(pid), 0);
   peak = Math.max(peak, total);
 }, 200);
 
@@ -82,21 +83,30 @@ async function run(label: string, files: string[], options?: unknown) {
 const c = (p: string) => path.join(CORPUS, p);
 const photos = [
   ...fs.readdirSync(c('faces/face-api-samples')).map((f) => c(`faces/face-api-samples/${f}`)),
-  ...['chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg', 'astronaut.png'].map((f) => (f === 'astronaut.png' ? c('faces/portraits/astronaut.png') : c(`scenes/skimage/${f}`))),
+  ...['chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg', 'astronaut.png'].map((f) =>
+    f === 'astronaut.png' ? c('faces/portraits/astronaut.png') : c(`scenes/skimage/${f}`),
+  ),
   ...['fruits.jpg', 'building.jpg', 'home.jpg', 'baboon.jpg', 'board.jpg', 'licenseplate_motion.jpg'].map((f) => c(`scenes/opencv/${f}`)),
 ];
 // Warm-up, not timed: each indexer process loads pdf.js and its fonts once (about 1.7 s); a library
 // of documents pays it once per process, not per document.
 await run('warm-up', [c('docs/a-text.pdf'), c('docs/a-text.pdf')]);
 const results = [
-  await run('text PDF (carroll-wonderland.pdf x6, warm processes)', [1, 2, 3, 4, 5, 6].map(() => c('docs/carroll-wonderland.pdf'))),
-  await run('scanned PDF pages (examples.pdf x4, en+hi OCR)', [1, 2, 3, 4].map(() => c('ocr/hindi-pdf/examples.pdf')), { ocr: { languages: ['en', 'hi'] } }),
+  await run(
+    'text PDF (carroll-wonderland.pdf x6, warm processes)',
+    [1, 2, 3, 4, 5, 6].map(() => c('docs/carroll-wonderland.pdf')),
+  ),
+  await run(
+    'scanned PDF pages (examples.pdf x4, en+hi OCR)',
+    [1, 2, 3, 4].map(() => c('ocr/hindi-pdf/examples.pdf')),
+    { ocr: { languages: ['en', 'hi'] } },
+  ),
   await run(`photos (${photos.length}, all bundled stages)`, photos),
   await run('videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]),
 ];
 await server.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
-({ dataDir, server, key, slots } = await open(1));
+({ dataDir, server, key } = await open(1));
 const oneWorker = await run(`photos (${photos.length}, one indexer process: baseline)`, photos);
 clearInterval(sampler);
 await server.close();
@@ -117,11 +127,24 @@ const summary = {
   runs: [...results, oneWorker],
 };
 fs.writeFileSync(path.join(HERE, 'results/index.json'), `${JSON.stringify(summary, null, 2)}\n`);
-const rows = [...results, oneWorker].map((r) => `| ${r.label} | ${r.items} | ${r.seconds} s | ${Math.round(r.cpu_busy * 100)}% | ${Object.entries(r.stage_ms).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([s, ms]) => `${s} ${Math.round(ms / r.items)} ms`).join(', ')} |`);
+const rows = [...results, oneWorker].map(
+  (r) =>
+    `| ${r.label} | ${r.items} | ${r.seconds} s | ${Math.round(r.cpu_busy * 100)}% | ${Object.entries(r.stage_ms)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([s, ms]) => `${s} ${Math.round(ms / r.items)} ms`)
+      .join(', ')} |`,
+);
 fs.writeFileSync(
   path.join(HERE, 'results/index.md'),
-  [`Indexing (${summary.machine}, ${summary.date.slice(0, 10)}): text PDF ${summary.text_pdf_pages_per_s} pages/s, scanned ${summary.scanned_pages_per_s} pages/s, photos ${summary.photos_per_s}/s, video ${summary.video_x_realtime}x real time, peak RSS ${summary.peak_rss_mib} MiB; ${workers} indexer processes index photos ${summary.pool_speedup_photos}x as fast as one.`,
-    '', '| set | items | wall | CPU busy (both cores) | heaviest stages per item |', '|---|---|---|---|---|', ...rows, ''].join('\n'),
+  [
+    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}): text PDF ${summary.text_pdf_pages_per_s} pages/s, scanned ${summary.scanned_pages_per_s} pages/s, photos ${summary.photos_per_s}/s, video ${summary.video_x_realtime}x real time, peak RSS ${summary.peak_rss_mib} MiB; ${workers} indexer processes index photos ${summary.pool_speedup_photos}x as fast as one.`,
+    '',
+    '| set | items | wall | CPU busy (both cores) | heaviest stages per item |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n'),
 );
 console.log(JSON.stringify({ ...summary, runs: undefined }, null, 2));
 console.log(rows.join('\n'));

@@ -47,7 +47,7 @@ for (let p = 1; p <= pdf.numPages; p++) {
 }
 await pdf.destroy();
 let seed = 12345;
-const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 const sentence = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
 
 // Clustered unit vectors, as embeddings of a library are.
@@ -87,10 +87,28 @@ for (let start = 0; start < ASSETS; start += 1000) {
       const id = `vid_bench${String(a).padStart(12, '0')}`;
       filling.assets.insertWithRuns(
         {
-          id, workspace_id: ws.id, kind: 'document', file_name: `${sentence(2).replace(' ', '-')}.pdf`, ext: '.pdf', stored_path: `assets/${id}/original.pdf`,
-          linked: 0, mime_type: 'application/pdf', size_bytes: 1, sha256: '0'.repeat(64), pipeline: 'arrow', engine: 'arrow', gen1_tier: null,
-          index_options: JSON.stringify(effective), status: 'completed', page_count: 1, duration_s: null, width: 595, height: 842,
-          created_at: a, completed_at: a, deleted_at: null,
+          id,
+          workspace_id: ws.id,
+          kind: 'document',
+          file_name: `${sentence(2).replace(' ', '-')}.pdf`,
+          ext: '.pdf',
+          stored_path: `assets/${id}/original.pdf`,
+          linked: 0,
+          mime_type: 'application/pdf',
+          size_bytes: 1,
+          sha256: '0'.repeat(64),
+          pipeline: 'arrow',
+          engine: 'arrow',
+          gen1_tier: null,
+          index_options: JSON.stringify(effective),
+          status: 'completed',
+          page_count: 1,
+          duration_s: null,
+          width: 595,
+          height: 842,
+          created_at: a,
+          completed_at: a,
+          deleted_at: null,
         },
         planRuns(id, 'document', effective, 1).map((r) => ({ ...r, state: 'ok' as const })),
       );
@@ -109,7 +127,11 @@ filling.close();
 const config = loadConfig({ dataDir, port: 0, workers: 0, rateLimit: { max: 1_000_000, windowMs: 60_000 } });
 const ask = async (url: string, query: string, limit = 10) => {
   const t = performance.now();
-  const r = await fetch(`${url}/api/v1/search`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ query, limit }) });
+  const r = await fetch(`${url}/api/v1/search`, {
+    method: 'POST',
+    headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query, limit }),
+  });
   const body = (await r.json()) as { data: { hits: unknown[]; recipe: string } };
   if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(body)}`);
   return { ms: performance.now() - t, recipe: body.data.recipe, hits: body.data.hits.length };

@@ -66,8 +66,15 @@ for (let q = 0; q < QUERIES; q++) {
 const scanMs = (performance.now() - tScan) / QUERIES;
 
 const results: Record<string, number | string> = {
-  machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`, vectors: N, dim: DIM, M, efConstruction: EF_CONSTRUCTION,
-  generate_s: Math.round(genS * 10) / 10, build_s: Math.round(buildS * 10) / 10, index_memory_mib: Math.round(indexMiB), exact_scan_ms_per_query: Math.round(scanMs * 10) / 10,
+  machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
+  vectors: N,
+  dim: DIM,
+  M,
+  efConstruction: EF_CONSTRUCTION,
+  generate_s: Math.round(genS * 10) / 10,
+  build_s: Math.round(buildS * 10) / 10,
+  index_memory_mib: Math.round(indexMiB),
+  exact_scan_ms_per_query: Math.round(scanMs * 10) / 10,
 };
 for (const ef of [32, 64, 128]) {
   index.setEf(ef);

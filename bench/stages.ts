@@ -41,11 +41,19 @@ const collage = await rgb(c('faces/dlib-faces/bald_guys.jpg'));
 results.faces_ms_per_photo_collage_24_faces = await perItem(2, () => detectFaces(collage));
 const cat = await rgb(c('scenes/skimage/chelsea.png'));
 const side = Math.max(cat.width, cat.height);
-const { data } = await sharp(c('scenes/skimage/chelsea.png')).removeAlpha().extend({ right: side - cat.width, bottom: side - cat.height }).raw().toBuffer({ resolveWithObject: true });
+const { data } = await sharp(c('scenes/skimage/chelsea.png'))
+  .removeAlpha()
+  .extend({ right: side - cat.width, bottom: side - cat.height })
+  .raw()
+  .toBuffer({ resolveWithObject: true });
 results.objects_ms_per_photo = await perItem(5, () => detectObjects(cat, { data, width: side, height: side }));
-const raw = execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-i', c('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'], { maxBuffer: 1 << 28 });
+const raw = execFileSync(
+  findFfmpeg()!.ffmpeg,
+  ['-v', 'error', '-i', c('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'],
+  { maxBuffer: 1 << 28 },
+);
 const audio = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-results.vad_ms_per_audio_second = Math.round((await perItem(5, () => speechSegments(audio))) / (audio.length / 16000) * 10) / 10;
+results.vad_ms_per_audio_second = Math.round(((await perItem(5, () => speechSegments(audio))) / (audio.length / 16000)) * 10) / 10;
 await closeOcr();
 writeResults('stages', 'Model time per item, one process, warm models', results);
 process.exit(0);

@@ -23,13 +23,9 @@ function electronBinary() {
 const built = ['../dist/shell/preload.cjs', '../dist/renderer/index.html'].every((f) => fs.existsSync(fileURLToPath(new URL(f, import.meta.url))));
 const electron = electronBinary();
 const [cmd, args] =
-  electron && built
-    ? [electron, [root]]
-    : [process.execPath, [fileURLToPath(new URL('./media-index.js', import.meta.url)), 'serve', ...process.argv.slice(2)]];
+  electron && built ? [electron, [root]] : [process.execPath, [fileURLToPath(new URL('./media-index.js', import.meta.url)), 'serve', ...process.argv.slice(2)]];
 if (cmd === process.execPath) {
-  process.stderr.write(
-    electron ? 'desktop shell not built; starting headless\n' : 'no Electron binary installed; starting headless\n',
-  );
+  process.stderr.write(electron ? 'desktop shell not built; starting headless\n' : 'no Electron binary installed; starting headless\n');
 }
 const child = spawn(cmd, args, { stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));

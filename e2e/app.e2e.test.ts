@@ -31,7 +31,12 @@ describe('the app in Chromium', () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     // A Whisper stand-in (see test/transcript.test.ts) that hears "Hello" at the start of each stretch of speech.
     const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
-    const next = new Map([[50258, 50259], [50359, 50364], [50364, vocab['ĠHello']], [vocab['ĠHello'], 50364 + 50]]);
+    const next = new Map([
+      [50258, 50259],
+      [50359, 50364],
+      [50364, vocab['ĠHello']],
+      [vocab['ĠHello'], 50364 + 50],
+    ]);
     const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next);
     writeManifest(path.join(data, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
     restoreManifest = useManifest(path.join(data, 'manifest.json'));
@@ -73,9 +78,15 @@ describe('the app in Chromium', () => {
     await page.dispatchEvent('[data-testid=library]', 'drop', { dataTransfer: drop });
     await page.locator('.upload[data-state=failed]').waitFor();
     expect(await page.locator('.upload[data-state=failed]').textContent()).toMatch(/notes\.doc.*(legacy|Word)/i);
-    await page.locator('[data-asset]').nth(FILES.length - 1).waitFor();
+    await page
+      .locator('[data-asset]')
+      .nth(FILES.length - 1)
+      .waitFor();
     await shot('library-indexing');
-    await page.waitForFunction((n) => document.querySelectorAll('[data-asset][data-status=completed]').length === n, FILES.length, { timeout: 240_000, polling: 500 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-asset][data-status=completed]').length === n, FILES.length, {
+      timeout: 240_000,
+      polling: 500,
+    });
     await shot('library');
     expect(await page.locator('[data-asset] img').count()).toBe(FILES.length);
   }, 300_000);

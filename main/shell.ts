@@ -33,7 +33,10 @@ export interface RunningShell {
  * Answers one bridge call. What the page sends is untrusted (`args` are checked by the handler);
  * what the handler returns is the call's declared result.
  */
-function answer<K extends BridgeCall>(call: K, handler: (e: IpcMainInvokeEvent, ...args: unknown[]) => ReturnType<DesktopBridge[K]> | Awaited<ReturnType<DesktopBridge[K]>>): void {
+function answer<K extends BridgeCall>(
+  call: K,
+  handler: (e: IpcMainInvokeEvent, ...args: unknown[]) => ReturnType<DesktopBridge[K]> | Awaited<ReturnType<DesktopBridge[K]>>,
+): void {
   ipcMain.handle(CHANNELS[call], handler);
 }
 

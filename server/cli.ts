@@ -31,10 +31,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const program = new Command('media-index')
-  .description('Local index of your videos, photos and documents')
-  .version(VERSION)
-  .showHelpAfterError();
+const program = new Command('media-index').description('Local index of your videos, photos and documents').version(VERSION).showHelpAfterError();
 
 function dataOption(): Option {
   return new Option('--data <dir>', 'data folder (env MEDIA_INDEX_DATA)').default(undefined, defaultDataDir());
@@ -84,11 +81,7 @@ program
     }
     const first = ensureFirstKey(server.store, config.dataDir);
     process.stdout.write(`listening on ${server.url}\n`);
-    process.stderr.write(
-      first.created
-        ? `first API key written to ${first.path}\n`
-        : `data folder ${path.resolve(config.dataDir)}\n`,
-    );
+    process.stderr.write(first.created ? `first API key written to ${first.path}\n` : `data folder ${path.resolve(config.dataDir)}\n`);
     if (fs.existsSync(path.join(config.uiDir, 'index.html'))) {
       process.stderr.write(`app: open ${server.url}/ in a browser and paste an API key${first.created ? ` (the one in ${first.path})` : ''}\n`);
     }
@@ -120,7 +113,12 @@ keys
         workspace: opts.workspace,
         scopes: parseScopes(opts.scopes),
         expiresInMs: opts.expiresIn ? parseDuration(opts.expiresIn) : null,
-        access: opts.access ? opts.access.split(',').map((s) => s.trim()).filter(Boolean) : [],
+        access: opts.access
+          ? opts.access
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [],
         label: opts.label ?? null,
       });
       if (created.workspace_created) process.stdout.write(`created workspace ${created.workspace}\n`);
@@ -295,7 +293,11 @@ models
   .action(async (name: string, opts: { data?: string; from?: string }) => {
     const entry = requireModel(name);
     const bar = new cliProgress.SingleBar({ format: '{bar} {percentage}% | {file}', hideCursor: true }, cliProgress.Presets.shades_classic);
-    bar.start(entry.files.reduce((n, f) => n + (f.size ?? 0), 0), 0, { file: '' });
+    bar.start(
+      entry.files.reduce((n, f) => n + (f.size ?? 0), 0),
+      0,
+      { file: '' },
+    );
     try {
       await pullModel(opts.data ?? defaultDataDir(), entry, { baseUrl: opts.from, onProgress: (p) => bar.update(p.received, { file: p.file }) });
     } finally {
@@ -355,7 +357,9 @@ program
       answer.hits.forEach((h, i) => {
         const where = h.page !== null ? `page ${h.page}` : h.asset_kind === 'video' ? `at ${h.timestamp.toFixed(1)} s` : 'photo';
         const text = (h.passage?.text ?? h.snippet.text).replace(/\s+/g, ' ');
-        process.stdout.write(`${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.file_name}  ${where}  [${h.video_id}]\n    ${text.slice(0, 160)}${text.length > 160 ? '…' : ''}\n`);
+        process.stdout.write(
+          `${String(i + 1).padStart(2)}. ${h.score.toFixed(3)}  ${h.file_name}  ${where}  [${h.video_id}]\n    ${text.slice(0, 160)}${text.length > 160 ? '…' : ''}\n`,
+        );
       });
     });
   });

@@ -12,12 +12,7 @@ export class AppError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(
-    code: string,
-    status: number,
-    message: string,
-    extra: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: string, status: number, message: string, extra: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
@@ -28,15 +23,12 @@ export class AppError extends Error {
 }
 
 export const Errors = {
-  unauthorized: (message = 'A valid API key is required (X-API-Key or Authorization: Bearer).') =>
-    new AppError('unauthorized', 401, message),
+  unauthorized: (message = 'A valid API key is required (X-API-Key or Authorization: Bearer).') => new AppError('unauthorized', 401, message),
   forbidden: (message: string) => new AppError('forbidden', 403, message),
   notFound: (what: string) => new AppError('not_found', 404, `${what} not found`),
-  routeNotFound: (method: string, path: string) =>
-    new AppError('not_found', 404, `No endpoint ${method} ${path}`),
+  routeNotFound: (method: string, path: string) => new AppError('not_found', 404, `No endpoint ${method} ${path}`),
   busy: (message = 'A re-cluster is running; retry later.') => new AppError('busy', 409, message),
-  fileTooLarge: (limitBytes: number) =>
-    new AppError('file_too_large', 413, `The file is larger than the upload limit of ${limitBytes} bytes.`),
+  fileTooLarge: (limitBytes: number) => new AppError('file_too_large', 413, `The file is larger than the upload limit of ${limitBytes} bytes.`),
   unsupportedFileType: (message: string) => new AppError('unsupported_file_type', 415, message),
   legacyFormat: (ext: string) =>
     new AppError(
@@ -44,8 +36,7 @@ export const Errors = {
       415,
       `The legacy binary format ${ext} is not supported; save the file as ${ext}x (Office Open XML) or PDF and upload that.`,
     ),
-  invalidOptions: (details: ErrorDetail[]) =>
-    new AppError('invalid_options', 422, `Invalid index options: ${summarize(details)}`, { details }),
+  invalidOptions: (details: ErrorDetail[]) => new AppError('invalid_options', 422, `Invalid index options: ${summarize(details)}`, { details }),
   invalidRequest: (details: ErrorDetail[], message?: string) =>
     new AppError('invalid_request', 422, message ?? `Invalid request: ${summarize(details)}`, { details }),
   malformedJson: () => new AppError('invalid_json', 422, 'The request body is not valid JSON.'),
@@ -61,10 +52,7 @@ function summarize(details: ErrorDetail[]): string {
 }
 
 /** Turns zod-like issues into error details with dotted paths. */
-export function detailsFromIssues(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
-  prefix = '',
-): ErrorDetail[] {
+export function detailsFromIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix = ''): ErrorDetail[] {
   return issues.map((i) => ({
     path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'),
     message: i.message,

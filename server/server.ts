@@ -32,10 +32,7 @@ export interface Core {
 }
 
 /** The service without HTTP: what `serve` and the CLI `index` both run on. Takes the folder lock. */
-export async function openCore(
-  config: Config,
-  opts: { launch?: WorkerLauncher; log?: (msg: string) => void; lockInfo?: string } = {},
-): Promise<Core> {
+export async function openCore(config: Config, opts: { launch?: WorkerLauncher; log?: (msg: string) => void; lockInfo?: string } = {}): Promise<Core> {
   const log = opts.log ?? ((msg: string) => console.error(msg));
   const store = openStore(config.dataDir);
   let release: () => void;
@@ -72,10 +69,14 @@ export async function openCore(
     search,
     answers: new AnswersService(store, search, assets),
     signer,
-    modelPulls: new ModelPulls(config.dataDir, () => {
-      // The model is in place: stages that waited for it run again where they missed it.
-      assets.resumeWaitingForModels(config.dataDir);
-    }, log),
+    modelPulls: new ModelPulls(
+      config.dataDir,
+      () => {
+        // The model is in place: stages that waited for it run again where they missed it.
+        assets.resumeWaitingForModels(config.dataDir);
+      },
+      log,
+    ),
     people,
     version: VERSION,
     log,
@@ -105,10 +106,7 @@ export interface RunningServer extends Core {
   port: number;
 }
 
-export async function startServer(
-  config: Config,
-  opts: { launch?: WorkerLauncher; log?: (msg: string) => void } = {},
-): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { launch?: WorkerLauncher; log?: (msg: string) => void } = {}): Promise<RunningServer> {
   const core = await openCore(config, { ...opts, lockInfo: 'media-index serve' });
   const server = http.createServer(createApp(core.services).callback());
   server.requestTimeout = 0; // large uploads may take long; idle sockets still time out

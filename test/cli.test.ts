@@ -55,7 +55,10 @@ describe('media-index CLI', () => {
     const keyFile = path.join(dir, 'first-api-key.txt');
     expect(s.output().out.trim().split('\n')).toEqual([`listening on ${url}`]);
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-    const key = fs.readFileSync(keyFile, 'utf8').split('\n').find((l) => l.startsWith('mi_'))!;
+    const key = fs
+      .readFileSync(keyFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('mi_'))!;
     const r = await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } });
     expect(r.status).toBe(200);
     s.child.kill('SIGTERM');
@@ -120,7 +123,10 @@ describe('media-index CLI', () => {
     const guestKey = cli(['keys', 'create', '--data', dir, '--workspace', 'guest', '--scopes', 'read']).stdout.trim().split('\n').at(-1)!;
     const s = startServe(['--data', dir]);
     const url = await s.url;
-    const list = (await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json()) as { pagination: { total: number }; data: Array<{ status: string; file_name: string; video_id: string }> };
+    const list = (await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json()) as {
+      pagination: { total: number };
+      data: Array<{ status: string; file_name: string; video_id: string }>;
+    };
     expect(list.pagination.total).toBe(3);
     expect(list.data.every((a: { status: string }) => a.status === 'completed')).toBe(true);
     const pdf = list.data.find((a) => a.file_name === 'a-text.pdf')!;

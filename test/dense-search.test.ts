@@ -20,7 +20,12 @@ const MODEL = 'all-MiniLM-L6-v2';
 
 function tinyTable(): Float32Array {
   const table = seededTable(VOCAB, HIDDEN, 3);
-  const ids = new Map(fs.readFileSync(path.join(META, 'vocab.txt'), 'utf8').split('\n').map((w, i) => [w, i]));
+  const ids = new Map(
+    fs
+      .readFileSync(path.join(META, 'vocab.txt'), 'utf8')
+      .split('\n')
+      .map((w, i) => [w, i]),
+  );
   const row = (w: string) => (ids.get(w) as number) * HIDDEN;
   // [PAD], [CLS] and [SEP] carry nothing, so texts are alike only through their words.
   for (const w of ['[PAD]', '[CLS]', '[SEP]']) table.fill(0, row(w), row(w) + HIDDEN);
@@ -139,10 +144,12 @@ describe('vector index files', () => {
     const db = openDatabase(path.join(dir, 'db.sqlite'));
     db.prepare(`INSERT INTO workspaces (id, name, created_at) VALUES ('w', 'w', 0)`).run();
     const asset = (id: string) =>
-      db.prepare(
-        `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, size_bytes, sha256, pipeline, engine, status, created_at)
+      db
+        .prepare(
+          `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, size_bytes, sha256, pipeline, engine, status, created_at)
          VALUES (?, 'w', 'document', 'a.txt', 'txt', 'x', 1, 'h', 'arrow', 'arrow', 'completed', 0)`,
-      ).run(id);
+        )
+        .run(id);
     asset('a');
     asset('b');
     const repo = new VectorsRepo(db);

@@ -21,7 +21,12 @@ describe('sentence embeddings (tiny encoder, real tokenizer)', () => {
     fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
     for (const f of fs.readdirSync(META)) fs.copyFileSync(path.join(META, f), path.join(dir, f));
     fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), tinyEncoder(table, VOCAB, HIDDEN));
-    vocab = new Map(fs.readFileSync(path.join(META, 'vocab.txt'), 'utf8').split('\n').map((w, i) => [w, i]));
+    vocab = new Map(
+      fs
+        .readFileSync(path.join(META, 'vocab.txt'), 'utf8')
+        .split('\n')
+        .map((w, i) => [w, i]),
+    );
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

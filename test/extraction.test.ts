@@ -10,7 +10,12 @@ import { EXTRACT_ONLY, startTestServer, tempDir, type TestServer } from './helpe
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { shotsFromCuts } from '../server/media/video.ts';
 
-interface Box { x: number; y: number; w: number; h: number }
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 function inside(b: Box) {
   expect(b.x).toBeGreaterThanOrEqual(0);
@@ -142,6 +147,7 @@ describe('extraction through the API', () => {
     const examples = await indexed('examples', corpus('ocr/hindi-pdf/examples.pdf'));
     const e1 = (await t.api('GET', `/videos/${examples.video_id}/pages/1`, { key })).body.data;
     expect(e1.needs_ocr).toBe(true);
+    // eslint-disable-next-line no-control-regex -- control characters are what the check looks for
     expect(e1.text).not.toMatch(/[\u0000-\u0008]/);
     expect(e1.frame_url).toBeTruthy();
     expect(examples.index.report.stages.extract.counts.pages_needing_ocr).toBeGreaterThan(0);
@@ -177,16 +183,28 @@ describe('extraction through the API', () => {
   });
 
   it('reads html, markdown, csv, rtf and plain text', async () => {
-    const html = await indexed('html', { name: 'page.html', data: Buffer.from('<html><head><title>x</title><script>evil()</script></head><body><h1>Heading</h1><p>First <b>para</b>.</p><ul><li>item one</li></ul></body></html>') });
+    const html = await indexed('html', {
+      name: 'page.html',
+      data: Buffer.from(
+        '<html><head><title>x</title><script>evil()</script></head><body><h1>Heading</h1><p>First <b>para</b>.</p><ul><li>item one</li></ul></body></html>',
+      ),
+    });
     const h = (await t.api('GET', `/videos/${html.video_id}/pages/1`, { key })).body.data;
     expect(h.passages.map((p: { text: string }) => p.text)).toEqual(['Heading', 'First para.', 'item one']);
     const md = await indexed('md', { name: 'notes.md', data: Buffer.from('# Title\n\nSome *text* here.\n\n- a point\n') });
-    expect((await t.api('GET', `/videos/${md.video_id}/pages/1`, { key })).body.data.passages.map((p: { text: string }) => p.text)).toEqual(['Title', 'Some text here.', 'a point']);
+    expect((await t.api('GET', `/videos/${md.video_id}/pages/1`, { key })).body.data.passages.map((p: { text: string }) => p.text)).toEqual([
+      'Title',
+      'Some text here.',
+      'a point',
+    ]);
     const rows = Array.from({ length: 250 }, (_, i) => `${i},name ${i},"quoted, value"`).join('\n');
     const csv = await indexed('csv', { name: 'table.csv', data: Buffer.from(`id,name,note\n${rows}\n`) });
     expect(csv.page_count).toBe(3);
     expect((await t.api('GET', `/videos/${csv.video_id}/pages/1`, { key })).body.data.passages[1].text).toBe('0 | name 0 | quoted, value');
-    const rtf = await indexed('rtf', { name: 'letter.rtf', data: Buffer.from('{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\pard Dear reader,\\par This is RTF.\\par}') });
+    const rtf = await indexed('rtf', {
+      name: 'letter.rtf',
+      data: Buffer.from('{\\rtf1\\ansi{\\fonttbl\\f0\\fswiss Helvetica;}\\f0\\pard Dear reader,\\par This is RTF.\\par}'),
+    });
     expect((await t.api('GET', `/videos/${rtf.video_id}/pages/1`, { key })).body.data.text).toMatch(/Dear reader,[\s\S]*This is RTF\./);
     const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} ${'word '.repeat(30)}`).join('\n\n');
     const txt = await indexed('txt', { name: 'long.txt', data: Buffer.from(long) });
@@ -269,12 +287,28 @@ describe('extraction through the API', () => {
 
     const cuts = path.join(scratch, 'three-shots.mp4');
     execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=25:duration=2',
-      '-f', 'lavfi', '-i', 'color=c=red:size=320x240:rate=25:duration=2',
-      '-f', 'lavfi', '-i', 'mandelbrot=size=320x240:rate=25',
-      '-filter_complex', '[2:v]trim=duration=2,setpts=PTS-STARTPTS[m];[0:v][1:v][m]concat=n=3:v=1[v]',
-      '-map', '[v]', '-pix_fmt', 'yuv420p', cuts,
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=320x240:rate=25:duration=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=red:size=320x240:rate=25:duration=2',
+      '-f',
+      'lavfi',
+      '-i',
+      'mandelbrot=size=320x240:rate=25',
+      '-filter_complex',
+      '[2:v]trim=duration=2,setpts=PTS-STARTPTS[m];[0:v][1:v][m]concat=n=3:v=1[v]',
+      '-map',
+      '[v]',
+      '-pix_fmt',
+      'yuv420p',
+      cuts,
     ]);
     const d = await indexed('cuts', cuts);
     expect(d.index.report.stages.extract.counts.shots).toBe(3);

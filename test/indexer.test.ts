@@ -47,8 +47,7 @@ describe('async indexing: queue, report, crash and restart', () => {
   it('survives an indexer process dying: a new one takes its place and the service keeps serving', async () => {
     t = await startTestServer({ workers: 1 });
     const key = t.key('w');
-    const host = t.server.host as unknown as { slots: Set<{ channel: { pid: number } }> };
-    const pid = [...host.slots][0].channel.pid;
+    const pid = t.server.host.workerPids[0];
     process.kill(pid, 'SIGKILL');
     await new Promise((r) => setTimeout(r, 100));
     expect((await t.api('GET', '/health')).status).toBe(200);

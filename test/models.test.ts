@@ -23,7 +23,13 @@ describe('model manager downloads', () => {
   const data = tempDir('mi-models-');
 
   const entry = (): ModelEntry => ({
-    name: 'tiny-test', stage: 'embeddings', task: 'feature-extraction', source: 'test', licence: 'MIT', description: 'test', base_url: base,
+    name: 'tiny-test',
+    stage: 'embeddings',
+    task: 'feature-extraction',
+    source: 'test',
+    licence: 'MIT',
+    description: 'test',
+    base_url: base,
     files: Object.entries(files).map(([p, b]) => ({ path: p, size: b.length, sha256: sha(b) })),
   });
 
@@ -113,13 +119,37 @@ describe('missing models at the API', () => {
     expect(byName['vit-gpt2-image-captioning']).toMatchObject({ downloadable: false, installed: false });
     expect(r.body.data.provider).toBe('cpu');
     const catalogue = (await t.api('GET', '/index-options', { key })).body.data.stages;
-    expect(catalogue.find((s: { name: string }) => s.name === 'transcript')).toMatchObject({ available: false, availability_reason: 'model_not_installed: whisper-tiny' });
+    expect(catalogue.find((s: { name: string }) => s.name === 'transcript')).toMatchObject({
+      available: false,
+      availability_reason: 'model_not_installed: whisper-tiny',
+    });
   });
 
   it('reports transcript, captions, speakers and sounds as model_not_installed and still completes the run', async () => {
     const video = path.join(scratch, 'talk.mp4');
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=6',
-      '-i', corpus('audio/timit-sa1/sa1.wav'), '-map', '0:v', '-map', '1:a', '-shortest', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x240:rate=5:duration=6',
+      '-i',
+      corpus('audio/timit-sa1/sa1.wav'),
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-shortest',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      video,
+    ]);
     const up = await t.upload(key, video);
     const d = await t.waitCompleted(key, up.body.data.video_id);
     const s = d.index.report.stages;

@@ -8,7 +8,15 @@ import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { OCR_TRUTH, cer } from './fixtures/ocr-truth.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
-interface TextRegion { x: number; y: number; w: number; h: number; text: string; confidence: number; source: string }
+interface TextRegion {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text: string;
+  confidence: number;
+  source: string;
+}
 
 /** Lines in reading order: top to bottom, then left to right within a row. */
 function readingOrder(lines: TextRegion[]): string {
@@ -86,8 +94,22 @@ describe('ocr stage', () => {
 
   it('reads text on video frames at the ocr fps, one search entry per line while it stays on screen', async () => {
     const video = path.join(scratch, 'slide.mp4');
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'), '-t', '4', '-r', '10',
-      '-vf', 'scale=1086:-2,format=yuv420p', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-loop',
+      '1',
+      '-i',
+      corpus('ocr/images/imageTextN.png'),
+      '-t',
+      '4',
+      '-r',
+      '10',
+      '-vf',
+      'scale=1086:-2,format=yuv420p',
+      video,
+    ]);
     const d = await indexed(video, { ocr: { fps: 0.5 } });
     const ocr = d.index.report.stages.ocr;
     expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 2 } });

@@ -18,12 +18,22 @@ const CELL = { row: 1, col: 2 };
 
 /** What the stand-in sees in one cell: the picture padded to a square, 960 × 960, normalized, averaged in 60-pixel blocks. */
 async function cellFeatures(file: string): Promise<Float32Array> {
-  const { image_mean: mean, image_std: std } = JSON.parse(fs.readFileSync(path.join(CLIP_META, 'preprocessor_config.json'), 'utf8')) as { image_mean: number[]; image_std: number[] };
+  const { image_mean: mean, image_std: std } = JSON.parse(fs.readFileSync(path.join(CLIP_META, 'preprocessor_config.json'), 'utf8')) as {
+    image_mean: number[];
+    image_std: number[];
+  };
   const meta = await sharp(file).metadata();
   const side = Math.max(meta.width!, meta.height!);
   const { input, cells, block } = TINY_DETECTOR;
-  const square = await sharp(file).removeAlpha().extend({ right: side - meta.width!, bottom: side - meta.height!, background: '#000000' }).raw().toBuffer();
-  const px = await sharp(square, { raw: { width: side, height: side, channels: 3 } }).resize(input, input).raw().toBuffer();
+  const square = await sharp(file)
+    .removeAlpha()
+    .extend({ right: side - meta.width!, bottom: side - meta.height!, background: '#000000' })
+    .raw()
+    .toBuffer();
+  const px = await sharp(square, { raw: { width: side, height: side, channels: 3 } })
+    .resize(input, input)
+    .raw()
+    .toBuffer();
   const sub = input / block / cells;
   const out = new Float32Array(3 * sub * sub);
   for (let c = 0; c < 3; c++) {
@@ -60,7 +70,13 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
     early = (await t.index(key, CAT, { ocr: false, faces: false, people: false, objects: { vocabulary: ['fur'] } })).video_id;
     await t.server.close();
     // ...then the model arrives and the service starts again.
-    writeManifest(path.join(scratch, 'manifest.json'), MODEL, 'objects', 'zero-shot-object-detection', installTinyOpenVocabularyDetector(path.join(data, 'models'), MODEL, CLIP_META, table));
+    writeManifest(
+      path.join(scratch, 'manifest.json'),
+      MODEL,
+      'objects',
+      'zero-shot-object-detection',
+      installTinyOpenVocabularyDetector(path.join(data, 'models'), MODEL, CLIP_META, table),
+    );
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     await t.restart();
   });
@@ -87,7 +103,11 @@ describe('open-vocabulary objects (OWLv2 stand-in, real tokenizer and preprocess
   it('finds a caller phrase where the picture shows it, beside the closed-set objects, and makes it searchable', async () => {
     const d = await t.index(key, CAT, { ocr: false, faces: false, people: false, objects: { vocabulary: ['fur', 'automobile'], min_confidence: 0.5 } });
     const stage = d.index.report.stages.objects;
-    expect(stage).toMatchObject({ state: 'ok', counts: { open_vocabulary: 1 }, details: { open_vocabulary: MODEL, provider: 'cpu', phrases_answered_by_closed_set: { automobile: 'car' } } });
+    expect(stage).toMatchObject({
+      state: 'ok',
+      counts: { open_vocabulary: 1 },
+      details: { open_vocabulary: MODEL, provider: 'cpu', phrases_answered_by_closed_set: { automobile: 'car' } },
+    });
     expect(stage.details.phrases_searched).toEqual(['logo', 'sign', 'screen', 'flag', 'chart', 'diagram', 'map', 'poster', 'helmet', 'fur']);
     const regions = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data;
     const objects = regions.objects as Array<{ label: string; source: string; x: number; y: number; w: number; h: number; confidence: number }>;

@@ -19,7 +19,9 @@ const OPTIONS = JSON.stringify({ ocr: false, objects: false });
 /** Pairwise precision, recall and F1 of a grouping against the truth (faces not grouped count as singletons). */
 function pairwise(groups: Map<string, string>, truth: Map<string, string>) {
   const ids = [...truth.keys()];
-  let tp = 0, fp = 0, fn = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0;
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
       const same = truth.get(ids[i]) === truth.get(ids[j]);
@@ -64,7 +66,12 @@ describe('People', () => {
     await t.server.services.people.settled(t.server.store.workspaces.byName('family')!.id);
   };
   const counts = () =>
-    Object.fromEntries(['people', 'face_people', 'face_exclusions'].map((tbl) => [tbl, (t.server.store.db.prepare(`SELECT COUNT(*) AS n FROM ${tbl}`).get() as { n: number }).n]));
+    Object.fromEntries(
+      ['people', 'face_people', 'face_exclusions'].map((tbl) => [
+        tbl,
+        (t.server.store.db.prepare(`SELECT COUNT(*) AS n FROM ${tbl}`).get() as { n: number }).n,
+      ]),
+    );
 
   it('keeps faces waiting until a re-cluster; a dry run returns the plan and changes nothing', async () => {
     expect(faceOf.size).toBe(32);
@@ -90,7 +97,9 @@ describe('People', () => {
       expect(d.faces.map((f: { face_id: string }) => f.face_id)).toContain(p.cover_face_id);
     }
     const score = pairwise(groups, faceOf);
-    console.log(`People on dlib-johns: ${list.total} people, pairwise precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}, F1 ${score.f1.toFixed(3)}`);
+    console.log(
+      `People on dlib-johns: ${list.total} people, pairwise precision ${score.precision.toFixed(3)}, recall ${score.recall.toFixed(3)}, F1 ${score.f1.toFixed(3)}`,
+    );
     expect(score.precision).toBeGreaterThanOrEqual(0.95);
     expect(score.f1).toBeGreaterThanOrEqual(0.9);
   });
@@ -120,7 +129,12 @@ describe('People', () => {
     expect(face.person_id).toBe(savage.person_id);
     const after = (await t.api('GET', `/people/${savage.person_id}?limit=200`, { key })).body.data;
     expect(after.faces.find((f: { face_id: string }) => f.face_id === face.face_id)).toMatchObject({ assigned_by: 'match' });
-    expect(after.appearances.find((a: { video_id: string }) => a.video_id === d.video_id)).toMatchObject({ asset_kind: 'image', file_name: d.file_name, face_count: 1, first_timestamp: 0 });
+    expect(after.appearances.find((a: { video_id: string }) => a.video_id === d.video_id)).toMatchObject({
+      asset_kind: 'image',
+      file_name: d.file_name,
+      face_count: 1,
+      first_timestamp: 0,
+    });
   });
 
   it('never gives back a rejected face, through re-clusters and a re-index', async () => {
@@ -223,7 +237,12 @@ describe('grouping rules', () => {
     const plan = planClusters(twins, []);
     for (const g of plan.new_people) expect(g.face_ids.filter((id) => ['face_0_0', 'face_0_1', 'face_0_2'].includes(id)).length).toBeLessThanOrEqual(1);
     expect(planClusters(faces.slice(0, 2), []).new_people).toEqual([]);
-    expect(planClusters(faces.slice(0, 6).map((f) => ({ ...f, good: false })), []).new_people).toEqual([]);
+    expect(
+      planClusters(
+        faces.slice(0, 6).map((f) => ({ ...f, good: false })),
+        [],
+      ).new_people,
+    ).toEqual([]);
   });
 });
 
@@ -265,7 +284,16 @@ describe('XMP export of names', () => {
       expect(faces).toHaveLength(3);
       // Three faces of one photo never form one person; give the first its own person by hand.
       const ws = t.server.store.workspaces.byName('album')!.id;
-      t.server.store.people.insert({ id: 'per_manual0000000000000', workspace_id: ws, name: 'Ada & "Friends"', hidden: 0, cover_face_id: null, merged_into: null, created_at: 1, updated_at: 1 });
+      t.server.store.people.insert({
+        id: 'per_manual0000000000000',
+        workspace_id: ws,
+        name: 'Ada & "Friends"',
+        hidden: 0,
+        cover_face_id: null,
+        merged_into: null,
+        created_at: 1,
+        updated_at: 1,
+      });
       t.server.store.people.assign(faces[0].face_id, 'per_manual0000000000000', 'owner', 1);
       const r = await fetch(`${t.url}/api/v1/videos/${d.video_id}/xmp`, { headers: { 'X-API-Key': key } });
       expect(r.status).toBe(200);
@@ -287,10 +315,30 @@ describe('XMP export of names', () => {
 describe('bald_guys.jpg: four men, six photos each, in one collage', () => {
   // Face centres in a 900 px wide view of the collage, named by looking at it.
   const TRUTH: Array<[number, number, string]> = [
-    [178, 49, 'statham'], [66, 73, 'diesel'], [725, 115, 'johnson'], [290, 88, 'diesel'], [434, 86, 'statham'], [176, 134, 'diesel'],
-    [63, 210, 'diesel'], [435, 223, 'statham'], [292, 234, 'diesel'], [852, 223, 'johnson'], [178, 238, 'statham'], [65, 352, 'statham'],
-    [767, 341, 'johnson'], [520, 383, 'willis'], [226, 424, 'statham'], [388, 411, 'willis'], [56, 481, 'willis'], [537, 521, 'willis'],
-    [208, 612, 'willis'], [384, 604, 'willis'], [70, 629, 'diesel'], [528, 632, 'johnson'], [846, 631, 'johnson'], [684, 638, 'johnson'],
+    [178, 49, 'statham'],
+    [66, 73, 'diesel'],
+    [725, 115, 'johnson'],
+    [290, 88, 'diesel'],
+    [434, 86, 'statham'],
+    [176, 134, 'diesel'],
+    [63, 210, 'diesel'],
+    [435, 223, 'statham'],
+    [292, 234, 'diesel'],
+    [852, 223, 'johnson'],
+    [178, 238, 'statham'],
+    [65, 352, 'statham'],
+    [767, 341, 'johnson'],
+    [520, 383, 'willis'],
+    [226, 424, 'statham'],
+    [388, 411, 'willis'],
+    [56, 481, 'willis'],
+    [537, 521, 'willis'],
+    [208, 612, 'willis'],
+    [384, 604, 'willis'],
+    [70, 629, 'diesel'],
+    [528, 632, 'johnson'],
+    [846, 631, 'johnson'],
+    [684, 638, 'johnson'],
   ];
 
   it('never makes one person of two faces in one picture; the embeddings alone would group the four men', async () => {
@@ -325,8 +373,10 @@ describe('bald_guys.jpg: four men, six photos each, in one collage', () => {
       const free = new Map<string, string>();
       planClusters(waiting, []).new_people.forEach((g, i) => g.face_ids.forEach((id) => free.set(id, `g${i}`)));
       const u = pairwise(free, truth);
-      console.log(`bald_guys.jpg (${faces.length} faces): as one photo precision ${c.precision.toFixed(3)} recall ${c.recall.toFixed(3)}; ` +
-        `as separate photos precision ${u.precision.toFixed(3)} recall ${u.recall.toFixed(3)} F1 ${u.f1.toFixed(3)}`);
+      console.log(
+        `bald_guys.jpg (${faces.length} faces): as one photo precision ${c.precision.toFixed(3)} recall ${c.recall.toFixed(3)}; ` +
+          `as separate photos precision ${u.precision.toFixed(3)} recall ${u.recall.toFixed(3)} F1 ${u.f1.toFixed(3)}`,
+      );
       expect(u.precision).toBeGreaterThanOrEqual(0.9);
       expect(u.f1).toBeGreaterThanOrEqual(0.6);
     } finally {

@@ -31,7 +31,12 @@ async function taughtTable(probeDir: string): Promise<Float32Array> {
   installTinyClip(probeDir, CLIP, CLIP_META, table);
   const [cat, fruit] = await embedPictures(probeDir, CLIP, [await rgb(CAT), await rgb(FRUIT)]);
   for (const w of ['<|startoftext|>', '<|endoftext|>', 'a</w>', 'photo</w>', 'of</w>']) table.fill(0, row(w), row(w) + TINY_CLIP_FEATURES);
-  for (const [w, v] of [['garfield</w>', cat], ['cat</w>', cat], ['fruit</w>', fruit]] as const) table.set(v.subarray(0, TINY_CLIP_FEATURES), row(w));
+  for (const [w, v] of [
+    ['garfield</w>', cat],
+    ['cat</w>', cat],
+    ['fruit</w>', fruit],
+  ] as const)
+    table.set(v.subarray(0, TINY_CLIP_FEATURES), row(w));
   return table;
 }
 

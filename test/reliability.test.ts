@@ -23,7 +23,14 @@ function serve(dataDir: string): Promise<{ url: string; kill: (sig: NodeJS.Signa
     child.stdout.on('data', (c) => {
       out += c;
       const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], kill: async (sig) => { child.kill(sig); await exited; } });
+      if (m)
+        resolve({
+          url: m[1],
+          kill: async (sig) => {
+            child.kill(sig);
+            await exited;
+          },
+        });
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
   });
@@ -43,8 +50,16 @@ describe('kill -9 while a batch is indexing', () => {
     const store = openStore(data);
     const key = new AuthService(store).createKey({ workspace: 'chaos', scopes: ['read', 'write'] }).key;
     store.close();
-    const files = ['docs/carroll-wonderland.pdf', 'video/forensics/movie-hello.mp4', 'faces/face-api-samples/sample1.jpg',
-      'ocr/images/imageTextN.png', 'office/example.docx', 'video/opencv/vtest.avi', 'scenes/skimage/chelsea.png', 'docs/a-text.pdf'];
+    const files = [
+      'docs/carroll-wonderland.pdf',
+      'video/forensics/movie-hello.mp4',
+      'faces/face-api-samples/sample1.jpg',
+      'ocr/images/imageTextN.png',
+      'office/example.docx',
+      'video/opencv/vtest.avi',
+      'scenes/skimage/chelsea.png',
+      'docs/a-text.pdf',
+    ];
     const accepted: string[] = [];
     let s = await serve(data);
     for (const [i, f] of files.entries()) {
@@ -65,7 +80,8 @@ describe('kill -9 while a batch is indexing', () => {
       for (;;) {
         const r = await fetch(`${s.url}/api/v1/videos/${id}`, { headers: { 'X-API-Key': key } });
         expect(r.status).toBe(200);
-        const d = ((await r.json()) as { data: { status: string; index: { report: { stages: Record<string, { state: string; reason: string | null }> } } } }).data;
+        const d = ((await r.json()) as { data: { status: string; index: { report: { stages: Record<string, { state: string; reason: string | null }> } } } })
+          .data;
         if (d.status === 'completed') {
           for (const [name, st] of Object.entries(d.index.report.stages)) {
             expect(['ok', 'off', 'not_applicable', 'failed'], name).toContain(st.state);
@@ -85,7 +101,11 @@ describe('kill -9 while a batch is indexing', () => {
       expect(fs.readdirSync(path.join(data, 'tmp'))).toEqual([]);
       expect(fs.readdirSync(path.join(data, 'assets')).sort()).toEqual([...accepted].sort());
       // Search entries were replaced, never doubled, by the runs that were repeated.
-      const doubled = check.db.prepare('SELECT asset_id, stage, modality, timestamp, text, COUNT(*) AS n FROM search_entries GROUP BY 1, 2, 3, 4, 5, page, ref, region_id HAVING n > 1').all();
+      const doubled = check.db
+        .prepare(
+          'SELECT asset_id, stage, modality, timestamp, text, COUNT(*) AS n FROM search_entries GROUP BY 1, 2, 3, 4, 5, page, ref, region_id HAVING n > 1',
+        )
+        .all();
       expect(doubled).toEqual([]);
     } finally {
       check.close();
@@ -139,10 +159,19 @@ describe('hostile and broken files', () => {
       crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(Buffer.concat([Buffer.from(type), body])) : 0);
       return Buffer.concat([len, Buffer.from(type), body, crc]);
     };
-    const hugePng = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+    const hugePng = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zlib.deflateSync(Buffer.alloc(1000))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
 
     const nested = Buffer.from(`<html><body>${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}</body></html>`);
-    const endless = Buffer.concat([fs.readFileSync(corpus('docs/a-text.pdf')).subarray(0, 9), Buffer.from('1 0 obj\n<< /Length 999999999 >>\nstream\n'), Buffer.alloc(100_000, 0x41)]);
+    const endless = Buffer.concat([
+      fs.readFileSync(corpus('docs/a-text.pdf')).subarray(0, 9),
+      Buffer.from('1 0 obj\n<< /Length 999999999 >>\nstream\n'),
+      Buffer.alloc(100_000, 0x41),
+    ]);
     const rssBefore = process.memoryUsage().rss;
     const cases: Array<[string, Uint8Array, (o: Awaited<ReturnType<typeof outcome>>) => void]> = [
       ['bomb.docx', bomb, (o) => expect(o.extract?.reason).toMatch(/^too_large/)],
@@ -163,7 +192,11 @@ describe('hostile and broken files', () => {
     console.log(`hostile files: server RSS grew by ${grown.toFixed(0)} MiB`);
     expect(grown).toBeLessThan(512);
     // Stored names are the server's; nothing escaped the data folder.
-    for (const a of t.server.store.db.prepare('SELECT id, stored_path, file_name FROM assets').all() as Array<{ id: string; stored_path: string; file_name: string }>) {
+    for (const a of t.server.store.db.prepare('SELECT id, stored_path, file_name FROM assets').all() as Array<{
+      id: string;
+      stored_path: string;
+      file_name: string;
+    }>) {
       expect(a.stored_path.startsWith(path.join('assets', a.id))).toBe(true);
       expect(a.file_name.length).toBeLessThanOrEqual(255);
     }
@@ -175,7 +208,7 @@ describe('hostile and broken files', () => {
   });
 });
 
-describe('isolation: another workspace\'s ids reach nothing', () => {
+describe("isolation: another workspace's ids reach nothing", () => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ workers: 1 });
@@ -193,16 +226,33 @@ describe('isolation: another workspace\'s ids reach nothing', () => {
     await t.api('POST', '/people/recluster', { key: owner });
     const ownerWs = t.server.store.workspaces.byName('owner')!.id;
     await t.server.services.people.settled(ownerWs);
-    t.server.store.people.insert({ id: 'per_isolation000000000', workspace_id: ownerWs, name: 'Secret', hidden: 0, cover_face_id: null, merged_into: null, created_at: 1, updated_at: 1 });
+    t.server.store.people.insert({
+      id: 'per_isolation000000000',
+      workspace_id: ownerWs,
+      name: 'Secret',
+      hidden: 0,
+      cover_face_id: null,
+      merged_into: null,
+      created_at: 1,
+      updated_at: 1,
+    });
     const face = (await t.api('GET', `/videos/${id}/regions?timestamp=0`, { key: owner })).body.data.faces[0].face_id;
     t.server.store.people.assign(face, 'per_isolation000000000', 'owner', 1);
 
     const probes: Array<[string, string, unknown?]> = [
-      ['GET', `/videos/${id}`], ['GET', `/videos/${doc}/pages/1`], ['GET', `/videos/${id}/regions?timestamp=0`], ['GET', `/videos/${id}/xmp`],
-      ['DELETE', `/videos/${id}`], ['POST', `/videos/${id}/reindex`, {}], ['GET', '/people/per_isolation000000000'],
-      ['PATCH', '/people/per_isolation000000000', { name: 'x' }], ['POST', '/people/per_isolation000000000/merge', { into: 'per_isolation000000000' }],
-      ['POST', '/people/per_isolation000000000/remove', { face_ids: [face] }], ['POST', `/recall/${id}/ask`, { query: 'who' }],
-      ['POST', '/chat', { query: 'Secret', video_ids: [id] }], ['POST', '/search', { query: 'Secret', video_id: id }],
+      ['GET', `/videos/${id}`],
+      ['GET', `/videos/${doc}/pages/1`],
+      ['GET', `/videos/${id}/regions?timestamp=0`],
+      ['GET', `/videos/${id}/xmp`],
+      ['DELETE', `/videos/${id}`],
+      ['POST', `/videos/${id}/reindex`, {}],
+      ['GET', '/people/per_isolation000000000'],
+      ['PATCH', '/people/per_isolation000000000', { name: 'x' }],
+      ['POST', '/people/per_isolation000000000/merge', { into: 'per_isolation000000000' }],
+      ['POST', '/people/per_isolation000000000/remove', { face_ids: [face] }],
+      ['POST', `/recall/${id}/ask`, { query: 'who' }],
+      ['POST', '/chat', { query: 'Secret', video_ids: [id] }],
+      ['POST', '/search', { query: 'Secret', video_id: id }],
     ];
     for (const [method, p, json] of probes) {
       const r = await t.api(method, p, { key: other, json });

@@ -25,7 +25,13 @@ describe('rerank', () => {
       key = t.key('rerank');
       const repeats = 'Queen and hearts: the queen of spades, the hearts of gold.';
       ids.repeats = (await t.index(key, { name: 'repeats.txt', data: Buffer.from(repeats) }, JSON.parse(EXTRACT_ONLY))).video_id;
-      ids.phrase = (await t.index(key, { name: 'phrase.txt', data: Buffer.from('Everyone feared the queen of hearts and her temper at the long table of the old palace.') }, JSON.parse(EXTRACT_ONLY))).video_id;
+      ids.phrase = (
+        await t.index(
+          key,
+          { name: 'phrase.txt', data: Buffer.from('Everyone feared the queen of hearts and her temper at the long table of the old palace.') },
+          JSON.parse(EXTRACT_ONLY),
+        )
+      ).video_id;
     });
     afterAll(() => t.close());
 

@@ -39,7 +39,7 @@ describe('search by meaning', () => {
     expect(kitten.snippet.highlights.length).toBeGreaterThan(0);
   });
 
-  it('finds a named person\'s photos by the name, with the face as the region', async () => {
+  it("finds a named person's photos by the name, with the face as the region", async () => {
     const people = (await t.api('GET', '/people', { key })).body.data.people;
     const john = people.find((p: { face_count: number }) => p.face_count >= 3);
     expect(john).toBeTruthy();

@@ -8,9 +8,14 @@ import { tempDir } from './helpers/server.ts';
 import { openDatabase } from '../server/store/db.ts';
 
 const fake = vi.hoisted(() => {
+  // The fakes below are created when the mocked module loads; until then they are typed placeholders.
   const state = {
     lock: true,
-    windows: [] as Array<{ options: Record<string, unknown>; webContents: EventEmitter & { openHandler?: (d: { url: string }) => unknown }; loadURL: Mock<(...args: unknown[]) => unknown> }>,
+    windows: [] as Array<{
+      options: Record<string, unknown>;
+      webContents: EventEmitter & { openHandler?: (d: { url: string }) => unknown };
+      loadURL: Mock<(...args: unknown[]) => unknown>;
+    }>,
     handlers: new Map<string, (...args: unknown[]) => unknown>(),
     children: [] as Array<EventEmitter & { pid: number; sent: unknown[]; modulePath: string; options: Record<string, unknown> }>,
     quit: null as unknown as Mock<(...args: unknown[]) => unknown>,
@@ -159,7 +164,10 @@ describe('desktop shell', () => {
     fs.writeFileSync(odd, 'x');
     const photo = path.join(CORPUS, 'scenes/skimage/chelsea.png');
     fake.showOpenDialog.mockResolvedValue({ canceled: false, filePaths: [photo, odd] });
-    const r = (await fake.handlers.get(CHANNELS.pickFiles)!(fromWindow(`${running!.server.url}/`))) as { accepted: string[]; refused: Array<{ path: string; reason: string }> };
+    const r = (await fake.handlers.get(CHANNELS.pickFiles)!(fromWindow(`${running!.server.url}/`))) as {
+      accepted: string[];
+      refused: Array<{ path: string; reason: string }>;
+    };
     expect(r.accepted).toHaveLength(1);
     expect(r.refused).toEqual([{ path: odd, reason: 'not a supported type' }]);
     const asset = running!.server.store.assets.byId(r.accepted[0])!;

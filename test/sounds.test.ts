@@ -23,15 +23,57 @@ describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
 
   beforeAll(async () => {
     // Mean normalized log-mel of a silent window ≈ -1.27, of one mostly speech ≈ -0.6.
-    const files = installTinyAudioTagger(path.join(data, 'models'), 'ast-audioset', ['Speech', 'Silence'], Float32Array.of(10, -10), Float32Array.of(9.3, -9.3));
+    const files = installTinyAudioTagger(
+      path.join(data, 'models'),
+      'ast-audioset',
+      ['Speech', 'Silence'],
+      Float32Array.of(10, -10),
+      Float32Array.of(9.3, -9.3),
+    );
     writeManifest(path.join(scratch, 'manifest.json'), 'ast-audioset', 'sounds', 'audio-classification', files);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     const ffmpeg = findFfmpeg()!.ffmpeg;
     // 12 s of silence, about 7 s of reading, 12 s of silence.
-    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=31',
-      '-i', corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-filter_complex', '[1:a]adelay=12000,apad[a]',
-      '-map', '0:v', '-map', '[a]', '-t', '31', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
-    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', mute]);
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x240:rate=5:duration=31',
+      '-i',
+      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
+      '-filter_complex',
+      '[1:a]adelay=12000,apad[a]',
+      '-map',
+      '0:v',
+      '-map',
+      '[a]',
+      '-t',
+      '31',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      video,
+    ]);
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x240:rate=5:duration=3',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      mute,
+    ]);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('sounds');
   });
@@ -44,7 +86,11 @@ describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
   it('tags each window, joins nothing across a change, and makes the sounds searchable', async () => {
     const d = await t.index(key, video, only);
     const stage = d.index.report.stages.sounds;
-    expect(stage).toMatchObject({ state: 'ok', counts: { events: 3, labels: 2, windows: 3 }, details: { model: 'ast-audioset', provider: 'cpu', labels: ['Silence', 'Speech'] } });
+    expect(stage).toMatchObject({
+      state: 'ok',
+      counts: { events: 3, labels: 2, windows: 3 },
+      details: { model: 'ast-audioset', provider: 'cpu', labels: ['Silence', 'Speech'] },
+    });
     const s = await t.api('POST', '/search', { key, json: { query: 'silence', search_options: { modalities: ['sound'] } } });
     expect(s.status).toBe(200);
     expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, modality: 'sound', timestamp: 0, snippet: { text: 'Silence' } });

@@ -21,7 +21,13 @@ const unit = (...v: number[]) => {
 
 describe('diarization', () => {
   it('cuts speech into 1.5 s windows every 0.75 s, keeping short stretches whole', () => {
-    expect(speechWindows([{ start_s: 1, end_s: 3 }, { start_s: 5, end_s: 6 }, { start_s: 8, end_s: 8.2 }])).toEqual([
+    expect(
+      speechWindows([
+        { start_s: 1, end_s: 3 },
+        { start_s: 5, end_s: 6 },
+        { start_s: 8, end_s: 8.2 },
+      ]),
+    ).toEqual([
       { start_s: 1, end_s: 2.5 },
       { start_s: 1.5, end_s: 3 },
       { start_s: 5, end_s: 6 },
@@ -56,7 +62,16 @@ describe('diarization', () => {
       { speaker: 0, start_s: 0, end_s: 1.88 },
       { speaker: 1, start_s: 1.88, end_s: 3 },
     ]);
-    expect(speakerOf([{ start_s: 0, end_s: 1 }, { start_s: 2, end_s: 3 }, { start_s: 5, end_s: 6 }], turns)).toEqual([0, 1, null]);
+    expect(
+      speakerOf(
+        [
+          { start_s: 0, end_s: 1 },
+          { start_s: 2, end_s: 3 },
+          { start_s: 5, end_s: 6 },
+        ],
+        turns,
+      ),
+    ).toEqual([0, 1, null]);
   });
 });
 
@@ -73,10 +88,25 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
   beforeAll(async () => {
     const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
     // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> → " Hello" → <|1.00|> (then the end).
-    const next = new Map([[50258, 50259], [50359, 50364], [50364, vocab['ĠHello']], [vocab['ĠHello'], 50364 + 50]]);
+    const next = new Map([
+      [50258, 50259],
+      [50359, 50364],
+      [50364, vocab['ĠHello']],
+      [vocab['ĠHello'], 50364 + 50],
+    ]);
     writeManifestOf(path.join(scratch, 'manifest.json'), [
-      { name: 'wespeaker-voxceleb-resnet34', stage: 'speakers', task: 'speaker-embedding', files: installTinySpeakerEmbedder(path.join(data, 'models'), 'wespeaker-voxceleb-resnet34') },
-      { name: 'whisper-tiny', stage: 'transcript', task: 'automatic-speech-recognition', files: installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next) },
+      {
+        name: 'wespeaker-voxceleb-resnet34',
+        stage: 'speakers',
+        task: 'speaker-embedding',
+        files: installTinySpeakerEmbedder(path.join(data, 'models'), 'wespeaker-voxceleb-resnet34'),
+      },
+      {
+        name: 'whisper-tiny',
+        stage: 'transcript',
+        task: 'automatic-speech-recognition',
+        files: installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next),
+      },
     ]);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // 1 s silence, reader A (7.1 s), 2 s, speaker B (2.8 s), 2 s, reader A (5.3 s), 1 s.
@@ -88,8 +118,30 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
     const inputs = parts.flatMap((p) => ['-i', p]);
     const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
     const filter = `[1:a]${mono},adelay=1000[a0];[2:a]${mono},adelay=2000[a1];[3:a]${mono},adelay=2000,apad=pad_len=16000[a2];[a0][a1][a2]concat=n=3:v=0:a=1[a]`;
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=22', ...inputs,
-      '-filter_complex', filter, '-map', '0:v', '-map', '[a]', '-shortest', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x240:rate=5:duration=22',
+      ...inputs,
+      '-filter_complex',
+      filter,
+      '-map',
+      '0:v',
+      '-map',
+      '[a]',
+      '-shortest',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      video,
+    ]);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('speakers');
   });

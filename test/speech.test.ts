@@ -12,7 +12,11 @@ const LIBRIVOX = fs.readdirSync(corpus('audio/librivox')).filter((f) => f.endsWi
 
 /** 16 kHz mono float samples of a recording with `silence` seconds of silence before it. */
 function decode(file: string, silence: number): Float32Array {
-  const raw = execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-i', file, '-af', `adelay=${silence * 1000}`, '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'], { maxBuffer: 1 << 28 });
+  const raw = execFileSync(
+    findFfmpeg()!.ffmpeg,
+    ['-v', 'error', '-i', file, '-af', `adelay=${silence * 1000}`, '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'],
+    { maxBuffer: 1 << 28 },
+  );
   return new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
 }
 
@@ -47,9 +51,33 @@ describe('speech segments', () => {
     it('records speech segments and makes "speech" searchable at that moment', async () => {
       const key = t.key('talks');
       const video = path.join(scratch, 'talk.mp4');
-      execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=10',
-        '-i', corpus(`audio/librivox/${LIBRIVOX[0]}`), '-filter_complex', '[1:a]adelay=3000,apad[a]', '-map', '0:v', '-map', '[a]', '-t', '10', '-shortest',
-        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+      execFileSync(findFfmpeg()!.ffmpeg, [
+        '-v',
+        'error',
+        '-y',
+        '-f',
+        'lavfi',
+        '-i',
+        'color=c=gray:size=320x240:rate=5:duration=10',
+        '-i',
+        corpus(`audio/librivox/${LIBRIVOX[0]}`),
+        '-filter_complex',
+        '[1:a]adelay=3000,apad[a]',
+        '-map',
+        '0:v',
+        '-map',
+        '[a]',
+        '-t',
+        '10',
+        '-shortest',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        video,
+      ]);
       const up = await t.upload(key, video, { pipeline: 'arrow', options: JSON.stringify({ ocr: false, faces: false, people: false }) });
       const d = await t.waitCompleted(key, up.body.data.video_id);
       const speech = d.index.report.stages.speech;
@@ -62,7 +90,10 @@ describe('speech segments', () => {
       const s = await t.api('POST', '/search', { key, json: { query: 'speech' } });
       expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, modality: 'sound', timestamp: segs[0].start_s });
 
-      const silent = await t.upload(key, corpus('video/opencv/vtest.avi'), { pipeline: 'arrow', options: JSON.stringify({ ocr: false, faces: false, people: false }) });
+      const silent = await t.upload(key, corpus('video/opencv/vtest.avi'), {
+        pipeline: 'arrow',
+        options: JSON.stringify({ ocr: false, faces: false, people: false }),
+      });
       const v = await t.waitCompleted(key, silent.body.data.video_id);
       expect(v.index.report.stages.speech).toMatchObject({ state: 'not_applicable', reason: 'the video has no audio track' });
     });

@@ -42,9 +42,32 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
     writeManifest(path.join(scratch, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // Three seconds of a still picture, then a LibriVox reading.
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=12',
-      '-i', corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-filter_complex', '[1:a]adelay=3000,apad[a]',
-      '-map', '0:v', '-map', '[a]', '-t', '12', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=gray:size=320x240:rate=5:duration=12',
+      '-i',
+      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
+      '-filter_complex',
+      '[1:a]adelay=3000,apad[a]',
+      '-map',
+      '0:v',
+      '-map',
+      '[a]',
+      '-t',
+      '12',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      video,
+    ]);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('readings');
   });
@@ -104,7 +127,10 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
     await t.restart();
     const d = await index({});
     expect(d.status).toBe('completed');
-    expect(d.index.report.stages.transcript).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^error: Load model from .*decoder_model_merged_quantized\.onnx failed/) });
+    expect(d.index.report.stages.transcript).toMatchObject({
+      state: 'failed',
+      reason: expect.stringMatching(/^error: Load model from .*decoder_model_merged_quantized\.onnx failed/),
+    });
     expect(d.index.report.stages.speech.state).toBe('ok');
     expect((await t.api('GET', '/health')).status).toBe(200);
   });

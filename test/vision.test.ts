@@ -8,7 +8,12 @@ import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
-interface Box { x: number; y: number; w: number; h: number }
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.w > 0 && b.h > 0 && b.x + b.w <= 1.00001 && b.y + b.h <= 1.00001;
 
 describe('faces, objects and labels', () => {
@@ -110,8 +115,22 @@ describe('faces, objects and labels', () => {
 
   it('looks at every sampled video frame for faces; objects do not apply to videos', async () => {
     const video = path.join(scratch, 'faces.mp4');
-    execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', '-loop', '1', '-i', corpus('faces/face-api-samples/sample1.jpg'), '-t', '3', '-r', '5',
-      '-vf', 'scale=960:-2,format=yuv420p', video]);
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-loop',
+      '1',
+      '-i',
+      corpus('faces/face-api-samples/sample1.jpg'),
+      '-t',
+      '3',
+      '-r',
+      '5',
+      '-vf',
+      'scale=960:-2,format=yuv420p',
+      video,
+    ]);
     const d = await indexed(video);
     expect(d.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { frames: 3, faces: 9 } });
     expect(d.index.report.stages.objects.state).toBe('not_applicable');
@@ -120,7 +139,9 @@ describe('faces, objects and labels', () => {
     expect(at1.faces).toHaveLength(3);
     expect(at1.timestamp).toBe(1.2);
     // Nine faces over three frames of one shot: one search hit for the moment, not one per frame.
-    const entries = t.server.store.db.prepare("SELECT COUNT(*) AS n FROM search_entries WHERE asset_id = ? AND stage = 'faces'").get(d.video_id) as { n: number };
+    const entries = t.server.store.db.prepare("SELECT COUNT(*) AS n FROM search_entries WHERE asset_id = ? AND stage = 'faces'").get(d.video_id) as {
+      n: number;
+    };
     expect(entries.n).toBeGreaterThan(1);
     const hits = (await t.api('POST', '/search', { key, json: { query: 'face', video_id: d.video_id } })).body.data.hits;
     expect(hits).toHaveLength(1);

@@ -17,7 +17,9 @@ function Toasts() {
   return (
     <div className="toasts" role="status" aria-live="polite">
       {items.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} onClick={() => dismiss(t.id)}>{t.text}</div>
+        <div key={t.id} className={`toast toast-${t.kind}`} onClick={() => dismiss(t.id)}>
+          {t.text}
+        </div>
       ))}
     </div>
   );
@@ -47,7 +49,14 @@ function SearchBox() {
         input.current?.blur();
       }}
     >
-      <input ref={input} type="search" aria-label="search" placeholder="Search moments, pages and photos  ( / )" value={query} onChange={(e) => setQuery(e.target.value)} />
+      <input
+        ref={input}
+        type="search"
+        aria-label="search"
+        placeholder="Search moments, pages and photos  ( / )"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
     </form>
   );
 }
@@ -73,7 +82,9 @@ export function App() {
         <span className="brand">Media Index</span>
         <nav>
           {SECTIONS.map(([name, href, label]) => (
-            <a key={name} href={href} aria-current={section === name ? 'page' : undefined}>{label}</a>
+            <a key={name} href={href} aria-current={section === name ? 'page' : undefined}>
+              {label}
+            </a>
           ))}
         </nav>
         <SearchBox />

@@ -25,7 +25,17 @@ export const API_PREFIX = '/api/v1';
 
 export function apiRoutes(s: Services): AnyRouteSpec[] {
   const routes: AnyRouteSpec[] = [];
-  routes.push(...systemRoutes(s, () => routes), ...videoRoutes(s), ...indexOptionsRoutes(s), ...engineRoutes(s), ...searchRoutes(s), ...modelRoutes(s), ...peopleRoutes(s), ...answerRoutes(s), ...keyRoutes(s));
+  routes.push(
+    ...systemRoutes(s, () => routes),
+    ...videoRoutes(s),
+    ...indexOptionsRoutes(s),
+    ...engineRoutes(s),
+    ...searchRoutes(s),
+    ...modelRoutes(s),
+    ...peopleRoutes(s),
+    ...answerRoutes(s),
+    ...keyRoutes(s),
+  );
   return routes;
 }
 

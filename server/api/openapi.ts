@@ -15,7 +15,10 @@ function openApiPath(koaPath: string): string {
 
 function parameters(spec: AnyRouteSpec): unknown[] {
   const out: unknown[] = [];
-  for (const [where, t] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [where, t] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     if (!t) continue;
     const json = schema(t, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, s] of Object.entries(json.properties ?? {})) {

@@ -36,30 +36,30 @@ interface BaseSpec<P, Q, B> {
   tags?: string[];
 }
 
+// Handlers are declared as methods: a route of specific types is then also a route of unknown
+// ones (AnyRouteSpec), which is how the router and the OpenAPI document hold them all.
 export interface ObjectRouteSpec<P, Q, B, R> extends BaseSpec<P, Q, B> {
   kind?: 'object';
   response: z.ZodType<R>;
-  handler: (input: Input<P, Q, B>) => R | Promise<R>;
+  handler(input: Input<P, Q, B>): R | Promise<R>;
 }
 
 export interface ListRouteSpec<P, Q extends { limit: number; offset: number }, B, R> extends BaseSpec<P, Q, B> {
   kind: 'list';
   response: z.ZodType<R>;
-  handler: (input: Input<P, Q, B>) => { items: R[]; total: number } | Promise<{ items: R[]; total: number }>;
+  handler(input: Input<P, Q, B>): { items: R[]; total: number } | Promise<{ items: R[]; total: number }>;
 }
 
 /** Raw routes answer with something other than the JSON envelope (a document, a file). */
 export interface RawRouteSpec<P, Q, B> extends BaseSpec<P, Q, B> {
   kind: 'raw';
-  handler: (input: Input<P, Q, B>) => void | Promise<void>;
+  handler(input: Input<P, Q, B>): void | Promise<void>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRouteSpec = ObjectRouteSpec<any, any, any, any> | ListRouteSpec<any, any, any, any> | RawRouteSpec<any, any, any>;
+export type AnyRouteSpec =
+  ObjectRouteSpec<unknown, unknown, unknown, unknown> | ListRouteSpec<unknown, PaginationQuery, unknown, unknown> | RawRouteSpec<unknown, unknown, unknown>;
 
-export const defineRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(
-  spec: ObjectRouteSpec<P, Q, B, R>,
-) => spec;
+export const defineRoute = <P = Record<string, never>, Q = Record<string, never>, B = undefined, R = unknown>(spec: ObjectRouteSpec<P, Q, B, R>) => spec;
 export const defineListRoute = <P = Record<string, never>, Q extends { limit: number; offset: number } = PaginationQuery, B = undefined, R = unknown>(
   spec: Omit<ListRouteSpec<P, Q, B, R>, 'kind'>,
 ): ListRouteSpec<P, Q, B, R> => ({ ...spec, kind: 'list' });
@@ -87,31 +87,30 @@ export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteS
   for (const spec of routes) {
     const handler: Middleware<AppState> = async (ctx) => {
       const auth = requireAccess(ctx.state, spec.access);
-      const input = {
+      const base = {
         params: parse(spec.params, ctx.params, 'params'),
-        query: parse(spec.query, ctx.query, 'query'),
         body: parse(spec.body, (ctx.request as { body?: unknown }).body, 'body'),
         auth,
         ctx: ctx as AppContext,
       };
       if (spec.kind === 'raw') {
-        await spec.handler(input);
+        await spec.handler({ ...base, query: parse(spec.query, ctx.query, 'query') });
         return;
       }
       // Set before the handler, which may choose another status (202 against 200, say).
       ctx.status = spec.status ?? 200;
       if (spec.kind === 'list') {
-        const { items, total } = await spec.handler(input);
-        const { limit, offset } = input.query as PaginationQuery;
+        const query = parse(spec.query, ctx.query, 'query');
+        const { items, total } = await spec.handler({ ...base, query });
         ctx.body = {
           success: true,
           data: items,
-          pagination: { limit, offset, total, has_more: offset + items.length < total },
+          pagination: { limit: query.limit, offset: query.offset, total, has_more: query.offset + items.length < total },
           meta: { request_id: ctx.state.requestId, timing_ms: timingMs(ctx.state) },
         };
         return;
       }
-      const data = await spec.handler(input);
+      const data = await spec.handler({ ...base, query: parse(spec.query, ctx.query, 'query') });
       ctx.body = { success: true, data, meta: { request_id: ctx.state.requestId, timing_ms: timingMs(ctx.state) } };
     };
     // Auth and scope are checked before any body is read (a read key never streams an upload).

@@ -30,6 +30,7 @@ class HashingDiskStorage implements multer.StorageEngine {
       },
     });
     pipeline((file as multer.File & { stream: NodeJS.ReadableStream }).stream, tap, fs.createWriteStream(target, { flags: 'wx', mode: 0o600 })).then(
+      // multer's callback types a full File; a storage engine gives only what it adds (path, size, and our hash).
       () => cb(null, { path: target, size, sha256: hash.digest('hex') } as StoredInfo as unknown as multer.File),
       (err) => fs.rm(target, { force: true }, () => cb(err)),
     );
@@ -47,6 +48,7 @@ export function uploadMiddleware(tmpDir: string, maxBytes: number): Middleware<A
   }).single('file');
   return async (ctx, next) => {
     try {
+      // @koa/multer's middleware is typed for Koa 2's context; it runs unchanged on Koa 3's.
       await (single as unknown as Middleware<AppState>)(ctx, async () => {});
     } catch (err) {
       const code = (err as { code?: string }).code;

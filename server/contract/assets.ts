@@ -6,12 +6,34 @@ export const ASSET_KINDS = ['video', 'image', 'document'] as const;
 export type AssetKind = (typeof ASSET_KINDS)[number];
 
 export const EXTENSION_KINDS: Record<string, AssetKind> = {
-  '.mp4': 'video', '.mov': 'video', '.mkv': 'video', '.webm': 'video', '.m4v': 'video', '.avi': 'video',
-  '.jpg': 'image', '.jpeg': 'image', '.png': 'image', '.webp': 'image', '.heic': 'image', '.heif': 'image',
-  '.tif': 'image', '.tiff': 'image', '.bmp': 'image', '.gif': 'image',
-  '.pdf': 'document', '.docx': 'document', '.pptx': 'document', '.xlsx': 'document', '.odt': 'document',
-  '.odp': 'document', '.rtf': 'document', '.epub': 'document', '.txt': 'document', '.md': 'document',
-  '.html': 'document', '.csv': 'document',
+  '.mp4': 'video',
+  '.mov': 'video',
+  '.mkv': 'video',
+  '.webm': 'video',
+  '.m4v': 'video',
+  '.avi': 'video',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.png': 'image',
+  '.webp': 'image',
+  '.heic': 'image',
+  '.heif': 'image',
+  '.tif': 'image',
+  '.tiff': 'image',
+  '.bmp': 'image',
+  '.gif': 'image',
+  '.pdf': 'document',
+  '.docx': 'document',
+  '.pptx': 'document',
+  '.xlsx': 'document',
+  '.odt': 'document',
+  '.odp': 'document',
+  '.rtf': 'document',
+  '.epub': 'document',
+  '.txt': 'document',
+  '.md': 'document',
+  '.html': 'document',
+  '.csv': 'document',
 };
 
 /** Refused with `unsupported_legacy_format` (SPEC 2.2). */
@@ -27,7 +49,10 @@ export const ASSET_STATUSES = ['processing', 'completed'] as const;
 export const UploadFields = z
   .object({
     pipeline: z.enum(PIPELINES).default(CURRENT_PIPELINE),
-    options: z.string().max(64 * 1024).optional(),
+    options: z
+      .string()
+      .max(64 * 1024)
+      .optional(),
   })
   .strict();
 

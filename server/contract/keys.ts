@@ -20,9 +20,15 @@ export const KeysView = z.object({ keys: z.array(KeyView) });
 export const CreateKeyBody = z
   .object({
     label: z.string().trim().min(1).max(100).optional(),
-    scopes: z.array(z.enum(['read', 'write'])).min(1).max(2),
+    scopes: z
+      .array(z.enum(['read', 'write']))
+      .min(1)
+      .max(2),
     /** A duration: 30d, 12h, 90m, 2w. Without it the key does not expire. */
-    expires_in: z.string().regex(/^\d{1,6}[smhdw]$/, 'use e.g. 30d, 12h, 90m, 2w').optional(),
+    expires_in: z
+      .string()
+      .regex(/^\d{1,6}[smhdw]$/, 'use e.g. 30d, 12h, 90m, 2w')
+      .optional(),
   })
   .strict();
 

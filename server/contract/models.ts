@@ -17,7 +17,13 @@ export const ModelView = z.object({
 });
 
 export const ModelParams = z.object({ name: z.string().min(1).max(100) });
-export const PullAck = z.object({ name: z.string(), state: z.enum(['downloading', 'installed', 'failed']), received: z.number(), total: z.number(), error: z.string().nullable() });
+export const PullAck = z.object({
+  name: z.string(),
+  state: z.enum(['downloading', 'installed', 'failed']),
+  received: z.number(),
+  total: z.number(),
+  error: z.string().nullable(),
+});
 
 export const ModelsView = z.object({
   models: z.array(ModelView),

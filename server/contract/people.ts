@@ -56,9 +56,7 @@ export const PersonDetail = Person.extend({
 export type PersonDetail = z.infer<typeof PersonDetail>;
 
 export const PeopleQuery = z.object({ include_hidden: z.enum(['true', 'false', '1', '0']).optional() }).strict();
-export const PersonQuery = z
-  .object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) })
-  .strict();
+export const PersonQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) }).strict();
 
 export const PersonPatch = z
   .object({ name: z.string().trim().max(200).optional(), hidden: z.boolean().optional(), cover_face_id: z.string().min(1).max(100).optional() })

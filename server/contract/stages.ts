@@ -2,18 +2,7 @@
 // Upload validation, PUT /index-options, GET /index-options and the indexer all read this file.
 import { z } from 'zod';
 
-export const STAGE_NAMES = [
-  'transcript',
-  'captions',
-  'speakers',
-  'sounds',
-  'labels',
-  'ocr',
-  'faces',
-  'objects',
-  'people',
-  'music',
-] as const;
+export const STAGE_NAMES = ['transcript', 'captions', 'speakers', 'sounds', 'labels', 'ocr', 'faces', 'objects', 'people', 'music'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 export const OCR_LANGUAGES = ['en', 'hi'] as const;
@@ -57,9 +46,7 @@ export const STAGE_SPECS = {
     },
     defaults: {},
     check: (v) =>
-      v.min_speakers !== undefined && v.max_speakers !== undefined && v.min_speakers > v.max_speakers
-        ? ['min_speakers must not exceed max_speakers']
-        : [],
+      v.min_speakers !== undefined && v.max_speakers !== undefined && v.min_speakers > v.max_speakers ? ['min_speakers must not exceed max_speakers'] : [],
   }),
   sounds: spec({
     description: 'Sound events (AudioSet labels).',
@@ -89,8 +76,7 @@ export const STAGE_SPECS = {
     defaults: { fps: 1, min_face_px: 32 },
   }),
   objects: spec({
-    description:
-      'Object boxes on photos and picture pages: a closed-set detector plus open-vocabulary phrases.',
+    description: 'Object boxes on photos and picture pages: a closed-set detector plus open-vocabulary phrases.',
     enabledByDefault: true,
     values: {
       min_confidence: confidence,
@@ -127,9 +113,9 @@ function stageSettingSchema(name: StageName) {
   return z.union([z.boolean(), values]);
 }
 
-const layerShape = Object.fromEntries(
-  STAGE_NAMES.map((n) => [n, stageSettingSchema(n).optional()]),
-) as { [K in StageName]: z.ZodOptional<ReturnType<typeof stageSettingSchema>> };
+const layerShape = Object.fromEntries(STAGE_NAMES.map((n) => [n, stageSettingSchema(n).optional()])) as {
+  [K in StageName]: z.ZodOptional<ReturnType<typeof stageSettingSchema>>;
+};
 
 /** Index options as a caller gives them: any subset of stages, each `true`, `false` or an object. */
 export const IndexOptionsInput = z.object(layerShape).strict();
@@ -139,21 +125,22 @@ export type EffectiveStage = { enabled: boolean } & Record<string, unknown>;
 /** The options a run uses: every stage with `enabled` and all its values filled in. */
 export type EffectiveOptions = Record<StageName, EffectiveStage>;
 
+// Object.fromEntries loses the keys: the object has exactly one schema per stage name.
 export const EffectiveOptionsSchema = z.object(
   Object.fromEntries(
     STAGE_NAMES.map((n) => [
       n,
-      z.object({ enabled: z.boolean(), ...STAGE_SPECS[n].values }).partial().required({ enabled: true }),
+      z
+        .object({ enabled: z.boolean(), ...STAGE_SPECS[n].values })
+        .partial()
+        .required({ enabled: true }),
     ]),
   ) as unknown as Record<StageName, z.ZodType>,
 );
 
 export function deploymentDefaults(): EffectiveOptions {
   return Object.fromEntries(
-    STAGE_NAMES.map((n) => [
-      n,
-      { enabled: STAGE_SPECS[n].enabledByDefault, ...structuredClone(STAGE_SPECS[n].defaults) },
-    ]),
+    STAGE_NAMES.map((n) => [n, { enabled: STAGE_SPECS[n].enabledByDefault, ...structuredClone(STAGE_SPECS[n].defaults) }]),
   ) as EffectiveOptions;
 }
 
@@ -179,10 +166,7 @@ export interface OptionProblem {
 }
 
 /** Merges layers (deployment < workspace < upload) and checks rules that span values or stages. */
-export function resolveOptions(
-  workspace: IndexOptionsInput,
-  upload: IndexOptionsInput = {},
-): { effective: EffectiveOptions; problems: OptionProblem[] } {
+export function resolveOptions(workspace: IndexOptionsInput, upload: IndexOptionsInput = {}): { effective: EffectiveOptions; problems: OptionProblem[] } {
   const effective = applyLayer(applyLayer(deploymentDefaults(), workspace), upload);
   const problems: OptionProblem[] = [];
   for (const name of STAGE_NAMES) {

@@ -59,6 +59,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     return this.slots.size;
   }
 
+  /** The process ids of the indexer processes running now. */
+  get workerPids(): number[] {
+    return [...this.slots].map((s) => s.channel.pid).filter((pid): pid is number => pid !== undefined);
+  }
+
   start(): void {
     const requeued = this.queue.recover();
     if (requeued > 0) this.log(`resuming ${requeued} interrupted stage run(s)`);

@@ -9,12 +9,7 @@ import { INTERNAL_STAGES, type IndexStageName } from './stage.ts';
 /** What the deprecated tiers index (SPEC 9: no pages, regions, People or index options). */
 export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
 
-export function planRuns(
-  assetId: string,
-  kind: AssetKind,
-  effective: EffectiveOptions | null,
-  now: number,
-): StageRunRow[] {
+export function planRuns(assetId: string, kind: AssetKind, effective: EffectiveOptions | null, now: number): StageRunRow[] {
   return STAGE_ORDER.map((name) => {
     const def = STAGES[name];
     const base: StageRunRow = {

@@ -60,7 +60,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    */
   next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
-    for (let settled = true; settled && out.length < max; ) {
+    for (let settled = true; settled && out.length < max;) {
       settled = false;
       out.length = 0;
       const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4));
@@ -80,7 +80,9 @@ export class StageQueue extends EventEmitter<QueueEvents> {
             this.finish(
               assetId,
               stage,
-              failedDep ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` } : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
+              failedDep
+                ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` }
+                : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
             );
             settled = true;
             continue;

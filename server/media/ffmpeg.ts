@@ -105,6 +105,9 @@ export function runTool(bin: string, args: string[], opts: { timeoutMs?: number;
 
 /** The last meaningful line ffmpeg printed, for a failure reason. */
 export function lastError(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines.at(-1) ?? 'unknown error').slice(0, 300);
 }

@@ -70,7 +70,10 @@ export async function extractImage(file: string, ext: string, assetDir: string):
       throw new ExtractError(`corrupt: ${msg}`);
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);
-    const thumb = await sharp(normalized).resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' }).jpeg({ quality: 80 }).toBuffer({ resolveWithObject: true });
+    const thumb = await sharp(normalized)
+      .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' })
+      .jpeg({ quality: 80 })
+      .toBuffer({ resolveWithObject: true });
     await fs.promises.writeFile(path.join(assetDir, 'thumb.jpg'), thumb.data);
     const frameMeta = await sharp(normalized).metadata();
     return {

@@ -142,7 +142,8 @@ function joinLines(lines: string[]): string {
   for (const l of lines) {
     const t = l.trim();
     if (!t) continue;
-    if (out.endsWith('-') && /^[a-z]/.test(t)) out = out.slice(0, -1) + t; // hyphenated word
+    if (out.endsWith('-') && /^[a-z]/.test(t))
+      out = out.slice(0, -1) + t; // hyphenated word
     else out = out ? `${out} ${t}` : t;
   }
   return out;

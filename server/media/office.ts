@@ -18,7 +18,26 @@ export const MAX_SHEET_ROWS = 5000;
 export const CSV_ROWS_PER_PAGE = 100;
 export const MAX_CSV_ROWS = 200_000;
 
-const BLOCK_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'pre', 'blockquote', 'tr', 'dt', 'dd', 'caption', 'figcaption', 'address', 'td', 'th']);
+const BLOCK_TAGS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'pre',
+  'blockquote',
+  'tr',
+  'dt',
+  'dd',
+  'caption',
+  'figcaption',
+  'address',
+  'td',
+  'th',
+]);
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'iframe', 'object']);
 const MAX_DEPTH = 256;
 
@@ -47,7 +66,10 @@ export function htmlBlocks(html: string): Block[] {
     }
     if (tag === 'tr') {
       flush();
-      const cells = el.querySelectorAll('td, th').map((c) => normalizeSpace(c.textContent)).filter(Boolean);
+      const cells = el
+        .querySelectorAll('td, th')
+        .map((c) => normalizeSpace(c.textContent))
+        .filter(Boolean);
       if (cells.length) blocks.push({ text: cells.join(' | ') });
       return;
     }
@@ -75,6 +97,7 @@ async function loadZip(file: string): Promise<JSZip> {
   }
   let total = 0;
   zip.forEach((_p, entry) => {
+    // JSZip keeps each entry's declared size in a private field; reading it avoids inflating a zip bomb to measure it.
     total += (entry as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0;
   });
   if (total > MAX_UNZIPPED_BYTES) throw new ExtractError(`too_large: the archive inflates to ${total} bytes`);
@@ -88,7 +111,14 @@ async function zipText(zip: JSZip, name: string): Promise<string> {
 }
 
 type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
-const xml = new XMLParser({ preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', trimValues: false, processEntities: true, htmlEntities: false });
+const xml = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+});
 
 function children(node: XmlNode): XmlNode[] {
   for (const [k, v] of Object.entries(node)) if (k !== ':@' && Array.isArray(v)) return v as XmlNode[];
@@ -108,7 +138,9 @@ function xmlParagraphs(nodes: XmlNode[], paragraphTags: Set<string>, headingTags
     if (tag === 'text:tab' || tag === 'a:tab') return '\t';
     if (tag === 'text:line-break' || tag === 'a:br') return ' ';
     if (depth > MAX_DEPTH) return '';
-    return children(n).map((c) => textOf(c, depth + 1)).join('');
+    return children(n)
+      .map((c) => textOf(c, depth + 1))
+      .join('');
   };
   const walk = (n: XmlNode, depth: number) => {
     const tag = tagOf(n);
@@ -153,7 +185,9 @@ async function pptx(file: string): Promise<ExtractedPage[]> {
   const pages: ExtractedPage[] = [];
   for (const [i, m] of slides.entries()) {
     const tree = xml.parse(await zipText(zip, m[0])) as XmlNode[];
-    const blocks = xmlParagraphs(tree, new Set(['a:p'])).map((b) => ({ text: normalizeSpace(b.text) })).filter((b) => b.text);
+    const blocks = xmlParagraphs(tree, new Set(['a:p']))
+      .map((b) => ({ text: normalizeSpace(b.text) }))
+      .filter((b) => b.text);
     pages.push(syntheticPage(i + 1, blocks));
   }
   return pages;
@@ -165,7 +199,12 @@ async function openDocument(file: string, perPage: boolean): Promise<ExtractedPa
   const paragraphTags = new Set(['text:p', 'text:h']);
   if (!perPage) return syntheticDocument(xmlParagraphs(tree, paragraphTags, new Set(['text:h'])));
   return findAll(tree, 'draw:page').map((page, i) =>
-    syntheticPage(i + 1, xmlParagraphs([page], paragraphTags).map((b) => ({ text: normalizeSpace(b.text) })).filter((b) => b.text)),
+    syntheticPage(
+      i + 1,
+      xmlParagraphs([page], paragraphTags)
+        .map((b) => ({ text: normalizeSpace(b.text) }))
+        .filter((b) => b.text),
+    ),
   );
 }
 
@@ -224,14 +263,25 @@ async function csv(file: string): Promise<{ pages: ExtractedPage[]; details: Rec
       }
       rows.push({ text: record.map(normalizeSpace).filter(Boolean).join(' | ') });
       if (rows.length === CSV_ROWS_PER_PAGE) {
-        pages.push(syntheticPage(pages.length + 1, rows.filter((r) => r.text)));
+        pages.push(
+          syntheticPage(
+            pages.length + 1,
+            rows.filter((r) => r.text),
+          ),
+        );
         rows = [];
       }
     }
   } catch (err) {
     throw new ExtractError(`corrupt: ${(err as Error).message}`);
   }
-  if (rows.length || pages.length === 0) pages.push(syntheticPage(pages.length + 1, rows.filter((r) => r.text)));
+  if (rows.length || pages.length === 0)
+    pages.push(
+      syntheticPage(
+        pages.length + 1,
+        rows.filter((r) => r.text),
+      ),
+    );
   return { pages, details: truncated ? { rows_truncated_at: MAX_CSV_ROWS } : {} };
 }
 

@@ -50,8 +50,7 @@ function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: nu
       else if (cur) cur.parts.push(' ');
       continue;
     }
-    const sameLine =
-      cur !== null && !endLine && Math.abs(baseline - cur.baseline) < size * 0.5 && x > cur.x0 - size * 0.5;
+    const sameLine = cur !== null && !endLine && Math.abs(baseline - cur.baseline) < size * 0.5 && x > cur.x0 - size * 0.5;
     if (!sameLine || !cur) {
       cur = { parts: [], x0: x, x1: x + w, top: baseline - size * 0.8, bottom: baseline + size * 0.2, baseline, size };
       lines.push(cur);
@@ -111,6 +110,7 @@ async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 
   };
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, w, h);
+  // pdf.js types the canvas as the DOM's; @napi-rs/canvas implements the 2D context it draws with.
   await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
   return format === 'jpeg' ? canvas.encode('jpeg', 82) : canvas.encode('png');
 }
@@ -193,6 +193,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
       const content = await page.getTextContent();
+      // The filter keeps text items (those with `str`), which pdf.js's union type cannot narrow by itself.
       const items = content.items.filter((i) => 'str' in i) as unknown as TextItem[];
       const allLines = toLines(items, viewport.transform, lib.Util, viewport.width, viewport.height);
       // Lines whose glyphs map to control or private-use characters come from fonts without a

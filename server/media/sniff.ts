@@ -33,8 +33,7 @@ export async function confirmContent(file: string, ext: string, kind: AssetKind)
   const stat = await fs.promises.stat(file);
   if (stat.size === 0) throw new AppError('empty_file', 422, 'The file is empty.');
   const detected = await fileTypeFromFile(file);
-  const mismatch = (what: string) =>
-    Errors.unsupportedFileType(`The file's content (${what}) does not match its extension ${ext}.`);
+  const mismatch = (what: string) => Errors.unsupportedFileType(`The file's content (${what}) does not match its extension ${ext}.`);
 
   if (detected?.ext === 'cfb' && ['.docx', '.pptx', '.xlsx'].includes(ext)) {
     throw new AppError(

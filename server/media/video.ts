@@ -89,7 +89,22 @@ export function shotsFromCuts(cuts: number[], duration: number): Shot[] {
 async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, longSide: number, seek: 'input' | 'output'): Promise<boolean> {
   const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
   const ss = ['-ss', at.toFixed(3)];
-  const args = ['-v', 'error', '-y', ...(seek === 'input' ? ss : []), '-i', file, ...(seek === 'output' ? ss : []), '-frames:v', '1', '-vf', scale, '-q:v', '3', out];
+  const args = [
+    '-v',
+    'error',
+    '-y',
+    ...(seek === 'input' ? ss : []),
+    '-i',
+    file,
+    ...(seek === 'output' ? ss : []),
+    '-frames:v',
+    '1',
+    '-vf',
+    scale,
+    '-q:v',
+    '3',
+    out,
+  ];
   const r = await runTool(t.ffmpeg, args, { timeoutMs: 120_000 });
   return r.code === 0 && fs.existsSync(out);
 }
@@ -102,8 +117,24 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
   }
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');
-  const args = ['-v', 'info', '-nostats', '-hide_banner', '-y', '-i', file, '-map', '0:v:0', '-an', '-sn',
-    '-vf', `scale=192:-2,select='gt(scene,${SCENE_THRESHOLD})',showinfo`, '-f', 'null', '-'];
+  const args = [
+    '-v',
+    'info',
+    '-nostats',
+    '-hide_banner',
+    '-y',
+    '-i',
+    file,
+    '-map',
+    '0:v:0',
+    '-an',
+    '-sn',
+    '-vf',
+    `scale=192:-2,select='gt(scene,${SCENE_THRESHOLD})',showinfo`,
+    '-f',
+    'null',
+    '-',
+  ];
   if (probe.has_audio) {
     // Padded or cut to the container's duration, so audio time and video time are the same clock.
     const fit = probe.duration_s > 0 ? ['-af', 'apad', '-t', probe.duration_s.toFixed(3)] : [];
@@ -138,7 +169,10 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     f.width = m.width ?? 0;
     f.height = m.height ?? 0;
   }
-  await sharp(path.join(assetDir, frames[0].file)).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
+  await sharp(path.join(assetDir, frames[0].file))
+    .resize({ width: 320, height: 320, fit: 'inside' })
+    .jpeg({ quality: 80 })
+    .toFile(path.join(assetDir, 'thumb.jpg'));
   return {
     facts: { duration_s: Math.round(duration * 1000) / 1000, width: probe.width, height: probe.height },
     pages: [],

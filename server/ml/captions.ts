@@ -12,6 +12,7 @@ interface Captioner {
 function captioner(modelsRoot: string, model: string): Promise<Captioner> {
   return loadOnce(['captions', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       run: (await t.pipeline('image-to-text', model, { dtype: 'q8', device: executionProvider() })) as unknown as Captioner['run'],
       RawImage: t.RawImage as unknown as Captioner['RawImage'],

@@ -16,6 +16,7 @@ type RawImageClass = new (data: Uint8ClampedArray | Buffer, w: number, h: number
 function visionHalf(modelsRoot: string, model: string) {
   return loadOnce(['clip-vision', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       processor: (await t.AutoProcessor.from_pretrained(model)) as unknown as Processor,
       model: (await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
@@ -27,6 +28,7 @@ function visionHalf(modelsRoot: string, model: string) {
 function textHalf(modelsRoot: string, model: string) {
   return loadOnce(['clip-text', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Tokenizer,
       model: (await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
@@ -35,7 +37,11 @@ function textHalf(modelsRoot: string, model: string) {
 }
 
 /** One unit vector per RGB picture (interleaved 8-bit, 3 channels). */
-export async function embedPictures(modelsRoot: string, model: string, pictures: Array<{ data: Buffer; width: number; height: number }>): Promise<Float32Array[]> {
+export async function embedPictures(
+  modelsRoot: string,
+  model: string,
+  pictures: Array<{ data: Buffer; width: number; height: number }>,
+): Promise<Float32Array[]> {
   if (pictures.length === 0) return [];
   const vision = await visionHalf(modelsRoot, model);
   const images = pictures.map((p) => new vision.RawImage(p.data, p.width, p.height, 3));

@@ -8,6 +8,7 @@ type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }
 export async function embedTexts(modelsRoot: string, model: string, texts: string[]): Promise<Float32Array[]> {
   const p = loadOnce(['sentences', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return (await t.pipeline('feature-extraction', model, { dtype: 'q8', device: executionProvider() })) as unknown as Extractor;
   });
   const extract = await p;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Config, FaceLandmark, Human, Result } from '@vladmandic/human';
 
 const require = createRequire(import.meta.url);
 const HUMAN_DIST = path.dirname(require.resolve('@vladmandic/human'));
@@ -36,8 +37,7 @@ export interface DetectedObject {
   score: number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type HumanInstance = any;
+type HumanInstance = Human;
 
 let fetchPatched = false;
 /** Answers file:// fetches under the model and wasm folders from disk (tf.js loads through fetch). */
@@ -61,7 +61,7 @@ function serveModelFiles(): void {
 
 let humanPromise: Promise<HumanInstance> | null = null;
 
-const BASE_CONFIG = {
+const BASE_CONFIG: Partial<Config> = {
   backend: 'wasm',
   modelBasePath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/`,
   wasmPath: `${pathToFileURL(WASM_DIR).href}/`,
@@ -92,7 +92,7 @@ const BASE_CONFIG = {
 async function human(): Promise<HumanInstance> {
   humanPromise ??= (async () => {
     serveModelFiles();
-    const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: unknown) => HumanInstance };
+    const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: Partial<Config>) => HumanInstance };
     const h = new Human(BASE_CONFIG);
     await h.load();
     await h.tf.ready();
@@ -103,7 +103,7 @@ async function human(): Promise<HumanInstance> {
   return humanPromise;
 }
 
-async function detect(rgb: Rgb, overrides: Record<string, unknown>): Promise<HumanInstance> {
+async function detect(rgb: Rgb, overrides: Partial<Config>): Promise<Result> {
   const h = await human();
   const tensor = h.tf.tensor(rgb.data, [1, rgb.height, rgb.width, 3], 'int32');
   try {
@@ -113,36 +113,35 @@ async function detect(rgb: Rgb, overrides: Record<string, unknown>): Promise<Hum
   }
 }
 
-const LANDMARKS: Record<string, string[]> = {
+const LANDMARKS: Record<string, FaceLandmark[]> = {
   left_eye: ['leftEyeUpper0', 'leftEyeLower0'],
   right_eye: ['rightEyeUpper0', 'rightEyeLower0'],
   nose: ['noseTip'],
   mouth: ['lipsUpperOuter', 'lipsLowerOuter'],
 };
 
-function centre(points: number[][] | undefined): [number, number] | null {
+function centre(points: ReadonlyArray<ReadonlyArray<number | undefined>> | undefined): [number, number] | null {
   if (!points || points.length === 0) return null;
-  const x = points.reduce((a, p) => a + p[0], 0) / points.length;
-  const y = points.reduce((a, p) => a + p[1], 0) / points.length;
+  const x = points.reduce((a, p) => a + (p[0] ?? 0), 0) / points.length;
+  const y = points.reduce((a, p) => a + (p[1] ?? 0), 0) / points.length;
   return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
 }
 
 export async function detectFaces(rgb: Rgb): Promise<DetectedFace[]> {
   const r = await detect(rgb, { object: { enabled: false }, face: { enabled: true } });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return (r.face as any[])
+  return r.face
     .filter((f) => f.embedding && f.embedding.length > 0)
     .map((f) => {
       const landmarks: Record<string, [number, number]> = {};
       for (const [name, keys] of Object.entries(LANDMARKS)) {
-        const c = centre(keys.flatMap((k) => (f.annotations?.[k] ?? []) as number[][]));
+        const c = centre(keys.flatMap((k) => f.annotations?.[k] ?? []));
         if (c) landmarks[name] = c;
       }
       return {
-        box: f.box as [number, number, number, number],
+        box: f.box,
         score: Number(f.faceScore ?? f.boxScore ?? f.score ?? 0),
-        embedding: Float32Array.from(f.embedding as number[]),
-        emotions: ((f.emotion ?? []) as Array<{ emotion: string; score: number }>).map((e) => ({ emotion: e.emotion, score: e.score })),
+        embedding: Float32Array.from(f.embedding ?? []),
+        emotions: (f.emotion ?? []).map((e) => ({ emotion: e.emotion, score: e.score })),
         pose: { yaw: f.rotation?.angle?.yaw ?? 0, pitch: f.rotation?.angle?.pitch ?? 0, roll: f.rotation?.angle?.roll ?? 0 },
         landmarks,
       };
@@ -152,22 +151,93 @@ export async function detectFaces(rgb: Rgb): Promise<DetectedFace[]> {
 /** COCO objects. The detector works on a square input: the image is padded, never stretched. */
 export async function detectObjects(rgb: Rgb, square: Rgb): Promise<DetectedObject[]> {
   const r = await detect(square, { face: { enabled: false }, object: { enabled: true } });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return (r.object as any[]).map((o) => {
-    const [x, y, w, h] = o.box as number[];
+  return r.object.map((o) => {
+    const [x, y, w, h] = o.box;
     const x1 = Math.min(rgb.width, x + w);
     const y1 = Math.min(rgb.height, y + h);
-    return { box: [x, y, Math.max(0, x1 - x), Math.max(0, y1 - y)] as [number, number, number, number], label: String(o.label), score: Number(o.score) };
+    return { box: [x, y, Math.max(0, x1 - x), Math.max(0, y1 - y)], label: String(o.label), score: Number(o.score) };
   });
 }
 
 export const COCO_LABELS: readonly string[] = [
-  'person', 'bicycle', 'car', 'motorcycle', 'airplane', 'bus', 'train', 'truck', 'boat', 'traffic light', 'fire hydrant',
-  'stop sign', 'parking meter', 'bench', 'bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra',
-  'giraffe', 'backpack', 'umbrella', 'handbag', 'tie', 'suitcase', 'frisbee', 'skis', 'snowboard', 'sports ball', 'kite',
-  'baseball bat', 'baseball glove', 'skateboard', 'surfboard', 'tennis racket', 'bottle', 'wine glass', 'cup', 'fork',
-  'knife', 'spoon', 'bowl', 'banana', 'apple', 'sandwich', 'orange', 'broccoli', 'carrot', 'hot dog', 'pizza', 'donut',
-  'cake', 'chair', 'couch', 'potted plant', 'bed', 'dining table', 'toilet', 'tv', 'laptop', 'mouse', 'remote',
-  'keyboard', 'cell phone', 'microwave', 'oven', 'toaster', 'sink', 'refrigerator', 'book', 'clock', 'vase', 'scissors',
-  'teddy bear', 'hair drier', 'toothbrush',
+  'person',
+  'bicycle',
+  'car',
+  'motorcycle',
+  'airplane',
+  'bus',
+  'train',
+  'truck',
+  'boat',
+  'traffic light',
+  'fire hydrant',
+  'stop sign',
+  'parking meter',
+  'bench',
+  'bird',
+  'cat',
+  'dog',
+  'horse',
+  'sheep',
+  'cow',
+  'elephant',
+  'bear',
+  'zebra',
+  'giraffe',
+  'backpack',
+  'umbrella',
+  'handbag',
+  'tie',
+  'suitcase',
+  'frisbee',
+  'skis',
+  'snowboard',
+  'sports ball',
+  'kite',
+  'baseball bat',
+  'baseball glove',
+  'skateboard',
+  'surfboard',
+  'tennis racket',
+  'bottle',
+  'wine glass',
+  'cup',
+  'fork',
+  'knife',
+  'spoon',
+  'bowl',
+  'banana',
+  'apple',
+  'sandwich',
+  'orange',
+  'broccoli',
+  'carrot',
+  'hot dog',
+  'pizza',
+  'donut',
+  'cake',
+  'chair',
+  'couch',
+  'potted plant',
+  'bed',
+  'dining table',
+  'toilet',
+  'tv',
+  'laptop',
+  'mouse',
+  'remote',
+  'keyboard',
+  'cell phone',
+  'microwave',
+  'oven',
+  'toaster',
+  'sink',
+  'refrigerator',
+  'book',
+  'clock',
+  'vase',
+  'scissors',
+  'teddy bear',
+  'hair drier',
+  'toothbrush',
 ];

@@ -58,7 +58,9 @@ function workerFor(languages: readonly OcrLanguage[], mode: PSM = PSM.AUTO): Pro
   let w = workers.get(key);
   if (!w) {
     w = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (worker) => {
-      await worker.setParameters({ tessedit_pageseg_mode: mode, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<Worker['setParameters']>[0]);
+      await worker.setParameters({ tessedit_pageseg_mode: mode, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
+        Worker['setParameters']
+      >[0]);
       return worker;
     });
     workers.set(key, w);
@@ -66,10 +68,25 @@ function workerFor(languages: readonly OcrLanguage[], mode: PSM = PSM.AUTO): Pro
   return w;
 }
 
-interface TessWord { text: string; confidence: number; bbox: OcrLine['bbox'] }
-interface TessLine { text: string; confidence: number; bbox: OcrLine['bbox']; words: TessWord[] }
-interface TessParagraph { text: string; bbox: OcrLine['bbox']; lines: TessLine[] }
-interface TessBlock { paragraphs: TessParagraph[] }
+interface TessWord {
+  text: string;
+  confidence: number;
+  bbox: OcrLine['bbox'];
+}
+interface TessLine {
+  text: string;
+  confidence: number;
+  bbox: OcrLine['bbox'];
+  words: TessWord[];
+}
+interface TessParagraph {
+  text: string;
+  bbox: OcrLine['bbox'];
+  lines: TessLine[];
+}
+interface TessBlock {
+  paragraphs: TessParagraph[];
+}
 
 function union(boxes: OcrLine['bbox'][]): OcrLine['bbox'] {
   return {
@@ -108,13 +125,17 @@ async function read(image: Buffer | string, languages: readonly OcrLanguage[], m
   const worker = await workerFor(languages, mode);
   const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
   const out: OcrParagraph[] = [];
+  // tesseract.js declares blocks as a generic tree; with `blocks: true` they hold paragraphs, lines and words as TessBlock says.
   for (const block of (data.blocks ?? []) as unknown as TessBlock[]) {
     for (const para of block.paragraphs) {
       const lines: OcrLine[] = [];
       for (const line of para.lines) {
         const words = line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text));
         if (words.length === 0) continue;
-        const text = words.map((w) => w.text).join(' ').trim();
+        const text = words
+          .map((w) => w.text)
+          .join(' ')
+          .trim();
         lines.push({ text, bbox: union(words.map((w) => w.bbox)), confidence: Math.round(words.reduce((a, w) => a + w.confidence, 0) / words.length) });
       }
       if (lines.length) out.push({ text: lines.map((l) => l.text).join(' '), bbox: union(lines.map((l) => l.bbox)), lines });

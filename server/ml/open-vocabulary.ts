@@ -15,6 +15,7 @@ interface Detector {
 function detector(modelsRoot: string, model: string): Promise<Detector> {
   return loadOnce(['open-vocabulary', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Detector['tokenizer'],
       processor: (await t.AutoImageProcessor.from_pretrained(model)) as unknown as Detector['processor'],
@@ -43,7 +44,13 @@ function iou(a: PhraseBox['box'], b: PhraseBox['box']): number {
  * Boxes for `phrases` on one square RGB picture (pad a picture to a square at the bottom and right
  * first, as OWLv2 was trained), best first.
  */
-export async function detectPhrases(modelsRoot: string, model: string, square: { data: Buffer; side: number }, phrases: string[], minConfidence: number): Promise<PhraseBox[]> {
+export async function detectPhrases(
+  modelsRoot: string,
+  model: string,
+  square: { data: Buffer; side: number },
+  phrases: string[],
+  minConfidence: number,
+): Promise<PhraseBox[]> {
   if (phrases.length === 0) return [];
   const d = await detector(modelsRoot, model);
   const { pixel_values } = await d.processor([new d.RawImage(square.data, square.side, square.side, 3)]);

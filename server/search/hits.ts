@@ -2,7 +2,7 @@
 // the best boxed evidence (a person's face carries their name), the picture of the moment.
 import type { Store } from '../store/index.ts';
 import type { FileRef } from '../contract/common.ts';
-import type { Modality, SearchHit } from '../contract/search.ts';
+import type { SearchHit } from '../contract/search.ts';
 import type { Moment } from './moments.ts';
 import { highlights } from './tokenizer.ts';
 

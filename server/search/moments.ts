@@ -2,7 +2,7 @@
 // moment keeps its best evidence, the best evidence with a box (shown as the hit's region), and
 // what found it. Lexical lists rank by score; with dense lists, everything is fused by reciprocal
 // rank (Cormack et al.: a moment's score is the sum of 1 / (K + rank) over the lists).
-import type { Modality, SearchHit } from '../contract/search.ts';
+import type { SearchHit } from '../contract/search.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import type { VectorHit } from '../store/vectors.repo.ts';
 import { agreementBoost } from './rerank.ts';

@@ -6,18 +6,45 @@ import { queryTerms } from './tokenizer.ts';
 
 /** Words people use for the expressions the faces stage tells apart. */
 export const EMOTION_WORDS: Readonly<Record<string, string>> = {
-  happy: 'happy', happiness: 'happy', smile: 'happy', smiling: 'happy', smiles: 'happy', joy: 'happy', joyful: 'happy', laughing: 'happy',
-  sad: 'sad', sadness: 'sad', unhappy: 'sad', crying: 'sad',
-  angry: 'angry', anger: 'angry', mad: 'angry', furious: 'angry',
-  surprise: 'surprise', surprised: 'surprise', astonished: 'surprise',
-  fear: 'fear', afraid: 'fear', scared: 'fear', frightened: 'fear',
-  disgust: 'disgust', disgusted: 'disgust',
-  neutral: 'neutral', calm: 'neutral', serious: 'neutral',
+  happy: 'happy',
+  happiness: 'happy',
+  smile: 'happy',
+  smiling: 'happy',
+  smiles: 'happy',
+  joy: 'happy',
+  joyful: 'happy',
+  laughing: 'happy',
+  sad: 'sad',
+  sadness: 'sad',
+  unhappy: 'sad',
+  crying: 'sad',
+  angry: 'angry',
+  anger: 'angry',
+  mad: 'angry',
+  furious: 'angry',
+  surprise: 'surprise',
+  surprised: 'surprise',
+  astonished: 'surprise',
+  fear: 'fear',
+  afraid: 'fear',
+  scared: 'fear',
+  frightened: 'fear',
+  disgust: 'disgust',
+  disgusted: 'disgust',
+  neutral: 'neutral',
+  calm: 'neutral',
+  serious: 'neutral',
 };
 
 /** The expressions a query names (every face entry reads "face <expression>"). */
 export function emotionsIn(query: string): string[] {
-  return [...new Set(queryTerms(query).map((w) => EMOTION_WORDS[w]).filter(Boolean))];
+  return [
+    ...new Set(
+      queryTerms(query)
+        .map((w) => EMOTION_WORDS[w])
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export const EMOTION_NAMES = [...new Set(Object.values(EMOTION_WORDS))];

@@ -70,14 +70,26 @@ export class AnswersService {
 
   private toEvidence(h: FoundHit, n: number, snippet: string): CitedMoment {
     return {
-      n, video_id: h.video_id, asset_kind: h.asset_kind, file_name: h.file_name, timestamp: h.timestamp, page: h.page,
-      snippet, modality: h.modality, score: h.score, frame: h.frame, region: h.region,
+      n,
+      video_id: h.video_id,
+      asset_kind: h.asset_kind,
+      file_name: h.file_name,
+      timestamp: h.timestamp,
+      page: h.page,
+      snippet,
+      modality: h.modality,
+      score: h.score,
+      frame: h.frame,
+      region: h.region,
     };
   }
 
   /** "how many faces/people/<object> on page N / at T / in it": counted from the regions held. */
   private count(auth: AuthContext, q: string, videoIds: string[] | undefined): Composed | null {
-    const m = /how many\s+([a-z ]+?)(?:\s+(?:are|is|were|was|do|does|appear|can)\b.*?)?(?:\s+(?:on|in|at)\s+(?:page\s+(\d+)|(\d+(?:\.\d+)?)\s*s(?:ec(?:onds?)?)?))?\s*\??$/i.exec(q.trim());
+    const m =
+      /how many\s+([a-z ]+?)(?:\s+(?:are|is|were|was|do|does|appear|can)\b.*?)?(?:\s+(?:on|in|at)\s+(?:page\s+(\d+)|(\d+(?:\.\d+)?)\s*s(?:ec(?:onds?)?)?))?\s*\??$/i.exec(
+        q.trim(),
+      );
     if (!m || !videoIds || videoIds.length !== 1) return null;
     const asset = this.assets.visible(auth.workspaceId, videoIds[0]);
     const what = m[1].trim().toLowerCase().replace(/s$/, '');
@@ -91,14 +103,28 @@ export class AnswersService {
     const noun = kind === 'face' ? (matching.length === 1 ? 'face' : 'faces') : matching.length === 1 ? what : `${what}s`;
     const where0 = matching[0];
     const cited: CitedMoment[] = where0
-      ? [{
-          n: 1, video_id: asset.id, asset_kind: asset.kind, file_name: asset.file_name, timestamp: where0.timestamp,
-          page: asset.kind === 'document' ? Math.floor(where0.timestamp) + 1 : null, snippet: `${matching.length} ${noun}`,
-          modality: kind === 'face' ? 'person' : 'object', score: 1,
-          frame: null, region: { x: where0.x, y: where0.y, w: where0.w, h: where0.h, label: where0.label ?? 'face', source: where0.source },
-        }]
+      ? [
+          {
+            n: 1,
+            video_id: asset.id,
+            asset_kind: asset.kind,
+            file_name: asset.file_name,
+            timestamp: where0.timestamp,
+            page: asset.kind === 'document' ? Math.floor(where0.timestamp) + 1 : null,
+            snippet: `${matching.length} ${noun}`,
+            modality: kind === 'face' ? 'person' : 'object',
+            score: 1,
+            frame: null,
+            region: { x: where0.x, y: where0.y, w: where0.w, h: where0.h, label: where0.label ?? 'face', source: where0.source },
+          },
+        ]
       : [];
-    return { answer: `${matching.length} ${noun}${placeText} in ${asset.file_name}${cited.length ? ' [1]' : ''}.`, evidence: 'found', question_type: 'how_many', cited };
+    return {
+      answer: `${matching.length} ${noun}${placeText} in ${asset.file_name}${cited.length ? ' [1]' : ''}.`,
+      evidence: 'found',
+      question_type: 'how_many',
+      cited,
+    };
   }
 
   private async compose(auth: AuthContext, q: string, videoIds: string[] | undefined): Promise<Composed> {
@@ -173,7 +199,15 @@ export class AnswersService {
   async recall(auth: AuthContext, videoId: string, query: string) {
     const asset = this.assets.visible(auth.workspaceId, videoId);
     const r = await this.compose(auth, query, [asset.id]);
-    return { video_id: asset.id, query, answer: r.answer, evidence: r.evidence, question_type: r.question_type, moments: r.cited, composer: 'extractive' as const };
+    return {
+      video_id: asset.id,
+      query,
+      answer: r.answer,
+      evidence: r.evidence,
+      question_type: r.question_type,
+      moments: r.cited,
+      composer: 'extractive' as const,
+    };
   }
 
   async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }) {

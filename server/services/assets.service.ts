@@ -124,11 +124,7 @@ export class AssetsService {
    */
   async ingestLocal(workspaceId: string, absPath: string, fields: Record<string, unknown>): Promise<UploadAck> {
     const { sha256, size } = await hashFile(absPath);
-    return this.register(
-      workspaceId,
-      { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true },
-      fields,
-    );
+    return this.register(workspaceId, { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true }, fields);
   }
 
   private parseFields(fields: Record<string, unknown>) {
@@ -148,18 +144,14 @@ export class AssetsService {
     if ((LEGACY_EXTENSIONS as readonly string[]).includes(ext)) throw Errors.legacyFormat(ext);
     const kind = EXTENSION_KINDS[ext];
     if (!kind) {
-      throw Errors.unsupportedFileType(
-        ext ? `Files of type ${ext} are not supported.` : 'The file name has no extension; the type cannot be told.',
-      );
+      throw Errors.unsupportedFileType(ext ? `Files of type ${ext} are not supported.` : 'The file name has no extension; the type cannot be told.');
     }
 
     // Deprecated tiers index videos only; images and documents always run on arrow (SPEC 4.1).
     const legacy = requested !== CURRENT_PIPELINE && kind === 'video';
     const uploadLayer = parseUploadOptions(options);
     if (legacy && Object.keys(uploadLayer).length > 0) {
-      throw Errors.invalidOptions([
-        { path: 'options', message: `index options need pipeline=arrow; the deprecated ${requested} pipeline takes none` },
-      ]);
+      throw Errors.invalidOptions([{ path: 'options', message: `index options need pipeline=arrow; the deprecated ${requested} pipeline takes none` }]);
     }
     const effective: EffectiveOptions | null = legacy ? null : this.indexOptions.effective(workspaceId, uploadLayer);
 
@@ -299,7 +291,7 @@ export class AssetsService {
 
   private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
     const chosen = new Set<string>(stages ?? STAGE_ORDER);
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const name of STAGE_ORDER) {
         if (!chosen.has(name) && STAGES[name].dependsOn.some((d) => chosen.has(d))) {

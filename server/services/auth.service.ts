@@ -47,7 +47,14 @@ export function parseDuration(text: string): number {
 }
 
 export function parseScopes(text: string): Scope[] {
-  const parts = [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+  const parts = [
+    ...new Set(
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (parts.length === 0 || parts.some((p) => !(SCOPES as readonly string[]).includes(p))) {
     throw new AppError('invalid_scopes', 422, `Scopes are "read" or "read,write"; got "${text}".`);
   }
@@ -58,13 +65,7 @@ export function parseScopes(text: string): Scope[] {
 export class AuthService {
   constructor(private readonly store: Store) {}
 
-  createKey(input: {
-    workspace: string;
-    scopes: Scope[];
-    expiresInMs?: number | null;
-    access?: string[];
-    label?: string | null;
-  }): CreatedKey {
+  createKey(input: { workspace: string; scopes: Scope[]; expiresInMs?: number | null; access?: string[]; label?: string | null }): CreatedKey {
     const name = input.workspace.trim();
     if (!/^[\w.-]{1,64}$/.test(name)) {
       throw new AppError('invalid_workspace', 422, 'Workspace names are 1-64 letters, digits, ".", "_" or "-".');

@@ -2,14 +2,7 @@
 // Reads and writes workspaces.index_options.
 import type { Store } from '../store/index.ts';
 import { Errors, detailsFromIssues } from '../errors.ts';
-import {
-  IndexOptionsInput,
-  STAGE_NAMES,
-  STAGE_SPECS,
-  describeValues,
-  resolveOptions,
-  type EffectiveOptions,
-} from '../contract/stages.ts';
+import { IndexOptionsInput, STAGE_NAMES, STAGE_SPECS, describeValues, resolveOptions, type EffectiveOptions } from '../contract/stages.ts';
 import type { IndexOptionsView } from '../contract/index-options.ts';
 import { STAGES } from '../indexer/registry.ts';
 

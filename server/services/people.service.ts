@@ -15,8 +15,7 @@ import { mwgRegionsXmp } from '../people/xmp.ts';
 /** A face's picture is a stored file, given a URL by the API. */
 type WithFrame<T> = Omit<T, 'frame_url'> & { frame: FileRef | null };
 export type PersonValue = Omit<Person, 'cover'> & { cover: WithFrame<NonNullable<Person['cover']>> | null };
-export type PersonDetailValue = PersonValue &
-  Omit<PersonDetail, keyof Person | 'faces'> & { faces: Array<WithFrame<PersonDetail['faces'][number]>> };
+export type PersonDetailValue = PersonValue & Omit<PersonDetail, keyof Person | 'faces'> & { faces: Array<WithFrame<PersonDetail['faces'][number]>> };
 
 export class PeopleService {
   private readonly busy = new Set<string>();
@@ -36,7 +35,13 @@ export class PeopleService {
     const r = this.store.regions.byId(faceId);
     const a = r ? this.store.assets.byId(r.asset_id) : undefined;
     if (!r || !a) return null;
-    return { face_id: faceId, video_id: a.id, timestamp: r.timestamp, box: { x: r.x, y: r.y, w: r.w, h: r.h }, frame: this.store.media.pictureAt(a, r.timestamp) };
+    return {
+      face_id: faceId,
+      video_id: a.id,
+      timestamp: r.timestamp,
+      box: { x: r.x, y: r.y, w: r.w, h: r.h },
+      frame: this.store.media.pictureAt(a, r.timestamp),
+    };
   }
 
   private value(p: PersonRow): PersonValue {
@@ -142,7 +147,10 @@ export class PeopleService {
   }
 
   /** dry run: the plan, nothing changed. Otherwise starts in the background; edits answer 409 until done. */
-  async recluster(workspaceId: string, dryRun: boolean): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
+  async recluster(
+    workspaceId: string,
+    dryRun: boolean,
+  ): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
     if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await planRegrouping(this.store, workspaceId, { form: true })), merges: [] } };
     this.guard(workspaceId);
     this.busy.add(workspaceId);

@@ -26,9 +26,7 @@ function present(rows: RegionRow[], persons: Map<string, string> = new Map()): R
     faces: rows
       .filter((r) => r.kind === 'face')
       .map((r) => ({ face_id: r.id, ...box(r), quality: r.quality, confidence: r.confidence, person_id: persons.get(r.id) ?? null })),
-    text: rows
-      .filter((r) => r.kind === 'text')
-      .map((r) => ({ region_id: r.id, ...box(r), text: r.text ?? '', confidence: r.confidence, source: r.source })),
+    text: rows.filter((r) => r.kind === 'text').map((r) => ({ region_id: r.id, ...box(r), text: r.text ?? '', confidence: r.confidence, source: r.source })),
   };
 }
 
@@ -92,7 +90,14 @@ export class ReadsService {
     if (q.page !== undefined) {
       const pageCount = this.pageCount(a);
       if (q.page > pageCount) throw Errors.notFound(`Page ${q.page} (the document has ${pageCount})`);
-      return { video_id: a.id, kind: a.kind, page: q.page, timestamp: q.page - 1, frame: this.store.media.pictureAt(a, q.page - 1), ...this.present(this.store.regions.at(a.id, q.page - 1)) };
+      return {
+        video_id: a.id,
+        kind: a.kind,
+        page: q.page,
+        timestamp: q.page - 1,
+        frame: this.store.media.pictureAt(a, q.page - 1),
+        ...this.present(this.store.regions.at(a.id, q.page - 1)),
+      };
     }
     if (q.timestamp !== undefined) {
       const t = a.kind === 'document' ? Math.floor(q.timestamp) : a.kind === 'image' ? 0 : q.timestamp;

@@ -32,7 +32,14 @@ export class SearchService {
   /** One dimension (SPEC 4.5), answered by search narrowed to its kinds of evidence. */
   async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>) {
     if (type === 'music') {
-      return { query: req.query, type, engine: 'arrow' as const, recipe: 'none', hits: [], unavailable: 'music recognition is not available on this deployment' };
+      return {
+        query: req.query,
+        type,
+        engine: 'arrow' as const,
+        recipe: 'none',
+        hits: [],
+        unavailable: 'music recognition is not available on this deployment',
+      };
     }
     let query = req.query;
     if (type === 'emotion') {

@@ -64,9 +64,8 @@ export class AssetsRepo {
   }
 
   findVisible(id: string, workspaceId: string): VisibleAsset | undefined {
-    return this.db
-      .prepare(`SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE a.id = @id AND ${VISIBLE}`)
-      .get({ id, ws: workspaceId }) as VisibleAsset | undefined;
+    return this.db.prepare(`SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as
+      VisibleAsset | undefined;
   }
 
   listVisible(workspaceId: string, limit: number, offset: number): { rows: VisibleAsset[]; total: number } {
@@ -88,9 +87,7 @@ export class AssetsRepo {
 
   share(assetId: string, workspaceId: string, at: number): boolean {
     return (
-      this.db
-        .prepare('INSERT OR IGNORE INTO asset_shares (asset_id, workspace_id, created_at) VALUES (?, ?, ?)')
-        .run(assetId, workspaceId, at).changes > 0
+      this.db.prepare('INSERT OR IGNORE INTO asset_shares (asset_id, workspace_id, created_at) VALUES (?, ?, ?)').run(assetId, workspaceId, at).changes > 0
     );
   }
 

@@ -19,9 +19,7 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
 export function migrate(db: DB): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(
-      `This data folder was written by a newer version (schema ${current}; this build knows ${MIGRATIONS.length}).`,
-    );
+    throw new Error(`This data folder was written by a newer version (schema ${current}; this build knows ${MIGRATIONS.length}).`);
   }
   for (let i = current; i < MIGRATIONS.length; i++) {
     const m = MIGRATIONS[i];

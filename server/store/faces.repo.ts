@@ -39,8 +39,21 @@ export class FacesRepo {
     );
     faces.forEach((f, i) => {
       const emb = Buffer.from(f.embedding.buffer, f.embedding.byteOffset, f.embedding.byteLength);
-      insert.run(ids[i], assetId, f.timestamp, emb, f.quality, f.good ? 1 : 0, f.size_px, f.sharpness, JSON.stringify(f.pose),
-        JSON.stringify(f.landmarks), f.emotion, f.emotion_score, JSON.stringify(f.emotions));
+      insert.run(
+        ids[i],
+        assetId,
+        f.timestamp,
+        emb,
+        f.quality,
+        f.good ? 1 : 0,
+        f.size_px,
+        f.sharpness,
+        JSON.stringify(f.pose),
+        JSON.stringify(f.landmarks),
+        f.emotion,
+        f.emotion_score,
+        JSON.stringify(f.emotions),
+      );
     });
   }
 

@@ -31,9 +31,7 @@ export class KeysRepo {
 
   list(): Array<KeyRow & { workspace_name: string }> {
     return this.db
-      .prepare(
-        'SELECT k.*, w.name AS workspace_name FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id ORDER BY k.created_at',
-      )
+      .prepare('SELECT k.*, w.name AS workspace_name FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id ORDER BY k.created_at')
       .all() as Array<KeyRow & { workspace_name: string }>;
   }
 

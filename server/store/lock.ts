@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export class DataFolderBusyError extends Error {
-  constructor(readonly pid: number, readonly info: string) {
+  constructor(
+    readonly pid: number,
+    readonly info: string,
+  ) {
     super(`The data folder is in use by process ${pid}${info ? ` (${info})` : ''}.`);
   }
 }

@@ -63,9 +63,7 @@ export class MediaRepo {
     const page = this.db.prepare(
       'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path, picture_area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const passage = this.db.prepare(
-      'INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    const passage = this.db.prepare('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     for (const p of out.pages) {
       page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render), p.pictureArea);
       for (const ps of p.passages) passage.run(assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource);
@@ -103,7 +101,9 @@ export class MediaRepo {
   }
 
   pagesNeedingOcr(assetId: string): number[] {
-    return (this.db.prepare('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map((r) => r.page);
+    return (this.db.prepare('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map(
+      (r) => r.page,
+    );
   }
 
   page(assetId: string, page: number): PageRow | undefined {
@@ -117,9 +117,7 @@ export class MediaRepo {
   }
 
   frames(assetId: string): FrameRow[] {
-    return this.db
-      .prepare('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY timestamp')
-      .all(assetId) as FrameRow[];
+    return this.db.prepare('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY timestamp').all(assetId) as FrameRow[];
   }
 
   /** The frame shown for a moment: the keyframe of the shot holding it, else the nearest frame. */
@@ -191,12 +189,19 @@ export class MediaRepo {
 
   speakerTurns(assetId: string): Array<{ speaker: string; start_s: number; end_s: number }> {
     return (
-      this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ speaker: number; start_s: number; end_s: number }>
+      this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+        speaker: number;
+        start_s: number;
+        end_s: number;
+      }>
     ).map((t) => ({ ...t, speaker: speakerName(t.speaker) }));
   }
 
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {
-    return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{ start_s: number; end_s: number }>;
+    return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+      start_s: number;
+      end_s: number;
+    }>;
   }
 
   media(assetId: string): MediaRow | undefined {

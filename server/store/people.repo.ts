@@ -88,7 +88,9 @@ export class PeopleRepo {
 
   list(workspaceId: string, includeHidden: boolean): PersonRow[] {
     return this.db
-      .prepare(`${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`)
+      .prepare(
+        `${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`,
+      )
       .all(workspaceId) as PersonRow[];
   }
 
@@ -109,7 +111,9 @@ export class PeopleRepo {
 
   assign(faceId: string, personId: string, by: AssignedBy, at: number): void {
     this.db
-      .prepare('INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by')
+      .prepare(
+        'INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by',
+      )
       .run(faceId, personId, by, at);
   }
 
@@ -119,15 +123,21 @@ export class PeopleRepo {
 
   exclude(faceId: string, personId: string, kind: ExclusionKind, at: number): void {
     this.db
-      .prepare(`INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(face_id, person_id) DO UPDATE SET kind = CASE WHEN kind = 'rejected' THEN 'rejected' ELSE excluded.kind END`)
+      .prepare(
+        `INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT(face_id, person_id) DO UPDATE SET kind = CASE WHEN kind = 'rejected' THEN 'rejected' ELSE excluded.kind END`,
+      )
       .run(faceId, personId, kind, at);
   }
 
   /** Moves every face and exclusion of one person to another (merge). */
   moveAll(from: string, to: string): void {
     this.db.prepare("UPDATE face_people SET person_id = ?, assigned_by = 'owner' WHERE person_id = ?").run(to, from);
-    this.db.prepare('INSERT OR IGNORE INTO face_exclusions (face_id, person_id, kind, created_at) SELECT face_id, ?, kind, created_at FROM face_exclusions WHERE person_id = ?').run(to, from);
+    this.db
+      .prepare(
+        'INSERT OR IGNORE INTO face_exclusions (face_id, person_id, kind, created_at) SELECT face_id, ?, kind, created_at FROM face_exclusions WHERE person_id = ?',
+      )
+      .run(to, from);
   }
 
   /** What the owner and the grouping decided about an asset's faces, to carry over a re-index. */
@@ -137,7 +147,16 @@ export class PeopleRepo {
         `SELECT f.id, f.timestamp, r.x, r.y, r.w, r.h, fp.person_id, fp.assigned_by FROM faces f JOIN regions r ON r.id = f.id
          LEFT JOIN face_people fp ON fp.face_id = f.id WHERE f.asset_id = ?`,
       )
-      .all(assetId) as Array<{ id: string; timestamp: number; x: number; y: number; w: number; h: number; person_id: string | null; assigned_by: AssignedBy | null }>;
+      .all(assetId) as Array<{
+      id: string;
+      timestamp: number;
+      x: number;
+      y: number;
+      w: number;
+      h: number;
+      person_id: string | null;
+      assigned_by: AssignedBy | null;
+    }>;
     return faces.map((f) => ({
       timestamp: f.timestamp,
       box: { x: f.x, y: f.y, w: f.w, h: f.h },
@@ -180,9 +199,10 @@ export class PeopleRepo {
   /** The best face of a person, for a cover. */
   bestFace(personId: string): string | null {
     return (
-      (this.db.prepare(`SELECT f.id FROM face_people fp ${LIVE} WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT 1`).get(personId) as
-        | { id: string }
-        | undefined)?.id ?? null
+      (
+        this.db.prepare(`SELECT f.id FROM face_people fp ${LIVE} WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT 1`).get(personId) as
+          { id: string } | undefined
+      )?.id ?? null
     );
   }
 
@@ -265,9 +285,10 @@ export class PeopleRepo {
   /** person_id of each face, for region reads. */
   personIdsOf(faceIds: string[]): Map<string, string> {
     if (faceIds.length === 0) return new Map();
-    const rows = this.db
-      .prepare(`SELECT face_id, person_id FROM face_people WHERE face_id IN (${faceIds.map(() => '?').join(',')})`)
-      .all(...faceIds) as Array<{ face_id: string; person_id: string }>;
+    const rows = this.db.prepare(`SELECT face_id, person_id FROM face_people WHERE face_id IN (${faceIds.map(() => '?').join(',')})`).all(...faceIds) as Array<{
+      face_id: string;
+      person_id: string;
+    }>;
     return new Map(rows.map((r) => [r.face_id, r.person_id]));
   }
 }

@@ -53,9 +53,7 @@ export class RegionsRepo {
   }
 
   at(assetId: string, timestamp: number): RegionRow[] {
-    return this.db
-      .prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY kind, y, x')
-      .all(assetId, timestamp) as RegionRow[];
+    return this.db.prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY kind, y, x').all(assetId, timestamp) as RegionRow[];
   }
 
   /** Regions within `window` seconds of t, keeping for each kind only the nearest sampled time. */

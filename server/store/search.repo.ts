@@ -43,7 +43,10 @@ export class SearchRepo {
   /** Of these words, those the index holds, with how many entries hold each. */
   wordCounts(words: string[]): Map<string, number> {
     if (words.length === 0) return new Map();
-    const rows = this.db.prepare(`SELECT term, doc FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{ term: string; doc: number }>;
+    const rows = this.db.prepare(`SELECT term, doc FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{
+      term: string;
+      doc: number;
+    }>;
     return new Map(rows.map((r) => [r.term, r.doc]));
   }
 
@@ -55,9 +58,11 @@ export class SearchRepo {
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
   facesOfPeopleNamed(words: string[], workspaceIds: string[], assetId: string | undefined, engine: string): Array<EntryHit & { name: string }> {
     if (words.length === 0) return [];
-    const people = (this.db
-      .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
-      .all(...workspaceIds) as Array<{ id: string; name: string }>).filter((p) => {
+    const people = (
+      this.db
+        .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
+        .all(...workspaceIds) as Array<{ id: string; name: string }>
+    ).filter((p) => {
       const tokens = wordsOf(p.name);
       return words.every((w) => tokens.includes(w));
     });
@@ -68,10 +73,28 @@ export class SearchRepo {
        WHERE fp.person_id = ? AND (? IS NULL OR a.id = ?) ORDER BY f.quality DESC`,
     );
     for (const p of people) {
-      for (const r of q.all(engine, p.id, assetId ?? null, assetId ?? null) as Array<{ region_id: string; timestamp: number; asset_id: string; kind: EntryHit['kind']; file_name: string; workspace_id: string }>) {
+      for (const r of q.all(engine, p.id, assetId ?? null, assetId ?? null) as Array<{
+        region_id: string;
+        timestamp: number;
+        asset_id: string;
+        kind: EntryHit['kind'];
+        file_name: string;
+        workspace_id: string;
+      }>) {
         out.push({
-          id: 0, asset_id: r.asset_id, workspace_id: r.workspace_id, kind: r.kind, file_name: r.file_name, rank: 0, name: p.name,
-          modality: 'person', timestamp: r.timestamp, page: r.kind === 'document' ? Math.floor(r.timestamp) + 1 : null, ref: null, region_id: r.region_id, text: p.name,
+          id: 0,
+          asset_id: r.asset_id,
+          workspace_id: r.workspace_id,
+          kind: r.kind,
+          file_name: r.file_name,
+          rank: 0,
+          name: p.name,
+          modality: 'person',
+          timestamp: r.timestamp,
+          page: r.kind === 'document' ? Math.floor(r.timestamp) + 1 : null,
+          ref: null,
+          region_id: r.region_id,
+          text: p.name,
         });
       }
     }

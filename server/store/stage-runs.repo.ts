@@ -41,9 +41,7 @@ export class StageRunsRepo {
   }
 
   get(assetId: string, stage: string): StageRunRow | undefined {
-    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as
-      | StageRunRow
-      | undefined;
+    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as StageRunRow | undefined;
   }
 
   /** All runs of the oldest assets that still have pending work (live assets only). */
@@ -61,9 +59,7 @@ export class StageRunsRepo {
 
   markRunning(assetId: string, stage: string, at: number): void {
     this.db
-      .prepare(
-        "UPDATE stage_runs SET state = 'running', started_at = ?, attempts = attempts + 1 WHERE asset_id = ? AND stage = ? AND state = 'pending'",
-      )
+      .prepare("UPDATE stage_runs SET state = 'running', started_at = ?, attempts = attempts + 1 WHERE asset_id = ? AND stage = ? AND state = 'pending'")
       .run(at, assetId, stage);
   }
 
@@ -97,9 +93,7 @@ export class StageRunsRepo {
   }
 
   requeue(assetId: string, stage: string): void {
-    this.db
-      .prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?")
-      .run(assetId, stage);
+    this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?").run(assetId, stage);
   }
 
   /** Assets (not deleted) with runs of these stages that failed for want of a model. */
@@ -129,16 +123,11 @@ export class StageRunsRepo {
 
   /** After a crash or restart: every run left `running` goes back to the queue. */
   requeueAllRunning(): number {
-    return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run()
-      .changes;
+    return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;
   }
 
   unfinishedCount(assetId: string): number {
-    return (
-      this.db
-        .prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = ? AND state IN ('pending', 'running')")
-        .get(assetId) as { n: number }
-    ).n;
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = ? AND state IN ('pending', 'running')").get(assetId) as { n: number }).n;
   }
 
   /** Assets left `processing` although every run is finished (a crash between the two writes). */

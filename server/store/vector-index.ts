@@ -53,7 +53,7 @@ export class VectorIndex {
     const have = this.loaded.get(model);
     if (have) return have;
     const f = this.files(model);
-    let l: Loaded | null = null;
+    let l: Loaded | null;
     try {
       const meta = JSON.parse(fs.readFileSync(f.meta, 'utf8')) as Meta;
       const graph = new HierarchicalNSW('ip', meta.dim);
@@ -72,7 +72,11 @@ export class VectorIndex {
     // Rows added since the last save (a graph written just before a crash may hold some), then
     // labels whose rows are gone.
     const held = new Set(l.graph.getIdsList());
-    for (const batch of this.rows.after(model, l.meta.last_id)) this.insert(l, batch.filter((v) => !held.has(v.id)));
+    for (const batch of this.rows.after(model, l.meta.last_id))
+      this.insert(
+        l,
+        batch.filter((v) => !held.has(v.id)),
+      );
     const live = this.rows.ids(model);
     for (const label of held) {
       if (!live.has(label)) this.markDeleted(l, label);

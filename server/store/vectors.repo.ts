@@ -44,7 +44,7 @@ export class VectorsRepo {
   /** Rows of a model with an id above `afterId`, in id order, a batch at a time. */
   *after(model: string, afterId: number, batch = 5000): Generator<StoredVector[]> {
     const q = this.db.prepare('SELECT id, vector FROM vectors WHERE model = ? AND id > ? ORDER BY id LIMIT ?');
-    for (let last = afterId; ; ) {
+    for (let last = afterId; ;) {
       const rows = q.all(model, last, batch) as Array<{ id: number; vector: Buffer }>;
       if (rows.length === 0) return;
       yield rows.map((r) => ({ id: r.id, vector: asFloats(r.vector) }));
@@ -64,9 +64,9 @@ export class VectorsRepo {
 
   /** Every vector of one asset (an exact scan within one asset beats the graph). */
   ofAsset(assetId: string, model: string): StoredVector[] {
-    return (this.db.prepare('SELECT id, vector FROM vectors WHERE asset_id = ? AND model = ?').all(assetId, model) as Array<{ id: number; vector: Buffer }>).map(
-      (r) => ({ id: r.id, vector: asFloats(r.vector) }),
-    );
+    return (
+      this.db.prepare('SELECT id, vector FROM vectors WHERE asset_id = ? AND model = ?').all(assetId, model) as Array<{ id: number; vector: Buffer }>
+    ).map((r) => ({ id: r.id, vector: asFloats(r.vector) }));
   }
 
   /** An asset's picture vectors of one model with their moments, in time order. */

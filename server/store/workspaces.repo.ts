@@ -24,9 +24,7 @@ export class WorkspacesRepo {
     const existing = this.byName(name);
     if (existing) return { row: existing, created: false };
     const row: WorkspaceRow = { id: newId('ws'), name, index_options: '{}', created_at: clock.now() };
-    this.db
-      .prepare('INSERT INTO workspaces (id, name, index_options, created_at) VALUES (@id, @name, @index_options, @created_at)')
-      .run(row);
+    this.db.prepare('INSERT INTO workspaces (id, name, index_options, created_at) VALUES (@id, @name, @index_options, @created_at)').run(row);
     return { row, created: true };
   }
 
@@ -47,11 +45,8 @@ export class WorkspacesRepo {
 
   /** `classic` for libraries that were started on a legacy tier (SPEC 4.4), else `arrow`. */
   defaultEngine(id: string): 'arrow' | 'classic' {
-    const first = this.db
-      .prepare(
-        'SELECT engine FROM assets WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1',
-      )
-      .get(id) as { engine: 'arrow' | 'classic' } | undefined;
+    const first = this.db.prepare('SELECT engine FROM assets WHERE workspace_id = ? AND deleted_at IS NULL ORDER BY created_at, id LIMIT 1').get(id) as
+      { engine: 'arrow' | 'classic' } | undefined;
     return first?.engine ?? 'arrow';
   }
 }

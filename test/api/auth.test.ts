@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../helpers/corpus.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: { error: { code: string } }; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method: 'GET', headers }, (res) => {
       let text = '';
@@ -63,7 +66,7 @@ describe('auth (SPEC 5) at the HTTP level', () => {
     expect(list.body.pagination.total).toBe(1);
   });
 
-  it('scopes every call to the key\'s workspace: another workspace\'s id is 404, never its data', async () => {
+  it("scopes every call to the key's workspace: another workspace's id is 404, never its data", async () => {
     const list = await t.api('GET', '/videos', { key: otherKey });
     expect(list.body.data).toEqual([]);
     const detail = await t.api('GET', `/videos/${assetId}`, { key: otherKey });

@@ -127,9 +127,7 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
     expect(upload['x-scope']).toBe('write');
     expect(Object.keys(upload.requestBody.content)).toEqual(['multipart/form-data']);
     const detail = r.body.paths['/api/v1/videos/{id}'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(detail.properties.data.properties)).toEqual(
-      expect.arrayContaining(['video_id', 'kind', 'page_count', 'status', 'index', 'gen1_tier']),
-    );
+    expect(Object.keys(detail.properties.data.properties)).toEqual(expect.arrayContaining(['video_id', 'kind', 'page_count', 'status', 'index', 'gen1_tier']));
     const put = r.body.paths['/api/v1/index-options'].put.requestBody.content['application/json'].schema;
     expect(Object.keys(put.properties)).toContain('ocr');
   });

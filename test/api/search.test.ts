@@ -66,7 +66,16 @@ describe('POST /search (SPEC 4.5, 2.10) over indexed corpus files', () => {
   });
 
   it('validates the request: 422 for no query, bad limit, unknown fields', async () => {
-    for (const body of [{}, { query: '' }, { query: '   ' }, { query: 'a', limit: 0 }, { query: 'a', limit: 101 }, { query: 'a', bogus: 1 }, { query: '!!!' }, { query: 'a', engine: 'turbo' }]) {
+    for (const body of [
+      {},
+      { query: '' },
+      { query: '   ' },
+      { query: 'a', limit: 0 },
+      { query: 'a', limit: 101 },
+      { query: 'a', bogus: 1 },
+      { query: '!!!' },
+      { query: 'a', engine: 'turbo' },
+    ]) {
       const r = await search(body);
       expect(r.status, JSON.stringify(body)).toBe(422);
     }
@@ -81,7 +90,7 @@ describe('POST /search (SPEC 4.5, 2.10) over indexed corpus files', () => {
     expect((await search({ query: 'zebra' })).body.data.hits).toEqual([]);
   });
 
-  it('keeps workspaces apart, and searches several only within the key\'s access list (hits carry workspace_id)', async () => {
+  it("keeps workspaces apart, and searches several only within the key's access list (hits carry workspace_id)", async () => {
     const outsider = t.key('outside');
     expect((await search({ query: 'alice' }, outsider)).body.data.hits).toEqual([]);
     const own = t.server.store.workspaces.byName('lib')!.id;

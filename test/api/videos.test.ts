@@ -58,9 +58,21 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(detail.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(detail.size_bytes).toBe(fs.statSync(corpus(file)).size);
     const stages = detail.index.report.stages;
-    expect(Object.keys(stages)).toEqual(
-      ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels', 'ocr', 'faces', 'objects', 'people', 'embeddings', 'music'],
-    );
+    expect(Object.keys(stages)).toEqual([
+      'extract',
+      'speech',
+      'transcript',
+      'captions',
+      'speakers',
+      'sounds',
+      'labels',
+      'ocr',
+      'faces',
+      'objects',
+      'people',
+      'embeddings',
+      'music',
+    ]);
     expect(stages.extract).toMatchObject({ state: 'ok', counts: { bytes: detail.size_bytes } });
     for (const s of Object.values(stages) as Array<{ state: string; reason: string | null }>) {
       expect(['ok', 'off', 'not_applicable', 'failed']).toContain(s.state);
@@ -179,7 +191,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect((await t.waitCompleted(key, img.body.data.video_id)).gen1_tier).toBeNull();
   });
 
-  it('keeps the uploader\'s file name for display only; stored names are chosen by the server', async () => {
+  it("keeps the uploader's file name for display only; stored names are chosen by the server", async () => {
     const r = await t.upload(key, { name: '../../etc/evil name.txt', data: Buffer.from('text') });
     expect(r.status).toBe(201);
     expect(r.body.data.file_name).toBe('evil name.txt');

@@ -27,7 +27,7 @@ export function configure(s: Session): void {
 const url = (path: string) => `${session.base}/api/v1${path}`;
 
 async function parse(res: Response): Promise<{ data: unknown; pagination?: Pagination }> {
-  let body: { success?: boolean; data?: unknown; pagination?: Pagination; error?: { code: string; message: string } } = {};
+  let body: { success?: boolean; data?: unknown; pagination?: Pagination; error?: { code: string; message: string } };
   try {
     body = await res.json();
   } catch {

@@ -7,7 +7,8 @@ export type { Person, PersonDetail };
 export type Recluster = z.infer<typeof ReclusterAck>;
 
 const id = (s: string) => encodeURIComponent(s);
-export const listPeople = (includeHidden: boolean) => api<{ people: Person[]; total: number; regrouping: boolean }>('GET', `/people?include_hidden=${includeHidden}`);
+export const listPeople = (includeHidden: boolean) =>
+  api<{ people: Person[]; total: number; regrouping: boolean }>('GET', `/people?include_hidden=${includeHidden}`);
 export const getPerson = (pid: string) => api<PersonDetail>('GET', `/people/${id(pid)}?limit=200`);
 export const patchPerson = (pid: string, body: { name?: string; hidden?: boolean; cover_face_id?: string }) => api<Person>('PATCH', `/people/${id(pid)}`, body);
 export const mergePerson = (pid: string, into: string) => api<{ person: Person; merged: string[] }>('POST', `/people/${id(pid)}/merge`, { into });

@@ -9,7 +9,19 @@ export interface Overlay extends Box {
 }
 
 /** `aspect` (width / height of the picture) sizes the frame before the picture arrives, so boxes sit right. */
-export function BoxedPicture({ src, alt, boxes, aspect, children }: { src: string | null; alt: string; boxes: Overlay[]; aspect: number | null; children?: ReactNode }) {
+export function BoxedPicture({
+  src,
+  alt,
+  boxes,
+  aspect,
+  children,
+}: {
+  src: string | null;
+  alt: string;
+  boxes: Overlay[];
+  aspect: number | null;
+  children?: ReactNode;
+}) {
   const frame = src && aspect ? { aspectRatio: String(aspect), width: `min(100%, calc(78vh * ${aspect}))` } : undefined;
   return (
     <div className={`boxed ${frame ? 'sized' : ''}`} style={frame}>

@@ -10,7 +10,10 @@ export function Connect() {
   return (
     <main className="connect">
       <h1>Media Index</h1>
-      <p>Paste an API key to open your library. The first key is in <code>first-api-key.txt</code> in the data folder; more come from <code>media-index keys create</code>.</p>
+      <p>
+        Paste an API key to open your library. The first key is in <code>first-api-key.txt</code> in the data folder; more come from{' '}
+        <code>media-index keys create</code>.
+      </p>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -18,9 +21,15 @@ export function Connect() {
         }}
       >
         <input aria-label="API key" placeholder="mi_…" value={key} onChange={(e) => setKey(e.target.value)} autoFocus spellCheck={false} />
-        <button type="submit" disabled={!key.trim()}>Open</button>
+        <button type="submit" disabled={!key.trim()}>
+          Open
+        </button>
       </form>
-      {error ? <p className="error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </main>
   );
 }

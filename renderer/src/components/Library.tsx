@@ -36,11 +36,7 @@ function UploadRow({ u }: { u: Upload }) {
     <li className={`upload upload-${u.state}`} data-state={u.state}>
       <span className="upload-name">{u.name}</span>
       <span className="upload-size">{size(u.size)}</span>
-      {u.state === 'failed' ? (
-        <span className="error">{u.error}</span>
-      ) : (
-        <progress max={1} value={u.progress} aria-label={`upload of ${u.name}`} />
-      )}
+      {u.state === 'failed' ? <span className="error">{u.error}</span> : <progress max={1} value={u.progress} aria-label={`upload of ${u.name}`} />}
     </li>
   );
 }
@@ -55,7 +51,9 @@ function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: numbe
         {a.thumbnail_url ? <img src={a.thumbnail_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${a.kind}`}>{a.kind}</div>}
       </button>
       <div className="card-body">
-        <div className="card-name" title={a.file_name}>{a.file_name}</div>
+        <div className="card-name" title={a.file_name}>
+          {a.file_name}
+        </div>
         <div className="card-meta">
           <span className={`badge badge-${a.kind}`}>{a.kind}</span>
           {a.page_count ? <span>{a.page_count} p.</span> : null}
@@ -86,8 +84,12 @@ function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: numbe
 }
 
 export function Library() {
-  const { assets, total, loaded, progress, uploads } = useLibrary(useShallow((s) => ({ assets: s.assets, total: s.total, loaded: s.loaded, progress: s.progress, uploads: s.uploads })));
-  const { load, upload, pick, clearFinishedUploads } = useLibrary(useShallow((s) => ({ load: s.load, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })));
+  const { assets, total, loaded, progress, uploads } = useLibrary(
+    useShallow((s) => ({ assets: s.assets, total: s.total, loaded: s.loaded, progress: s.progress, uploads: s.uploads })),
+  );
+  const { load, upload, pick, clearFinishedUploads } = useLibrary(
+    useShallow((s) => ({ load: s.load, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })),
+  );
   const desktop = useSession((s) => s.desktop);
   const [over, setOver] = useState(false);
   useEffect(() => void load(), [load]);
@@ -111,38 +113,53 @@ export function Library() {
       onDrop={(e) => void onDrop(e)}
     >
       <header className="section-head">
-        <h2>Library <small>{total} item{total === 1 ? '' : 's'}</small></h2>
+        <h2>
+          Library{' '}
+          <small>
+            {total} item{total === 1 ? '' : 's'}
+          </small>
+        </h2>
         {desktop ? (
           <>
             <button onClick={() => void pick('files')}>Add files…</button>
             <button onClick={() => void pick('folder')}>Add a folder…</button>
           </>
         ) : (
-        <label className="button">
-          Add files…
-          <input
-            type="file"
-            multiple
-            hidden
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              e.target.value = '';
-              if (files.length) void upload(files);
-            }}
-          />
-        </label>
+          <label className="button">
+            Add files…
+            <input
+              type="file"
+              multiple
+              hidden
+              onChange={(e) => {
+                const files = [...(e.target.files ?? [])];
+                e.target.value = '';
+                if (files.length) void upload(files);
+              }}
+            />
+          </label>
         )}
       </header>
-      <div className="dropzone" aria-label="drop files or folders here">Drop videos, photos, documents or whole folders here</div>
+      <div className="dropzone" aria-label="drop files or folders here">
+        Drop videos, photos, documents or whole folders here
+      </div>
       {uploads.length ? (
         <div className="uploads">
-          <ul>{uploads.map((u) => <UploadRow key={u.key} u={u} />)}</ul>
-          <button className="link" onClick={clearFinishedUploads}>Clear finished</button>
+          <ul>
+            {uploads.map((u) => (
+              <UploadRow key={u.key} u={u} />
+            ))}
+          </ul>
+          <button className="link" onClick={clearFinishedUploads}>
+            Clear finished
+          </button>
         </div>
       ) : null}
       {loaded && assets.length === 0 ? <p className="empty">Nothing indexed yet. Drop files here to start.</p> : null}
       <div className="grid">
-        {assets.map((a) => <AssetCard key={a.video_id} a={a} progress={progress[a.video_id]} />)}
+        {assets.map((a) => (
+          <AssetCard key={a.video_id} a={a} progress={progress[a.video_id]} />
+        ))}
       </div>
     </section>
   );

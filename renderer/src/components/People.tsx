@@ -52,47 +52,75 @@ function PlanDialog() {
       <h3>Re-group faces</h3>
       <ul className="plain">
         <li>{plan.joins.length} waiting face(s) join people you have</li>
-        <li>{plan.new_people.length} new unnamed people from {faces} faces</li>
+        <li>
+          {plan.new_people.length} new unnamed people from {faces} faces
+        </li>
         <li>{plan.waiting} face(s) keep waiting (no clear match)</li>
         <li>People are never merged automatically; names, hidden people and your corrections stay.</li>
       </ul>
       <div className="actions">
-        <button onClick={() => void recluster()} autoFocus>Re-group now</button>
-        <button className="link" onClick={close}>Cancel</button>
+        <button onClick={() => void recluster()} autoFocus>
+          Re-group now
+        </button>
+        <button className="link" onClick={close}>
+          Cancel
+        </button>
       </div>
     </div>
   );
 }
 
 export function PeopleGrid() {
-  const { people, includeHidden, loaded, busy } = usePeople(useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, loaded: s.loaded, busy: s.busy })));
+  const { people, includeHidden, loaded, busy } = usePeople(
+    useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, loaded: s.loaded, busy: s.busy })),
+  );
   const { load, setIncludeHidden, preview } = usePeople(useShallow((s) => ({ load: s.load, setIncludeHidden: s.setIncludeHidden, preview: s.preview })));
   useEffect(() => void load(), [load]);
   return (
     <section className="people" data-testid="people">
       <header className="section-head">
-        <h2>People <small>{people.length}</small></h2>
+        <h2>
+          People <small>{people.length}</small>
+        </h2>
         <label>
           <input type="checkbox" checked={includeHidden} onChange={(e) => void setIncludeHidden(e.target.checked)} /> show hidden
         </label>
-        <button onClick={() => void preview()} disabled={busy}>{busy ? 'Re-grouping…' : 'Re-group faces…'}</button>
+        <button onClick={() => void preview()} disabled={busy}>
+          {busy ? 'Re-grouping…' : 'Re-group faces…'}
+        </button>
       </header>
       <PlanDialog />
       {loaded && people.length === 0 ? <p className="empty">No people yet. Index photos or videos with faces, then re-group faces.</p> : null}
-      <div className="grid people-grid">{people.map((p) => <PersonCard key={p.person_id} p={p} />)}</div>
+      <div className="grid people-grid">
+        {people.map((p) => (
+          <PersonCard key={p.person_id} p={p} />
+        ))}
+      </div>
     </section>
   );
 }
 
 export function PersonPage({ id }: { id: string }) {
   const { person, selected, people, busy } = usePeople(useShallow((s) => ({ person: s.person, selected: s.selected, people: s.people, busy: s.busy })));
-  const a = usePeople(useShallow((s) => ({ open: s.open, load: s.load, toggle: s.toggle, rename: s.rename, setHidden: s.setHidden, setCover: s.setCover, merge: s.merge, takeOff: s.takeOff })));
+  const a = usePeople(
+    useShallow((s) => ({
+      open: s.open,
+      load: s.load,
+      toggle: s.toggle,
+      rename: s.rename,
+      setHidden: s.setHidden,
+      setCover: s.setCover,
+      merge: s.merge,
+      takeOff: s.takeOff,
+    })),
+  );
   const go = useNav((s) => s.go);
   const [name, setName] = useState('');
+  const { open, load } = a;
   useEffect(() => {
-    void a.open(id);
-    void a.load();
-  }, [id, a.open, a.load]);
+    void open(id);
+    void load();
+  }, [id, open, load]);
   useEffect(() => setName(person?.name ?? ''), [person?.person_id, person?.name]);
   if (!person || (person.person_id !== id && person.requested_id !== id)) return <p className="empty">Opening…</p>;
   const others = people.filter((p) => p.person_id !== person.person_id);
@@ -108,27 +136,41 @@ export function PersonPage({ id }: { id: string }) {
           }}
         >
           <input aria-label="name" placeholder="Who is this?" value={name} onChange={(e) => setName(e.target.value)} />
-          <button type="submit" disabled={busy || name.trim() === person.name}>Save name</button>
+          <button type="submit" disabled={busy || name.trim() === person.name}>
+            Save name
+          </button>
         </form>
         <span className={`badge status-${person.status}`}>{person.status}</span>
-        <button onClick={() => void a.setHidden(person.status !== 'hidden')} disabled={busy}>{person.status === 'hidden' ? 'Unhide' : 'Hide'}</button>
+        <button onClick={() => void a.setHidden(person.status !== 'hidden')} disabled={busy}>
+          {person.status === 'hidden' ? 'Unhide' : 'Hide'}
+        </button>
         <select
           aria-label="merge into"
           value=""
           disabled={busy || others.length === 0}
-          onChange={(e) => e.target.value && window.confirm('Merge this person into the one chosen? All faces move there.') && void a.merge(person.person_id, e.target.value)}
+          onChange={(e) =>
+            e.target.value && window.confirm('Merge this person into the one chosen? All faces move there.') && void a.merge(person.person_id, e.target.value)
+          }
         >
           <option value="">Merge into…</option>
           {others.map((p) => (
-            <option key={p.person_id} value={p.person_id}>{p.name || `Unnamed (${p.face_count} faces)`}</option>
+            <option key={p.person_id} value={p.person_id}>
+              {p.name || `Unnamed (${p.face_count} faces)`}
+            </option>
           ))}
         </select>
       </header>
       <div className="toolbar" aria-label="selected faces">
         <span>{selected.length} selected</span>
-        <button onClick={() => void a.takeOff(true)} disabled={busy || selected.length === 0}>Not this person</button>
-        <button onClick={() => void a.takeOff(false)} disabled={busy || selected.length === 0}>Split out</button>
-        <button onClick={() => void a.setCover(selected[0])} disabled={busy || selected.length !== 1}>Use as cover</button>
+        <button onClick={() => void a.takeOff(true)} disabled={busy || selected.length === 0}>
+          Not this person
+        </button>
+        <button onClick={() => void a.takeOff(false)} disabled={busy || selected.length === 0}>
+          Split out
+        </button>
+        <button onClick={() => void a.setCover(selected[0])} disabled={busy || selected.length !== 1}>
+          Use as cover
+        </button>
       </div>
       <div className="faces">
         {person.faces.map((f) => (
@@ -145,13 +187,18 @@ export function PersonPage({ id }: { id: string }) {
           </button>
         ))}
       </div>
-      {person.faces_pagination.has_more ? <p className="empty">Showing {person.faces.length} of {person.faces_pagination.total} faces.</p> : null}
+      {person.faces_pagination.has_more ? (
+        <p className="empty">
+          Showing {person.faces.length} of {person.faces_pagination.total} faces.
+        </p>
+      ) : null}
       <h3>Appears in</h3>
       <ul className="plain">
         {person.appearances.map((ap) => (
           <li key={ap.video_id}>
             <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.file_name}</a> · {ap.asset_kind}
-            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${ap.first_timestamp.toFixed(1)} s` : ''} · {ap.face_count} face(s)
+            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${ap.first_timestamp.toFixed(1)} s` : ''} · {ap.face_count}{' '}
+            face(s)
           </li>
         ))}
       </ul>

@@ -48,7 +48,9 @@ function Hit({ h, active }: { h: SearchHit; active: boolean }) {
   return (
     <li className={`hit ${active ? 'active' : ''}`} data-video={h.video_id} aria-selected={active}>
       <button className="hit-open" onClick={() => go(hitHash(h))}>
-        <div className="hit-thumb">{h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${h.asset_kind}`}>{h.asset_kind}</div>}</div>
+        <div className="hit-thumb">
+          {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${h.asset_kind}`}>{h.asset_kind}</div>}
+        </div>
         <div className="hit-body">
           <div className="hit-title">
             <span className="hit-name">{h.file_name}</span> <span className="hit-where">{where(h)}</span>
@@ -57,7 +59,11 @@ function Hit({ h, active }: { h: SearchHit; active: boolean }) {
             {h.region ? <span className="badge badge-box">{h.region.label || 'box'}</span> : null}
           </div>
           <p className="hit-snippet">
-            {text.text ? <Highlighted text={text.text} ranges={text.highlights} /> : <em>{h.modality === 'picture' ? 'matched by how it looks' : 'no text'}</em>}
+            {text.text ? (
+              <Highlighted text={text.text} ranges={text.highlights} />
+            ) : (
+              <em>{h.modality === 'picture' ? 'matched by how it looks' : 'no text'}</em>
+            )}
           </p>
           <div className="hit-evidence">
             {h.evidence.map((e) => `${e.retriever} ${e.modality}`).join(' · ')} — score {h.score.toFixed(2)}
@@ -91,13 +97,26 @@ export function SearchView({ query }: { query: string }) {
     <section className="search" data-testid="search">
       <header className="section-head">
         <h2>
-          Results for “{query}” {result ? <small>{result.hits.length} moment{result.hits.length === 1 ? '' : 's'} · {result.recipe}</small> : null}
+          Results for “{query}”{' '}
+          {result ? (
+            <small>
+              {result.hits.length} moment{result.hits.length === 1 ? '' : 's'} · {result.recipe}
+            </small>
+          ) : null}
         </h2>
       </header>
       {loading ? <p className="empty">Searching…</p> : null}
-      {error ? <p className="error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {result && result.hits.length === 0 ? <p className="empty">Nothing in the library matches “{query}”.</p> : null}
-      <ol className="hits">{result?.hits.map((h, i) => <Hit key={`${h.video_id}:${h.page}:${h.timestamp}:${i}`} h={h} active={i === cursor} />)}</ol>
+      <ol className="hits">
+        {result?.hits.map((h, i) => (
+          <Hit key={`${h.video_id}:${h.page}:${h.timestamp}:${i}`} h={h} active={i === cursor} />
+        ))}
+      </ol>
     </section>
   );
 }

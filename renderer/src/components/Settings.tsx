@@ -21,14 +21,24 @@ export function Settings() {
       <h3>Index options for new uploads</h3>
       <table>
         <thead>
-          <tr><th>Stage</th><th>On</th><th>What it does</th><th>Here</th></tr>
+          <tr>
+            <th>Stage</th>
+            <th>On</th>
+            <th>What it does</th>
+            <th>Here</th>
+          </tr>
         </thead>
         <tbody>
           {options?.stages.map((s) => (
             <tr key={s.name}>
               <td>{s.name}</td>
               <td>
-                <input type="checkbox" aria-label={`${s.name} on`} checked={(options.effective as Record<string, EffectiveStage>)[s.name].enabled} onChange={(e) => void setStage(s.name, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  aria-label={`${s.name} on`}
+                  checked={(options.effective as Record<string, EffectiveStage>)[s.name].enabled}
+                  onChange={(e) => void setStage(s.name, e.target.checked)}
+                />
               </td>
               <td>{s.description}</td>
               <td>{s.available ? 'available' : s.availability_reason}</td>
@@ -36,12 +46,20 @@ export function Settings() {
           ))}
         </tbody>
       </table>
-      <button className="link" onClick={() => void reset()}>Back to the defaults</button>
+      <button className="link" onClick={() => void reset()}>
+        Back to the defaults
+      </button>
 
       <h3>Optional models {models ? <small>running on {models.provider}</small> : null}</h3>
       <table>
         <thead>
-          <tr><th>Model</th><th>For</th><th>Size</th><th>Licence</th><th>State</th></tr>
+          <tr>
+            <th>Model</th>
+            <th>For</th>
+            <th>Size</th>
+            <th>Licence</th>
+            <th>State</th>
+          </tr>
         </thead>
         <tbody>
           {models?.models.map((m) => (
@@ -74,7 +92,10 @@ export function Settings() {
       <h3>Engines</h3>
       <ul className="plain">
         {engines?.engines.map((e) => (
-          <li key={e.name}>{e.name} · {e.status}{e.is_default ? ' · default for this workspace' : ''}</li>
+          <li key={e.name}>
+            {e.name} · {e.status}
+            {e.is_default ? ' · default for this workspace' : ''}
+          </li>
         ))}
       </ul>
 
@@ -84,7 +105,10 @@ export function Settings() {
         <p>This window uses a key of its own, made when the app started and revoked when it quits.</p>
       ) : (
         <p>
-          This browser keeps the key it was opened with. <button className="link" onClick={forget}>Forget the key here</button>
+          This browser keeps the key it was opened with.{' '}
+          <button className="link" onClick={forget}>
+            Forget the key here
+          </button>
         </p>
       )}
     </section>
@@ -93,7 +117,9 @@ export function Settings() {
 
 function KeysPanel() {
   const { keys, created } = useSettings(useShallow((s) => ({ keys: s.keys, created: s.created })));
-  const { createKey, revokeKey, dismissCreated } = useSettings(useShallow((s) => ({ createKey: s.createKey, revokeKey: s.revokeKey, dismissCreated: s.dismissCreated })));
+  const { createKey, revokeKey, dismissCreated } = useSettings(
+    useShallow((s) => ({ createKey: s.createKey, revokeKey: s.revokeKey, dismissCreated: s.dismissCreated })),
+  );
   const [label, setLabel] = useState('');
   const [write, setWrite] = useState(false);
   const [expiry, setExpiry] = useState('30d');
@@ -125,18 +151,30 @@ function KeysPanel() {
           <code data-testid="new-key">{created.key}</code>
           <div className="actions">
             <button onClick={() => void navigator.clipboard?.writeText(created.key)}>Copy</button>
-            <button className="link" onClick={dismissCreated}>Done</button>
+            <button className="link" onClick={dismissCreated}>
+              Done
+            </button>
           </div>
         </div>
       ) : null}
       <table>
         <thead>
-          <tr><th>Label</th><th>Scopes</th><th>Created</th><th>Expires</th><th>Last used</th><th /></tr>
+          <tr>
+            <th>Label</th>
+            <th>Scopes</th>
+            <th>Created</th>
+            <th>Expires</th>
+            <th>Last used</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {keys.map((k) => (
             <tr key={k.key_id} data-key={k.key_id} className={k.revoked_at ? 'revoked' : ''}>
-              <td>{k.label ?? <em>no label</em>}{k.current ? ' (this session)' : ''}</td>
+              <td>
+                {k.label ?? <em>no label</em>}
+                {k.current ? ' (this session)' : ''}
+              </td>
               <td>{k.scopes.join(', ')}</td>
               <td>{k.created_at.slice(0, 10)}</td>
               <td>{k.expires_at ? k.expires_at.slice(0, 10) : 'never'}</td>
@@ -145,7 +183,9 @@ function KeysPanel() {
                 {k.revoked_at ? (
                   'revoked'
                 ) : (
-                  <button disabled={k.current} onClick={() => window.confirm('Revoke this key? Scripts using it stop working.') && void revokeKey(k.key_id)}>Revoke</button>
+                  <button disabled={k.current} onClick={() => window.confirm('Revoke this key? Scripts using it stop working.') && void revokeKey(k.key_id)}>
+                    Revoke
+                  </button>
                 )}
               </td>
             </tr>

@@ -11,11 +11,30 @@ import type { PageView, RegionsView } from '../api/videos.ts';
 
 type Layers = Record<'passage' | 'object' | 'face' | 'text', boolean>;
 
-function overlays(regions: Pick<RegionsView, 'objects' | 'faces' | 'text'>, passages: PageView['passages'], layers: Layers, names: Map<string, string>): Overlay[] {
+function overlays(
+  regions: Pick<RegionsView, 'objects' | 'faces' | 'text'>,
+  passages: PageView['passages'],
+  layers: Layers,
+  names: Map<string, string>,
+): Overlay[] {
   const out: Overlay[] = [];
   if (layers.passage) passages.forEach((p) => out.push({ key: `p${p.idx}`, kind: 'passage', label: p.text.slice(0, 80), ...p.bbox }));
-  if (layers.object) regions.objects.forEach((o) => out.push({ key: o.region_id, kind: 'object', label: `${o.label}${o.confidence !== null ? ` ${Math.round(o.confidence * 100)}%` : ''}`, x: o.x, y: o.y, w: o.w, h: o.h }));
-  if (layers.face) regions.faces.forEach((f) => out.push({ key: f.face_id, kind: 'face', label: (f.person_id && names.get(f.person_id)) || 'face', x: f.x, y: f.y, w: f.w, h: f.h }));
+  if (layers.object)
+    regions.objects.forEach((o) =>
+      out.push({
+        key: o.region_id,
+        kind: 'object',
+        label: `${o.label}${o.confidence !== null ? ` ${Math.round(o.confidence * 100)}%` : ''}`,
+        x: o.x,
+        y: o.y,
+        w: o.w,
+        h: o.h,
+      }),
+    );
+  if (layers.face)
+    regions.faces.forEach((f) =>
+      out.push({ key: f.face_id, kind: 'face', label: (f.person_id && names.get(f.person_id)) || 'face', x: f.x, y: f.y, w: f.w, h: f.h }),
+    );
   if (layers.text) regions.text.forEach((t) => out.push({ key: t.region_id, kind: 'text', label: t.text, x: t.x, y: t.y, w: t.w, h: t.h }));
   return out;
 }
@@ -38,7 +57,15 @@ function Sheet({ page }: { page: PageView }) {
 
 export function Viewer({ id, params }: { id: string; params: URLSearchParams }) {
   const { asset, page, moment, transcript, highlight, loading, error } = useViewer(
-    useShallow((s) => ({ asset: s.asset, page: s.page, moment: s.moment, transcript: s.transcript, highlight: s.highlight, loading: s.loading, error: s.error })),
+    useShallow((s) => ({
+      asset: s.asset,
+      page: s.page,
+      moment: s.moment,
+      transcript: s.transcript,
+      highlight: s.highlight,
+      loading: s.loading,
+      error: s.error,
+    })),
   );
   const player = useRef<HTMLVideoElement>(null);
   const open = useViewer((s) => s.open);
@@ -63,7 +90,12 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  if (error) return <p className="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="error" role="alert">
+        {error}
+      </p>
+    );
   if (!asset || (loading && !page && !moment)) return <p className="empty">Opening…</p>;
   const names = new Map(people.map((p) => [p.person_id, p.name]));
   const regions = page?.regions ?? moment ?? { objects: [], faces: [], text: [] };
@@ -87,14 +119,17 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
         <div className="layers">
           {(Object.keys(layers) as Array<keyof Layers>).map((k) => (
             <label key={k}>
-              <input type="checkbox" checked={layers[k]} onChange={(e) => setLayers({ ...layers, [k]: e.target.checked })} /> {k === 'text' ? 'text lines' : `${k}s`}
+              <input type="checkbox" checked={layers[k]} onChange={(e) => setLayers({ ...layers, [k]: e.target.checked })} />{' '}
+              {k === 'text' ? 'text lines' : `${k}s`}
             </label>
           ))}
         </div>
       </header>
       {page ? (
         <nav className="pager" aria-label="pages">
-          <button onClick={() => turn(page.page - 1)} disabled={page.page <= 1} aria-label="previous page">‹</button>
+          <button onClick={() => turn(page.page - 1)} disabled={page.page <= 1} aria-label="previous page">
+            ‹
+          </button>
           <input
             aria-label="page number"
             type="number"
@@ -105,7 +140,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             onKeyDown={(e) => e.key === 'Enter' && turn(Math.max(1, Math.min(page.page_count, Number((e.target as HTMLInputElement).value))))}
           />
           <span>/ {page.page_count}</span>
-          <button onClick={() => turn(page.page + 1)} disabled={page.page >= page.page_count} aria-label="next page">›</button>
+          <button onClick={() => turn(page.page + 1)} disabled={page.page >= page.page_count} aria-label="next page">
+            ›
+          </button>
         </nav>
       ) : null}
       <div className="viewer-body">
@@ -133,7 +170,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               <h3>Passages</h3>
               <ol className="passages">
                 {page.passages.map((p) => (
-                  <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>{p.text}</li>
+                  <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>
+                    {p.text}
+                  </li>
                 ))}
               </ol>
               {page.passages.length === 0 ? <p className="empty">{page.needs_ocr ? 'This page needs OCR.' : 'No text on this page.'}</p> : null}
@@ -164,7 +203,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                 </ol>
               ) : (
                 <p className="empty">
-                  {asset.index.report.stages.transcript?.state === 'failed' ? `No transcript: ${asset.index.report.stages.transcript.reason}` : 'No transcript.'}
+                  {asset.index.report.stages.transcript?.state === 'failed'
+                    ? `No transcript: ${asset.index.report.stages.transcript.reason}`
+                    : 'No transcript.'}
                 </p>
               )}
             </>
@@ -175,7 +216,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               <ul className="plain">
                 {regions.faces.map((f) => (
                   <li key={f.face_id}>
-                    {f.person_id ? <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a> : 'not grouped yet'} · quality {(f.quality ?? 0).toFixed(2)}
+                    {f.person_id ? <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a> : 'not grouped yet'}{' '}
+                    · quality {(f.quality ?? 0).toFixed(2)}
                   </li>
                 ))}
               </ul>

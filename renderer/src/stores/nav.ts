@@ -36,7 +36,10 @@ export const useNav = create<NavState>(() => ({
 
 window.addEventListener('hashchange', () => useNav.setState({ route: parseHash(window.location.hash) }));
 
-export function viewHash(videoId: string, at: { page?: number | null; timestamp?: number; box?: { x: number; y: number; w: number; h: number } | null }): string {
+export function viewHash(
+  videoId: string,
+  at: { page?: number | null; timestamp?: number; box?: { x: number; y: number; w: number; h: number } | null },
+): string {
   const p = new URLSearchParams();
   if (at.page) p.set('page', String(at.page));
   else if (at.timestamp !== undefined) p.set('t', String(at.timestamp));

@@ -30,7 +30,7 @@ interface PeopleState {
 const busyMessage = 'People are being re-grouped; try again in a moment.';
 
 export const usePeople = create<PeopleState>((set, get) => {
-  const act = async <T,>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
+  const act = async <T>(what: string, fn: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await fn();
     } catch (err) {

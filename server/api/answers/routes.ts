@@ -9,7 +9,7 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/recall/:video_id/ask',
-      summary: 'Answer a question from one asset\'s evidence, with the moments it rests on',
+      summary: "Answer a question from one asset's evidence, with the moments it rests on",
       access: 'read',
       params: RecallParams,
       body: RecallRequest,

@@ -2,7 +2,18 @@
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { IdParam } from '../../contract/common.ts';
 import {
-  MergeBody, MergeResult, PeopleList, PeopleQuery, Person, PersonDetail, PersonPatch, PersonQuery, ReclusterAck, ReclusterQuery, RemoveBody, RemoveResult,
+  MergeBody,
+  MergeResult,
+  PeopleList,
+  PeopleQuery,
+  Person,
+  PersonDetail,
+  PersonPatch,
+  PersonQuery,
+  ReclusterAck,
+  ReclusterQuery,
+  RemoveBody,
+  RemoveResult,
 } from '../../contract/people.ts';
 import type { Services } from '../services.ts';
 import { presenterFor } from '../present.ts';
@@ -45,7 +56,8 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       query: PersonQuery,
       response: PersonDetail,
-      handler: ({ auth, params, query, ctx }) => presenterFor(s.signer, ctx).personDetail(s.people.detail(auth.workspaceId, params.id, query.limit, query.offset)),
+      handler: ({ auth, params, query, ctx }) =>
+        presenterFor(s.signer, ctx).personDetail(s.people.detail(auth.workspaceId, params.id, query.limit, query.offset)),
     }),
     defineRoute({
       method: 'patch',

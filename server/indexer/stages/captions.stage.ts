@@ -25,7 +25,8 @@ export const captionsStage = defineStage<CaptionPicture[], Caption[], 'captions'
   ...needsModels([CAPTION_MODEL]),
   prepare: (store, assetId) => {
     const kind = store.assets.byId(assetId)?.kind;
-    if (kind === 'document') return store.media.picturePages(assetId).map((p) => ({ timestamp: p.page - 1, page: p.page, file: store.files.abs(p.render_path) }));
+    if (kind === 'document')
+      return store.media.picturePages(assetId).map((p) => ({ timestamp: p.page - 1, page: p.page, file: store.files.abs(p.render_path) }));
     const frames = store.media.frames(assetId).filter((f) => f.kind === (kind === 'video' ? 'keyframe' : 'frame'));
     return frames.sort((a, b) => a.timestamp - b.timestamp).map((f) => ({ timestamp: f.timestamp, page: null, file: store.files.abs(f.path) }));
   },

@@ -24,7 +24,11 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
     const vectors: NewVector[] = [];
     for (let i = 0; i < pieces.length; i += BATCH) {
       const batch = pieces.slice(i, i + BATCH);
-      const embedded = await embedTexts(root, TEXT_EMBEDDING_MODEL, batch.map((p) => p.text));
+      const embedded = await embedTexts(
+        root,
+        TEXT_EMBEDDING_MODEL,
+        batch.map((p) => p.text),
+      );
       batch.forEach((p, j) => vectors.push({ ...p, vector: embedded[j] }));
     }
     sets.push({ model: TEXT_EMBEDDING_MODEL, vectors });
@@ -33,8 +37,14 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
     const vectors: NewVector[] = [];
     let batch: Array<{ timestamp: number; page: number | null; rgb: { data: Buffer; width: number; height: number } }> = [];
     const flush = async () => {
-      const embedded = await embedPictures(root, PICTURE_EMBEDDING_MODEL, batch.map((b) => b.rgb));
-      batch.forEach((b, j) => vectors.push({ modality: 'picture', timestamp: b.timestamp, page: b.page, ref: null, region_id: null, text: '', vector: embedded[j] }));
+      const embedded = await embedPictures(
+        root,
+        PICTURE_EMBEDDING_MODEL,
+        batch.map((b) => b.rgb),
+      );
+      batch.forEach((b, j) =>
+        vectors.push({ modality: 'picture', timestamp: b.timestamp, page: b.page, ref: null, region_id: null, text: '', vector: embedded[j] }),
+      );
       batch = [];
     };
     try {

@@ -63,7 +63,10 @@ export const embeddingsStage = defineStage<EmbeddingsInput, VectorSet[], 'embedd
   requires: ['extract'],
   ...needsModels([TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL]),
   combines: [TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL],
-  prepare: (store, assetId) => ({ pieces: piecesOf(store.search.entriesOf(assetId, EMBEDDED_MODALITIES[TEXT_EMBEDDING_MODEL])), pictures: picturesOf(store, assetId) }),
+  prepare: (store, assetId) => ({
+    pieces: piecesOf(store.search.entriesOf(assetId, EMBEDDED_MODALITIES[TEXT_EMBEDDING_MODEL])),
+    pictures: picturesOf(store, assetId),
+  }),
   save(store, assetId, sets) {
     for (const { model, vectors } of sets) {
       const { removed, added } = store.vectors.replaceForAsset(assetId, model, vectors);

@@ -44,7 +44,9 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
           size_px: minSide,
           sharpness: Math.round(sharpness * 100) / 100,
           pose: f.pose,
-          landmarks: Object.fromEntries(Object.entries(f.landmarks).map(([k, [lx, ly]]) => [k, [Math.round((lx / width) * 1e4) / 1e4, Math.round((ly / height) * 1e4) / 1e4]])),
+          landmarks: Object.fromEntries(
+            Object.entries(f.landmarks).map(([k, [lx, ly]]) => [k, [Math.round((lx / width) * 1e4) / 1e4, Math.round((ly / height) * 1e4) / 1e4]]),
+          ),
           emotion: top1?.emotion ?? null,
           emotion_score: top1 ? Math.round(top1.score * 1000) / 1000 : null,
           emotions: f.emotions,

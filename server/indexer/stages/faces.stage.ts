@@ -30,8 +30,15 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
         assetId,
         'faces',
         faces.map((f) => ({
-          timestamp: f.timestamp, kind: 'face' as const, ...f.box, label: null, text: null,
-          confidence: f.confidence, quality: f.quality, person_id: null, source: 'human-blazeface',
+          timestamp: f.timestamp,
+          kind: 'face' as const,
+          ...f.box,
+          label: null,
+          text: null,
+          confidence: f.confidence,
+          quality: f.quality,
+          person_id: null,
+          source: 'human-blazeface',
         })),
       );
       store.faces.replaceForAsset(assetId, ids, faces);

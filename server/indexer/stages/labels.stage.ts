@@ -36,10 +36,14 @@ export const labelsStage = defineStage<LabelsInput, LabelsOutput, 'labels'>({
   model: null,
   availability: ({ dataDir }) => ({
     available: true,
-    reason: isInstalled(dataDir, PICTURE_EMBEDDING_MODEL) ? null : `derived from objects, faces and text until the scene model (${PICTURE_EMBEDDING_MODEL}) is installed`,
+    reason: isInstalled(dataDir, PICTURE_EMBEDDING_MODEL)
+      ? null
+      : `derived from objects, faces and text until the scene model (${PICTURE_EMBEDDING_MODEL}) is installed`,
   }),
   prepare: (store, assetId) => ({
-    regions: store.regions.all(assetId).map((r) => ({ timestamp: r.timestamp, kind: r.kind, label: r.label, confidence: r.confidence, w: r.w, h: r.h, text: r.text })),
+    regions: store.regions
+      .all(assetId)
+      .map((r) => ({ timestamp: r.timestamp, kind: r.kind, label: r.label, confidence: r.confidence, w: r.w, h: r.h, text: r.text })),
     pictures: store.vectors.picturesOf(assetId, PICTURE_EMBEDDING_MODEL),
   }),
   save(store, assetId, { frames }) {

@@ -33,8 +33,15 @@ export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>(
       assetId,
       'objects',
       objects.map((o) => ({
-        timestamp: o.timestamp, kind: 'object' as const, ...o.box, label: o.label, text: null,
-        confidence: o.confidence, quality: null, person_id: null, source: o.source,
+        timestamp: o.timestamp,
+        kind: 'object' as const,
+        ...o.box,
+        label: o.label,
+        text: null,
+        confidence: o.confidence,
+        quality: null,
+        person_id: null,
+        source: o.source,
       })),
     );
     store.search.replaceForStage(

@@ -17,7 +17,6 @@ import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './
 /** Long side, in pixels, at which document pages are drawn for reading (about 250 dpi for A4). */
 export const OCR_PAGE_LONG_SIDE = 2900;
 
-
 function normalize(paragraphs: OcrParagraph[], w: number, h: number): ReadParagraph[] {
   const box = (b: { x0: number; y0: number; x1: number; y1: number }) => clampBox({ x: b.x0 / w, y: b.y0 / h, w: (b.x1 - b.x0) / w, h: (b.y1 - b.y0) / h });
   return paragraphs.map((p) => ({

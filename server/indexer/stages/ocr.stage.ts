@@ -9,10 +9,25 @@ import type { NewEntry } from '../../store/search.repo.ts';
 import { BUNDLED_MODELS } from '../../ml/catalogue.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
-export interface ReadLine { text: string; box: Box; confidence: number }
-export interface ReadParagraph { text: string; box: Box; lines: ReadLine[] }
-export interface ReadFrame { timestamp: number; page: number | null; paragraphs: ReadParagraph[] }
-export interface OcrOutput { kind: AssetKind; frames: ReadFrame[] }
+export interface ReadLine {
+  text: string;
+  box: Box;
+  confidence: number;
+}
+export interface ReadParagraph {
+  text: string;
+  box: Box;
+  lines: ReadLine[];
+}
+export interface ReadFrame {
+  timestamp: number;
+  page: number | null;
+  paragraphs: ReadParagraph[];
+}
+export interface OcrOutput {
+  kind: AssetKind;
+  frames: ReadFrame[];
+}
 
 /** The pages of a document that need reading (no usable text layer). */
 type PagesToRead = number[];
@@ -29,8 +44,15 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
     const regions = out.frames.flatMap((f) =>
       f.paragraphs.flatMap((p) =>
         p.lines.map((l) => ({
-          timestamp: f.timestamp, kind: 'text' as const, ...l.box, label: null, text: l.text,
-          confidence: l.confidence, quality: null, person_id: null, source: 'ocr',
+          timestamp: f.timestamp,
+          kind: 'text' as const,
+          ...l.box,
+          label: null,
+          text: l.text,
+          confidence: l.confidence,
+          quality: null,
+          person_id: null,
+          source: 'ocr',
         })),
       ),
     );

@@ -12,7 +12,12 @@ import { speakersStage } from './speakers.stage.ts';
 export const runSpeakers = withModel(speakersStage, async ({ options, input: { audio, speech, transcript }, dataDir }, model) => {
   if (!audio) return notApplicable('the video has no audio track');
   const windows = speechWindows(speech);
-  if (windows.length === 0) return ok({ speakers: 0, turns: 0 }, { turns: [], segments: transcript.map(() => null) }, { model, provider: executionProvider(), note: 'no speech found' });
+  if (windows.length === 0)
+    return ok(
+      { speakers: 0, turns: 0 },
+      { turns: [], segments: transcript.map(() => null) },
+      { model, provider: executionProvider(), note: 'no speech found' },
+    );
   const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows);
   const labels = clusterSpeakers(vectors, { min: options.min_speakers, max: options.max_speakers });
   const turns = turnsOf(windows, labels, speech).map((t) => ({ ...t, speaker: t.speaker + 1 }));
@@ -23,5 +28,9 @@ export const runSpeakers = withModel(speakersStage, async ({ options, input: { a
     const name = speakerName(t.speaker);
     talk.set(name, Math.round(((talk.get(name) ?? 0) + t.end_s - t.start_s) * 100) / 100);
   }
-  return ok({ speakers, turns: turns.length, windows: windows.length }, { turns, segments }, { model, provider: executionProvider(), speaking_s: Object.fromEntries(talk) });
+  return ok(
+    { speakers, turns: turns.length, windows: windows.length },
+    { turns, segments },
+    { model, provider: executionProvider(), speaking_s: Object.fromEntries(talk) },
+  );
 });

