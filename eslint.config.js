@@ -26,6 +26,12 @@ const WORKER_MODULES = [
   '**/media/{image,video,pdf,office,ink,ffmpeg}.ts',
 ];
 
+const SERVICE_PROCESS_PATTERNS = [
+  { group: MODEL_LIBRARIES, allowTypeImports: true, message: 'Model libraries load in indexer processes only (a stage run), or lazily on first use.' },
+  { group: WORKER_MODULES, allowTypeImports: true, message: 'This module loads model libraries: import it from a stage run, or lazily with import().' },
+];
+const NO_ELECTRON = { name: 'electron', message: 'server/ runs without Electron.' };
+
 /** `x as unknown as T` says why, in a comment inside its statement or on the line above it. */
 const castReason = {
   meta: { type: 'suggestion', messages: { reason: 'Say in a comment why this double cast is needed.' }, schema: [] },
@@ -65,7 +71,7 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'server/ runs without Electron.' }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_ELECTRON] }],
     },
   },
   {
@@ -84,19 +90,8 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'server/ runs without Electron.' }],
-          patterns: [
-            {
-              group: MODEL_LIBRARIES,
-              allowTypeImports: true,
-              message: 'Model libraries load in indexer processes only (a stage run), or lazily on first use.',
-            },
-            {
-              group: WORKER_MODULES,
-              allowTypeImports: true,
-              message: 'This module loads model libraries: import it from a stage run, or lazily with import().',
-            },
-          ],
+          paths: [NO_ELECTRON],
+          patterns: SERVICE_PROCESS_PATTERNS,
         },
       ],
     },
@@ -108,8 +103,9 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'server/ runs without Electron.' }],
+          paths: [NO_ELECTRON],
           patterns: [
+            ...SERVICE_PROCESS_PATTERNS,
             {
               group: ['**/services/**', '**/indexer/**', '**/people/**', '**/api/**'],
               message: 'The store imports no services, indexer, people or api modules.',
