@@ -53,7 +53,7 @@ const castReason = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'bench/results/**', 'coverage/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

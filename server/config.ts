@@ -1,7 +1,9 @@
 // Runtime settings: command-line flags over MEDIA_INDEX_* environment variables over defaults.
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import envPaths from 'env-paths';
+import { defaultLibraryRoots } from './libraries/policy.ts';
 
 export interface Config {
   dataDir: string;
@@ -17,6 +19,13 @@ export interface Config {
   allowedHosts: string[];
   /** The built app served at `/` (dist/renderer). */
   uiDir: string;
+  /** Folders libraries may come from (default: the home folder and removable drives' mount points). */
+  libraryRoots: string[];
+  /** Library sync timings (see libraries/sync.ts). */
+  libraryCheckMs: number;
+  libraryRescanMs: number;
+  librarySettleMs: number;
+  libraryGraceMs: number;
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -54,5 +63,12 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     uiDir: overrides.uiDir ?? fileURLToPath(new URL('../dist/renderer', import.meta.url)),
+    libraryRoots:
+      overrides.libraryRoots ??
+      (process.env.MEDIA_INDEX_LIBRARY_ROOTS ? process.env.MEDIA_INDEX_LIBRARY_ROOTS.split(path.delimiter).filter(Boolean) : defaultLibraryRoots()),
+    libraryCheckMs: overrides.libraryCheckMs ?? intEnv('MEDIA_INDEX_LIBRARY_CHECK_MS', 10_000),
+    libraryRescanMs: overrides.libraryRescanMs ?? intEnv('MEDIA_INDEX_LIBRARY_RESCAN_MS', 30 * 60_000),
+    librarySettleMs: overrides.librarySettleMs ?? intEnv('MEDIA_INDEX_LIBRARY_SETTLE_MS', 800),
+    libraryGraceMs: overrides.libraryGraceMs ?? intEnv('MEDIA_INDEX_LIBRARY_GRACE_MS', 1500),
   };
 }

@@ -20,6 +20,8 @@ import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
 import { ModelPulls } from './services/model-pulls.service.ts';
 import { createApp } from './api/app.ts';
+import { LibrarySync } from './libraries/sync.ts';
+import { LibrariesService } from './services/libraries.service.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
 
@@ -28,6 +30,7 @@ export interface Core {
   host: IndexerHost;
   purger: Purger;
   services: Services;
+  sync: LibrarySync;
   close(): Promise<void>;
 }
 
@@ -57,6 +60,14 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
   });
   const signer = new UrlSigner(config.dataDir);
   const reads = new ReadsService(store, assets, signer);
+  const sync = new LibrarySync(store, assets, {
+    roots: config.libraryRoots,
+    checkMs: config.libraryCheckMs,
+    rescanMs: config.libraryRescanMs,
+    settleMs: config.librarySettleMs,
+    graceMs: config.libraryGraceMs,
+    log,
+  });
   const search = new SearchService(store);
   const services: Services = {
     config,
@@ -78,6 +89,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
       log,
     ),
     people,
+    libraries: new LibrariesService(store, assets, sync, { roots: config.libraryRoots, dataDir: config.dataDir }),
     version: VERSION,
     log,
   };
@@ -85,12 +97,15 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
   if (resumed > 0) log(`models installed since the last start: indexing ${resumed} asset(s) again with them`);
   host.start();
   purger.kick();
+  sync.start();
   return {
     store,
     host,
     purger,
     services,
+    sync,
     async close() {
+      await sync.stop();
       await services.modelPulls.settled();
       await reads.settled();
       await host.stop();

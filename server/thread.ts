@@ -9,9 +9,8 @@ const require = createRequire(import.meta.url);
 const TSX_API = pathToFileURL(path.join(path.dirname(require.resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
 
 export function runInThread<T>(moduleUrl: URL, data: unknown): Promise<T> {
-  const code = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
   return new Promise<T>((resolve, reject) => {
-    const w = new Worker(code, { eval: true, workerData: data });
+    const w = startThread(moduleUrl, data);
     let settled = false;
     w.once('message', (m: T) => {
       settled = true;
@@ -26,4 +25,10 @@ export function runInThread<T>(moduleUrl: URL, data: unknown): Promise<T> {
       if (!settled) reject(new Error(`worker thread exited (${code}) without an answer`));
     });
   });
+}
+
+/** Starts a long-lived worker thread on a TypeScript module; the caller talks to it by messages. */
+export function startThread(moduleUrl: URL, data: unknown): Worker {
+  const code = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return new Worker(code, { eval: true, workerData: data });
 }

@@ -20,6 +20,7 @@ import { peopleRoutes } from './people/routes.ts';
 import { answerRoutes } from './answers/routes.ts';
 import { serveUi } from './ui/static.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { libraryRoutes } from './libraries/routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -35,6 +36,7 @@ export function apiRoutes(s: Services): AnyRouteSpec[] {
     ...peopleRoutes(s),
     ...answerRoutes(s),
     ...keyRoutes(s),
+    ...libraryRoutes(s),
   );
   return routes;
 }

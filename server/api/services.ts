@@ -8,6 +8,7 @@ import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
 import type { PeopleService } from '../services/people.service.ts';
+import type { LibrariesService } from '../services/libraries.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
 import type { ModelPulls } from '../services/model-pulls.service.ts';
 import type { UrlSigner } from '../services/signing.service.ts';
@@ -22,6 +23,7 @@ export interface Services {
   reads: ReadsService;
   search: SearchService;
   people: PeopleService;
+  libraries: LibrariesService;
   answers: AnswersService;
   modelPulls: ModelPulls;
   /** Signs the URLs of stored files (frame_url, thumbnail_url). */

@@ -98,6 +98,10 @@ export const AssetListItem = z.object({
   owned: z.boolean(),
   thumbnail_url: z.string().nullable(),
   created_at: z.string(),
+  /** Not in the spec: the library the file is in (indexed in place and kept in sync), or null. */
+  library_id: z.string().nullable(),
+  /** Not in the spec: the library's folder is away (a drive unplugged); the asset stays listed and searchable. */
+  offline: z.boolean(),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;
 
@@ -114,6 +118,13 @@ export const AssetDetail = AssetListItem.extend({
   index: z.object({ options: EffectiveOptionsSchema.nullable(), report: IndexReport }),
   /** Videos: a signed URL of the original for a player (byte ranges served): not in the spec. */
   media_url: z.string().nullable(),
+  /**
+   * Not in the spec: where the original is on this machine, for files indexed in place (libraries,
+   * `index`, the desktop pickers), and every path holding the same content; null and [] for
+   * uploads and for a workspace the asset is shared into.
+   */
+  path: z.string().nullable(),
+  paths: z.array(z.string()),
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
 

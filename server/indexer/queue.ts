@@ -6,7 +6,7 @@
 // and completes the asset when its last run ends.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
-import type { AssetRow } from '../store/assets.repo.ts';
+import type { NewAssetRow } from '../store/assets.repo.ts';
 import { TERMINAL_STATES, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
 import { STAGES } from './registry.ts';
@@ -33,7 +33,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   }
 
   /** A new asset and its runs, in one transaction. */
-  admit(asset: AssetRow, runs: StageRunRow[]): void {
+  admit(asset: NewAssetRow, runs: StageRunRow[]): void {
     this.store.assets.insertWithRuns(asset, runs);
     this.wake();
   }

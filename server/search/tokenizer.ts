@@ -27,3 +27,8 @@ export function highlights(text: string, terms: readonly string[]): Array<[numbe
 export function anyOf(terms: readonly string[]): string {
   return terms.map((t) => `"${t}"`).join(' OR ');
 }
+
+/** A file name as words: "holiday_2024-beach.jpg" is found by "holiday beach". */
+export function fileNameWords(fileName: string): string {
+  return `${fileName} ${fileName.replace(/\.[^.]+$/, '').replace(/[_\-.]+/g, ' ')}`;
+}

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { AssetRow, VisibleAsset } from '../store/assets.repo.ts';
+import type { AssetRow, NewAssetRow, VisibleAsset } from '../store/assets.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
 import { AppError, Errors, detailsFromIssues } from '../errors.ts';
@@ -18,6 +18,7 @@ import {
   type UploadAck,
 } from '../contract/assets.ts';
 import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
+import type { AssetKind } from '../contract/assets.ts';
 import type { FileRef } from '../contract/common.ts';
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
@@ -25,7 +26,17 @@ import { planRuns } from '../indexer/plan.ts';
 import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
+import { fileNameWords } from '../search/tokenizer.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
+
+/** A file of a library as its file-system thread reports it. */
+export interface LibraryFileIn {
+  path: string;
+  ext: string;
+  size: number;
+  sha256: string;
+  mime: string;
+}
 
 export interface UploadedFile {
   tmpPath: string;
@@ -90,6 +101,8 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
     owned: a.owned === 1,
     thumbnail,
     created_at: iso(a.created_at) as string,
+    library_id: a.library_id,
+    offline: a.offline === 1,
   };
 }
 
@@ -133,6 +146,75 @@ export class AssetsService {
     return parsed.data;
   }
 
+  /**
+   * Files found in a library, already read, hashed and checked by its file-system thread: one asset
+   * each, indexed in place and queued. Synchronous, so the caller records the files in the same
+   * transaction (a crash leaves both or neither).
+   */
+  admitLibraryFiles(workspaceId: string, libraryId: string, files: LibraryFileIn[]): string[] {
+    const effective = this.indexOptions.effective(workspaceId, {});
+    const now = clock.now();
+    return files.map((f) => {
+      const id = newId('vid');
+      const kind = EXTENSION_KINDS[f.ext];
+      this.queue.admit(
+        {
+          ...this.newRow(
+            id,
+            workspaceId,
+            { path: f.path, fileName: displayName(path.basename(f.path)), ext: f.ext, kind, sizeBytes: f.size, sha256: f.sha256, mime: f.mime, linked: true },
+            effective,
+            now,
+          ),
+          library_id: libraryId,
+        },
+        planRuns(id, kind, effective, now),
+      );
+      return id;
+    });
+  }
+
+  /** A library file was rewritten: same asset, new content, every stage again (the owner's People decisions carry over). */
+  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string }): void {
+    const a = this.store.assets.byId(assetId);
+    if (!a || a.deleted_at !== null) return;
+    this.store.assets.replaceContent(assetId, f.size, f.sha256, f.mime);
+    this.rerun(a, undefined);
+  }
+
+  /** A library file moved or was renamed: the asset follows, its index and People decisions untouched. */
+  relocate(assetId: string, absPath: string, libraryId: string): void {
+    const fileName = displayName(path.basename(absPath));
+    this.store.assets.relocate(assetId, absPath, fileName, libraryId);
+    this.store.search.replaceName(assetId, fileNameWords(fileName));
+  }
+
+  /** A library's drive is back: assets whose extraction failed while their file was away are indexed again. */
+  retryMissingFiles(libraryId: string): number {
+    const ids = this.store.runs.failedForMissingFile(libraryId);
+    for (const id of ids) {
+      const a = this.store.assets.byId(id);
+      if (a) this.rerun(a, undefined);
+    }
+    return ids.length;
+  }
+
+  /** A library file is gone (or its library removed): the asset leaves the index as on delete; the file is never touched. */
+  removeFromIndex(assetId: string): void {
+    const a = this.store.assets.byId(assetId);
+    if (!a || !this.store.assets.markDeleted(assetId, clock.now())) return;
+    // Many at once (a folder deleted, a library removed): People and the purge are told once.
+    if (this.removedFrom.size === 0) {
+      setImmediate(() => {
+        for (const ws of this.removedFrom) this.events.deleted(ws);
+        this.removedFrom.clear();
+      });
+    }
+    this.removedFrom.add(a.workspace_id);
+  }
+
+  private readonly removedFrom = new Set<string>();
+
   private async register(
     workspaceId: string,
     src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean },
@@ -160,30 +242,7 @@ export class AssetsService {
     const id = newId('vid');
     const now = clock.now();
     const storedPath = src.linked ? src.path : this.store.files.adopt(src.path, id, ext);
-    const row: AssetRow = {
-      id,
-      workspace_id: workspaceId,
-      kind,
-      file_name: fileName,
-      ext,
-      stored_path: storedPath,
-      linked: src.linked ? 1 : 0,
-      mime_type: mime,
-      size_bytes: src.sizeBytes,
-      sha256: src.sha256,
-      pipeline: legacy ? requested : CURRENT_PIPELINE,
-      engine: legacy ? 'classic' : 'arrow',
-      gen1_tier: legacy ? requested : null,
-      index_options: effective ? JSON.stringify(effective) : null,
-      status: 'processing',
-      page_count: null,
-      duration_s: null,
-      width: null,
-      height: null,
-      created_at: now,
-      completed_at: null,
-      deleted_at: null,
-    };
+    const row = this.newRow(id, workspaceId, { ...src, path: storedPath, fileName, ext, kind, mime }, effective, now, legacy ? requested : null);
     try {
       this.queue.admit(row, planRuns(id, kind, effective, now));
     } catch (err) {
@@ -198,6 +257,40 @@ export class AssetsService {
       file_name: fileName,
       size_bytes: src.sizeBytes,
       index_options: effective,
+    };
+  }
+
+  private newRow(
+    id: string,
+    workspaceId: string,
+    f: { path: string; fileName: string; ext: string; kind: AssetKind; sizeBytes: number; sha256: string; mime: string; linked: boolean },
+    effective: EffectiveOptions | null,
+    now: number,
+    legacyTier: string | null = null,
+  ): NewAssetRow {
+    return {
+      id,
+      workspace_id: workspaceId,
+      kind: f.kind,
+      file_name: f.fileName,
+      ext: f.ext,
+      stored_path: f.path,
+      linked: f.linked ? 1 : 0,
+      mime_type: f.mime,
+      size_bytes: f.sizeBytes,
+      sha256: f.sha256,
+      pipeline: legacyTier ?? CURRENT_PIPELINE,
+      engine: legacyTier ? 'classic' : 'arrow',
+      gen1_tier: legacyTier,
+      index_options: effective ? JSON.stringify(effective) : null,
+      status: 'processing',
+      page_count: null,
+      duration_s: null,
+      width: null,
+      height: null,
+      created_at: now,
+      completed_at: null,
+      deleted_at: null,
     };
   }
 
@@ -236,6 +329,7 @@ export class AssetsService {
         },
       },
       media: a.kind === 'video' ? { asset_id: a.id, name: 'original' } : null,
+      ...this.pathsOf(a),
     };
   }
 
@@ -247,6 +341,13 @@ export class AssetsService {
     const a = this.visible(workspaceId, id);
     if (a.owned !== 1) throw Errors.forbidden(`Only the owning workspace can ${action}; this asset is shared into yours.`);
     return a;
+  }
+
+  /** Where an asset indexed in place lives; paths are the owner's to see. */
+  private pathsOf(a: VisibleAsset): { path: string | null; paths: string[] } {
+    if (a.owned !== 1 || a.linked !== 1) return { path: null, paths: [] };
+    const copies = this.store.libraries.filesOfAsset(a.id).map((f) => path.join(f.root, f.rel_path));
+    return { path: a.stored_path, paths: copies.length ? [a.stored_path, ...copies.filter((p) => p !== a.stored_path)] : [a.stored_path] };
   }
 
   /** Owner-only (SPEC 5.6): hidden at once, purged in the background. */

@@ -26,9 +26,15 @@ export interface AssetRow {
   created_at: number;
   completed_at: number | null;
   deleted_at: number | null;
+  /** The library the file was found in (indexed in place and kept in sync); null for uploads and `index`. */
+  library_id: string | null;
 }
 
-export type VisibleAsset = AssetRow & { owned: 0 | 1 };
+/** A new asset's row (the library may be left out). */
+export type NewAssetRow = Omit<AssetRow, 'library_id'> & { library_id?: string | null };
+
+/** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
+export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1 };
 
 export interface AssetFacts {
   mime_type?: string | null;
@@ -42,21 +48,39 @@ export interface AssetFacts {
 const VISIBLE = `a.deleted_at IS NULL AND (a.workspace_id = @ws OR EXISTS
   (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id = @ws))`;
 
+const SEEN_AS = `a.*, (a.workspace_id = @ws) AS owned,
+  coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline`;
+
 export class AssetsRepo {
   constructor(private readonly db: DB) {}
 
-  insertWithRuns(asset: AssetRow, runs: StageRunRow[]): void {
+  insertWithRuns(asset: NewAssetRow, runs: StageRunRow[]): void {
     const insertAsset = this.db.prepare(
       `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, linked, mime_type, size_bytes, sha256, pipeline,
-         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at)
+         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at, library_id)
        VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
-         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at)`,
+         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id)`,
     );
     const insertRun = this.db.prepare(INSERT_RUN);
     this.db.transaction(() => {
-      insertAsset.run(asset);
+      insertAsset.run({ library_id: null, ...asset });
       for (const r of runs) insertRun.run(r);
     })();
+  }
+
+  /** The file of an asset indexed in place moved: it follows (same id, same index). */
+  relocate(id: string, storedPath: string, fileName: string, libraryId: string | null): void {
+    this.db.prepare('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ? WHERE id = ?').run(storedPath, fileName, libraryId, id);
+  }
+
+  /** The file of an asset indexed in place was rewritten: its new size and checksum. */
+  replaceContent(id: string, sizeBytes: number, sha256: string, mimeType: string): void {
+    this.db.prepare('UPDATE assets SET size_bytes = ?, sha256 = ?, mime_type = ? WHERE id = ?').run(sizeBytes, sha256, mimeType, id);
+  }
+
+  /** Live assets that came from a library. */
+  idsOfLibrary(libraryId: string): string[] {
+    return (this.db.prepare('SELECT id FROM assets WHERE library_id = ? AND deleted_at IS NULL').all(libraryId) as Array<{ id: string }>).map((r) => r.id);
   }
 
   byId(id: string): AssetRow | undefined {
@@ -64,14 +88,13 @@ export class AssetsRepo {
   }
 
   findVisible(id: string, workspaceId: string): VisibleAsset | undefined {
-    return this.db.prepare(`SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as
-      VisibleAsset | undefined;
+    return this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined;
   }
 
   listVisible(workspaceId: string, limit: number, offset: number): { rows: VisibleAsset[]; total: number } {
     const rows = this.db
       .prepare(
-        `SELECT a.*, (a.workspace_id = @ws) AS owned FROM assets a WHERE ${VISIBLE}
+        `SELECT ${SEEN_AS} FROM assets a WHERE ${VISIBLE}
          ORDER BY a.created_at DESC, a.id DESC LIMIT @limit OFFSET @offset`,
       )
       .all({ ws: workspaceId, limit, offset }) as VisibleAsset[];

@@ -14,9 +14,12 @@ import { FacesRepo } from './faces.repo.ts';
 import { PeopleRepo } from './people.repo.ts';
 import { VectorsRepo } from './vectors.repo.ts';
 import { VectorIndex } from './vector-index.ts';
+import { LibrariesRepo } from './libraries.repo.ts';
 
 export interface Store {
   db: DB;
+  /** The database file (other threads open it read-only). */
+  dbFile: string;
   files: FileStore;
   workspaces: WorkspacesRepo;
   keys: KeysRepo;
@@ -28,6 +31,7 @@ export interface Store {
   faces: FacesRepo;
   people: PeopleRepo;
   vectors: VectorsRepo;
+  libraries: LibrariesRepo;
   /** The HNSW graphs over `vectors`, one file per model under <data>/vectors. */
   vectorIndex: VectorIndex;
   transaction<T>(fn: () => T): T;
@@ -36,11 +40,14 @@ export interface Store {
 
 export function openStore(dataDir: string): Store {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const db = openDatabase(path.join(dataDir, 'media-index.sqlite'));
+  const dbFile = path.join(dataDir, 'media-index.sqlite');
+  const db = openDatabase(dbFile);
   const vectors = new VectorsRepo(db);
   const vectorIndex = new VectorIndex(path.join(dataDir, 'vectors'), vectors);
   return {
     db,
+    dbFile,
+    libraries: new LibrariesRepo(db),
     files: new FileStore(dataDir),
     workspaces: new WorkspacesRepo(db),
     keys: new KeysRepo(db),

@@ -35,6 +35,16 @@ export class SearchRepo {
     for (const e of entries) if (e.text.trim()) insert.run({ ...e, asset_id: assetId, stage });
   }
 
+  /** Replaces an asset's file-name entry (a file indexed in place was renamed). */
+  replaceName(assetId: string, text: string): void {
+    this.db.prepare("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
+    this.db
+      .prepare(
+        `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, 'extract', 'name', 0, NULL, NULL, NULL, ?)`,
+      )
+      .run(assetId, text);
+  }
+
   /** Which of these words the index holds. */
   knownWords(words: string[]): Set<string> {
     return new Set(this.wordCounts(words).keys());

@@ -121,6 +121,18 @@ export class StageRunsRepo {
       .all(stage, model) as Array<{ asset_id: string; stage: string }>;
   }
 
+  /** Live assets of a library with a run that failed because the file was not there (its drive was away). */
+  failedForMissingFile(libraryId: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT DISTINCT r.asset_id FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+           WHERE a.library_id = ? AND r.state = 'failed' AND r.code = 'file_missing'`,
+        )
+        .all(libraryId) as Array<{ asset_id: string }>
+    ).map((r) => r.asset_id);
+  }
+
   /** After a crash or restart: every run left `running` goes back to the queue. */
   requeueAllRunning(): number {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;

@@ -6,11 +6,7 @@ import path from 'node:path';
 import type { ExtractOutput } from '../../media/types.ts';
 import type { NewRegion } from '../../store/regions.repo.ts';
 import { ALWAYS_AVAILABLE, NO_INPUT, defineStage } from '../stage.ts';
-
-/** A file name as words: "holiday_2024-beach.jpg" is found by "holiday beach". */
-export function nameWords(fileName: string): string {
-  return `${fileName} ${fileName.replace(/\.[^.]+$/, '').replace(/[_\-.]+/g, ' ')}`;
-}
+import { fileNameWords } from '../../search/tokenizer.ts';
 
 export const extractStage = defineStage<undefined, ExtractOutput, 'extract'>({
   name: 'extract',
@@ -39,7 +35,7 @@ export const extractStage = defineStage<undefined, ExtractOutput, 'extract'>({
     store.regions.replaceForStage(assetId, 'extract', lines);
     const asset = store.assets.byId(assetId);
     store.search.replaceForStage(assetId, 'extract', [
-      { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? nameWords(asset.file_name) : '' },
+      { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? fileNameWords(asset.file_name) : '' },
       ...out.pages.flatMap((p) =>
         p.passages.map((ps) => ({ modality: 'passage' as const, timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
       ),

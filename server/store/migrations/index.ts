@@ -16,6 +16,7 @@ import { migration as m0013 } from './0013-search-vocabulary.ts';
 import { migration as m0014 } from './0014-vectors.ts';
 import { migration as m0015 } from './0015-speaker-turns.ts';
 import { migration as m0016 } from './0016-stage-failure-codes.ts';
+import { migration as m0017 } from './0017-libraries.ts';
 
 export interface Migration {
   name: string;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0014,
   m0015,
   m0016,
+  m0017,
 ];

@@ -1,0 +1,67 @@
+// /libraries (not in the spec; README "Libraries"): folders indexed in place and kept in sync.
+import { defineListRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
+import { PaginationQuery } from '../../contract/common.ts';
+import { Library, LibraryCreate, LibraryParams, LibraryProblem, LibraryRemoved, ScanAck } from '../../contract/libraries.ts';
+import type { Services } from '../services.ts';
+
+export function libraryRoutes(s: Services): AnyRouteSpec[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/libraries',
+      summary: 'Add a folder as a library: indexed in place, then kept in sync (write scope)',
+      access: 'write',
+      body: LibraryCreate,
+      status: 201,
+      response: Library,
+      handler: ({ auth, body }) => s.libraries.add(auth.workspaceId, body),
+    }),
+    defineListRoute({
+      method: 'get',
+      path: '/libraries',
+      summary: "The workspace's libraries with their state and progress",
+      access: 'read',
+      query: PaginationQuery,
+      response: Library,
+      handler: ({ auth, query }) => s.libraries.list(auth.workspaceId, query.limit, query.offset),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/libraries/:id',
+      summary: 'One library with its state and progress',
+      access: 'read',
+      params: LibraryParams,
+      response: Library,
+      handler: ({ auth, params }) => s.libraries.get(auth.workspaceId, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/libraries/:id/scan',
+      summary: 'Scan the library in full now (202; after the scan running, if any)',
+      access: 'write',
+      params: LibraryParams,
+      status: 202,
+      response: ScanAck,
+      handler: ({ auth, params }) => s.libraries.scan(auth.workspaceId, params.id),
+    }),
+    defineListRoute({
+      method: 'get',
+      path: '/libraries/:id/problems',
+      summary: 'Paths of the library that are not indexed (refused or unreadable), with why',
+      access: 'read',
+      params: LibraryParams,
+      query: PaginationQuery,
+      response: LibraryProblem,
+      handler: ({ auth, params, query }) => s.libraries.problems(auth.workspaceId, params.id, query.limit, query.offset),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/libraries/:id',
+      summary: 'Remove a library: its assets leave the index; the files are never touched',
+      access: 'write',
+      params: LibraryParams,
+      response: LibraryRemoved,
+      handler: ({ auth, params }) => s.libraries.remove(auth.workspaceId, params.id),
+    }),
+  ];
+}

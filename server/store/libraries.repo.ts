@@ -1,0 +1,164 @@
+// Libraries and the files they know (migration 0017). Paths of files are kept relative to the
+// library's root; the root is absolute.
+import type { DB } from './db.ts';
+
+export const LIBRARY_STATUSES = ['scanning', 'watching', 'offline', 'error'] as const;
+export type LibraryStatus = (typeof LIBRARY_STATUSES)[number];
+
+export interface LibraryRow {
+  id: string;
+  workspace_id: string;
+  path: string;
+  /** JSON array of glob patterns, relative to the root. */
+  exclude: string;
+  status: LibraryStatus;
+  error: string | null;
+  created_at: number;
+  last_scan_at: number | null;
+}
+
+export type LibraryFileState = 'indexed' | 'refused' | 'unreadable';
+
+export interface LibraryFileRow {
+  library_id: string;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  sha256: string | null;
+  asset_id: string | null;
+  state: LibraryFileState;
+  reason: string | null;
+}
+
+export interface LibraryCounts {
+  /** Files the library knows: indexed, refused or unreadable. */
+  files_seen: number;
+  assets: number;
+  /** Assets of the library still being indexed. */
+  processing: number;
+  refused: number;
+  unreadable: number;
+}
+
+export class LibrariesRepo {
+  constructor(private readonly db: DB) {}
+
+  insert(row: LibraryRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO libraries (id, workspace_id, path, exclude, status, error, created_at, last_scan_at)
+         VALUES (@id, @workspace_id, @path, @exclude, @status, @error, @created_at, @last_scan_at)`,
+      )
+      .run(row);
+  }
+
+  byId(id: string): LibraryRow | undefined {
+    return this.db.prepare('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
+  }
+
+  list(workspaceId: string): LibraryRow[] {
+    return this.db.prepare('SELECT * FROM libraries WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as LibraryRow[];
+  }
+
+  all(): LibraryRow[] {
+    return this.db.prepare('SELECT * FROM libraries ORDER BY created_at, id').all() as LibraryRow[];
+  }
+
+  setStatus(id: string, status: LibraryStatus, error: string | null = null): void {
+    this.db.prepare('UPDATE libraries SET status = ?, error = ? WHERE id = ?').run(status, error, id);
+  }
+
+  scanned(id: string, at: number): void {
+    this.db.prepare('UPDATE libraries SET last_scan_at = ? WHERE id = ?').run(at, id);
+  }
+
+  remove(id: string): void {
+    this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id);
+  }
+
+  counts(id: string): LibraryCounts {
+    const files = this.db
+      .prepare(
+        `SELECT COUNT(*) AS files_seen,
+                COUNT(*) FILTER (WHERE state = 'refused') AS refused,
+                COUNT(*) FILTER (WHERE state = 'unreadable') AS unreadable
+         FROM library_files WHERE library_id = ?`,
+      )
+      .get(id) as Pick<LibraryCounts, 'files_seen' | 'refused' | 'unreadable'>;
+    const assets = this.db
+      .prepare(
+        `SELECT COUNT(*) AS assets, COUNT(*) FILTER (WHERE status = 'processing') AS processing
+         FROM assets WHERE library_id = ? AND deleted_at IS NULL`,
+      )
+      .get(id) as Pick<LibraryCounts, 'assets' | 'processing'>;
+    return { ...files, ...assets };
+  }
+
+  file(libraryId: string, relPath: string): LibraryFileRow | undefined {
+    return this.db.prepare('SELECT * FROM library_files WHERE library_id = ? AND rel_path = ?').get(libraryId, relPath) as LibraryFileRow | undefined;
+  }
+
+  putFile(row: LibraryFileRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO library_files (library_id, rel_path, size, mtime_ms, sha256, asset_id, state, reason)
+         VALUES (@library_id, @rel_path, @size, @mtime_ms, @sha256, @asset_id, @state, @reason)
+         ON CONFLICT (library_id, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+           sha256 = excluded.sha256, asset_id = excluded.asset_id, state = excluded.state, reason = excluded.reason`,
+      )
+      .run(row);
+  }
+
+  deleteFile(libraryId: string, relPath: string): void {
+    this.db.prepare('DELETE FROM library_files WHERE library_id = ? AND rel_path = ?').run(libraryId, relPath);
+  }
+
+  /** Every path the library knows under a folder ('' = all), in order. */
+  paths(libraryId: string, under = ''): string[] {
+    const rows = under
+      ? this.db
+          .prepare('SELECT rel_path FROM library_files WHERE library_id = ? AND (rel_path = ? OR substr(rel_path, 1, ?) = ?) ORDER BY rel_path')
+          .all(libraryId, under, under.length + 1, `${under}/`)
+      : this.db.prepare('SELECT rel_path FROM library_files WHERE library_id = ? ORDER BY rel_path').all(libraryId);
+    return (rows as Array<{ rel_path: string }>).map((r) => r.rel_path);
+  }
+
+  /** The files (of any library of the workspace) holding this content, with their library's root. */
+  withContent(workspaceId: string, sha256: string): Array<LibraryFileRow & { root: string }> {
+    return this.db
+      .prepare(
+        `SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id
+         JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+         WHERE f.sha256 = ? AND l.workspace_id = ? AND f.state = 'indexed'`,
+      )
+      .all(sha256, workspaceId) as Array<LibraryFileRow & { root: string }>;
+  }
+
+  /** The files that answer for an asset (more than one when the same content sits at several paths). */
+  filesOfAsset(assetId: string): Array<LibraryFileRow & { root: string }> {
+    return this.db
+      .prepare('SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id WHERE f.asset_id = ? ORDER BY l.created_at, f.rel_path')
+      .all(assetId) as Array<LibraryFileRow & { root: string }>;
+  }
+
+  /** Live assets answered for by a file of this library. */
+  assetsOf(libraryId: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT DISTINCT f.asset_id FROM library_files f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+           WHERE f.library_id = ? UNION SELECT id FROM assets WHERE library_id = ? AND deleted_at IS NULL`,
+        )
+        .all(libraryId, libraryId) as Array<{ asset_id: string }>
+    ).map((r) => r.asset_id);
+  }
+
+  /** Refused and unreadable paths, for the owner to see why. */
+  problems(libraryId: string, limit: number, offset: number): { rows: LibraryFileRow[]; total: number } {
+    const rows = this.db
+      .prepare("SELECT * FROM library_files WHERE library_id = ? AND state != 'indexed' ORDER BY rel_path LIMIT ? OFFSET ?")
+      .all(libraryId, limit, offset) as LibraryFileRow[];
+    const { n } = this.db.prepare("SELECT COUNT(*) AS n FROM library_files WHERE library_id = ? AND state != 'indexed'").get(libraryId) as { n: number };
+    return { rows, total: n };
+  }
+}
