@@ -1,33 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { tempDir } from './helpers/server.ts';
-
-const CLI = fileURLToPath(new URL('../bin/media-index.js', import.meta.url));
+import { CLI, startServe } from './helpers/serve.ts';
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function startServe(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (c) => (err += c));
-  const url = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, url, exited, output: () => ({ out, err }) };
 }
 
 describe('media-index CLI', () => {

@@ -72,14 +72,12 @@ export function checkLibraryPath(input: string, opts: { roots: readonly string[]
   } catch {
     throw new AppError('not_found', 404, `No folder at ${input}.`);
   }
-  let st: fs.Stats;
+  if (!fs.statSync(real).isDirectory()) throw Errors.invalidRequest([{ path: 'path', message: 'is not a folder' }]);
   try {
-    st = fs.statSync(real);
     fs.accessSync(real, fs.constants.R_OK | fs.constants.X_OK);
   } catch {
     throw Errors.forbidden(`${input} cannot be read by this service (permission denied).`);
   }
-  if (!st.isDirectory()) throw Errors.invalidRequest([{ path: 'path', message: 'is not a folder' }]);
   if (isSystemFolder(real)) throw Errors.forbidden(`${input} is a system folder; a library must be a folder of your own files.`);
   const data = fs.realpathSync(path.resolve(opts.dataDir));
   if (inside(data, real) || inside(real, data)) {

@@ -27,6 +27,9 @@ export class LibrariesService {
   ) {}
 
   add(workspaceId: string, body: { path: string; exclude: string[] }): Library {
+    const outside = body.exclude.findIndex((g) => path.isAbsolute(g) || g.split(/[\\/]/).includes('..'));
+    if (outside >= 0)
+      throw Errors.invalidRequest([{ path: `exclude.${outside}`, message: 'a pattern is relative to the library folder (no leading /, no ..)' }]);
     try {
       excluder(body.exclude);
     } catch (err) {
