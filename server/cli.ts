@@ -24,6 +24,7 @@ import { SearchService } from './services/search.service.ts';
 import { Presenter } from './api/present.ts';
 import { SearchRequest } from './contract/search.ts';
 import { collectFiles } from './media/collect.ts';
+import { registerLibraryCommands } from './cli-libraries.ts';
 
 // A closed pipe (`media-index search … | head`) ends the command quietly.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -363,6 +364,8 @@ program
       });
     });
   });
+
+registerLibraryCommands(program, dataOption, fail);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof AppError || err instanceof ModelError) fail(err.message, 2);

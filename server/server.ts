@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './store/index.ts';
 import { lockDataFolder } from './store/lock.ts';
+import { writeServiceFile } from './store/service-file.ts';
 import { IndexerHost } from './indexer/host.ts';
 import { StageQueue } from './indexer/queue.ts';
 import { forkLauncher } from './indexer/launcher.ts';
@@ -136,11 +137,14 @@ export async function startServer(config: Config, opts: { launch?: WorkerLaunche
   }
   const { port } = server.address() as AddressInfo;
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${shownHost}:${port}`;
+  const forget = writeServiceFile(config.dataDir, url);
   return {
     ...core,
-    url: `http://${shownHost}:${port}`,
+    url,
     port,
     async close() {
+      forget();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -132,4 +132,39 @@ describe('media-index CLI', () => {
     s.child.kill('SIGTERM');
     await s.exited;
   }, 180_000);
+
+  it('libraries add, list, scan and remove: on their own, and through a running service', async () => {
+    const dir = data();
+    const lib = data();
+    const second = data();
+    fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(lib, 'a-text.pdf'));
+    fs.copyFileSync(corpus('office/a-text.docx'), path.join(second, 'a-text.docx'));
+    const env = { MEDIA_INDEX_LIBRARY_ROOTS: path.dirname(lib), MEDIA_INDEX_LIBRARY_SETTLE_MS: '100' };
+
+    // No service: the command opens the folder, indexes, and shows the library settled.
+    const added = cli(['libraries', 'add', lib, '--data', dir, '--workers', '1', '--exclude', 'raw/**'], env);
+    expect(added.code).toBe(0);
+    const id = /^added (lib_\w+)/m.exec(added.stdout)![1];
+    expect(added.stdout).toMatch(new RegExp(`${id}  ${fs.realpathSync(lib)}  watching  1 assets, 0 pending, 0 not indexed  exclude raw/\\*\\*`));
+    expect(cli(['libraries', 'list', '--data', dir], env).stdout).toMatch(/watching {2}1 assets {2}\(service not running\)/);
+    expect(cli(['libraries', 'add', '/etc', '--data', dir], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/system folder/) });
+
+    // A running service holds the folder: the commands go to it (no "in use" refusal).
+    const s = startServe(['--data', dir], env);
+    await s.url;
+    const viaService = cli(['libraries', 'add', second, '--data', dir, '--wait'], env);
+    expect(viaService.code).toBe(0);
+    const list = cli(['libraries', 'list', '--data', dir], env).stdout;
+    expect(list).toMatch(new RegExp(`${id}  ${fs.realpathSync(lib)}  watching  1 assets`));
+    expect(list).toMatch(new RegExp(`${fs.realpathSync(second)}  watching  1 assets, 0 pending`));
+    expect(cli(['libraries', 'scan', id, '--data', dir, '--wait'], env).code).toBe(0);
+    const removed = cli(['libraries', 'remove', id, '--data', dir], env);
+    expect(removed.stdout).toMatch(`removed ${id}: 1 asset(s) left the index; no file was touched`);
+    expect(fs.existsSync(path.join(lib, 'a-text.pdf'))).toBe(true);
+    expect(cli(['libraries', 'list', '--data', dir], env).stdout).not.toMatch(id);
+    // The keys the commands used were revoked.
+    expect(cli(['keys', 'list', '--data', dir]).stdout.split('\n').filter((l) => / active/.test(l))).toHaveLength(1);
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }, 180_000);
 });
