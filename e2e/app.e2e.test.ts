@@ -3,6 +3,7 @@
 // passages, re-group faces, name a person and see the name in the grid, take a face off a person.
 // Each screen is saved under e2e/screenshots/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,7 @@ describe('the app in Chromium', () => {
     const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next);
     writeManifest(path.join(data, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
     restoreManifest = useManifest(path.join(data, 'manifest.json'));
-    t = await startTestServer({ workers: 2 }, data);
+    t = await startTestServer({ workers: 2, libraryRoots: [os.tmpdir()], librarySettleMs: 200 }, data);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (err) => {
@@ -200,4 +201,29 @@ describe('the app in Chromium', () => {
     await page.locator('tr.revoked', { hasText: 'backup script' }).waitFor();
     expect((await t.api('GET', '/videos', { key: created })).status).toBe(401);
   });
+
+  it('adds a folder as a library from settings (typed path) and its files appear in the library', async () => {
+    const folder = tempDir('mi-e2e-library-');
+    fs.mkdirSync(path.join(folder, 'trip'));
+    fs.copyFileSync(path.join(CORPUS, 'office/a-text.docx'), path.join(folder, 'trip/itinerary.docx'));
+    fs.copyFileSync(path.join(CORPUS, 'docs/a-text.pdf'), path.join(folder, 'tickets.pdf'));
+    fs.writeFileSync(path.join(folder, 'trip/skipped.bin'), 'not a supported type');
+    const old = new Date(Date.now() - 60_000);
+    for (const f of ['trip/itinerary.docx', 'tickets.pdf']) fs.utimesSync(path.join(folder, f), old, old);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByTestId('libraries').waitFor();
+    await page.getByLabel('folder path').fill(folder);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const row = page.locator('[data-library]', { hasText: fs.realpathSync(folder) });
+    await row.waitFor();
+    await row.getByTestId('library-state').filter({ hasText: 'up to date, watching' }).waitFor({ timeout: 120_000 });
+    expect(await row.locator('td').nth(2).textContent()).toBe('2');
+    await row.getByRole('button', { name: '1' }).click();
+    await row.getByText('files of type .bin are not supported').waitFor();
+    await shot('settings-libraries');
+    await page.getByRole('link', { name: 'Library' }).click();
+    await page.locator('[data-asset]', { hasText: 'itinerary.docx' }).waitFor();
+    await page.locator('[data-asset]', { hasText: 'tickets.pdf' }).waitFor();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }, 180_000);
 });

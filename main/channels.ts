@@ -5,5 +5,6 @@ export const CHANNELS: { readonly [K in BridgeCall]: string } = {
   session: 'media-index:session',
   pickFiles: 'media-index:pick-files',
   pickFolder: 'media-index:pick-folder',
+  pickLibraryFolder: 'media-index:pick-library-folder',
   reveal: 'media-index:reveal',
 };

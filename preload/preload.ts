@@ -8,6 +8,7 @@ const bridge: DesktopBridge = {
   session: () => ipcRenderer.invoke(CHANNELS.session),
   pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles),
   pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder),
+  pickLibraryFolder: () => ipcRenderer.invoke(CHANNELS.pickLibraryFolder),
   reveal: (videoId) => ipcRenderer.invoke(CHANNELS.reveal, String(videoId)),
 };
 

@@ -177,6 +177,16 @@ describe('desktop shell', () => {
     expect(await fake.handlers.get(CHANNELS.reveal)!(fromWindow(`${running!.server.url}/`), 'vid_nope')).toBe(false);
   });
 
+  it('picks a library folder for the page (which adds it over the API); cancelled or foreign asks get null', async () => {
+    running = await start();
+    fake.showOpenDialog.mockResolvedValue({ canceled: false, filePaths: [data] });
+    expect(await fake.handlers.get(CHANNELS.pickLibraryFolder)!(fromWindow(`${running!.server.url}/`))).toBe(data);
+    expect(fake.showOpenDialog).toHaveBeenLastCalledWith(expect.anything(), expect.objectContaining({ properties: ['openDirectory'] }));
+    fake.showOpenDialog.mockResolvedValue({ canceled: true, filePaths: [] });
+    expect(await fake.handlers.get(CHANNELS.pickLibraryFolder)!(fromWindow(`${running!.server.url}/`))).toBeNull();
+    expect(await fake.handlers.get(CHANNELS.pickLibraryFolder)!(fromWindow('https://evil.example/'))).toBeNull();
+  });
+
   it('on quit revokes the window key, stops the server and the indexers, then quits', async () => {
     running = await start();
     const { server } = running!;

@@ -21,6 +21,8 @@ export interface DesktopBridge {
   pickFiles(): Promise<PickResult | null>;
   /** Native folder picker; every supported file below it is indexed in place. Null when refused. */
   pickFolder(): Promise<PickResult | null>;
+  /** Native folder picker for a library: the folder's path (the page then adds it over the API), or null. */
+  pickLibraryFolder(): Promise<string | null>;
   /** Shows the original of an owned asset in the system file manager. */
   reveal(videoId: string): Promise<boolean>;
 }

@@ -1,10 +1,11 @@
-// Settings of the workspace: which stages new uploads run, the engines, the optional models (they
+// Settings of the workspace: the libraries (folders followed), which stages new uploads run, the engines, the optional models (they
 // are installed with `media-index models pull NAME` on a connected machine), and the key in use.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSettings } from '../stores/settings.ts';
 import { useSession } from '../stores/session.ts';
 import type { EffectiveStage } from '../../../server/contract/stages.ts';
+import { Libraries } from './Libraries.tsx';
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
 
@@ -18,6 +19,9 @@ export function Settings() {
       <header className="section-head">
         <h2>Settings</h2>
       </header>
+      <h3>Libraries</h3>
+      <Libraries />
+
       <h3>Index options for new uploads</h3>
       <table>
         <thead>
