@@ -163,7 +163,11 @@ describe('media-index CLI', () => {
     expect(fs.existsSync(path.join(lib, 'a-text.pdf'))).toBe(true);
     expect(cli(['libraries', 'list', '--data', dir], env).stdout).not.toMatch(id);
     // The keys the commands used were revoked.
-    expect(cli(['keys', 'list', '--data', dir]).stdout.split('\n').filter((l) => / active/.test(l))).toHaveLength(1);
+    expect(
+      cli(['keys', 'list', '--data', dir])
+        .stdout.split('\n')
+        .filter((l) => / active/.test(l)),
+    ).toHaveLength(1);
     s.child.kill('SIGTERM');
     await s.exited;
   }, 180_000);

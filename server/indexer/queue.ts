@@ -11,6 +11,8 @@ import { TERMINAL_STATES, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
 import { STAGES } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
+import { planRuns } from './plan.ts';
+import type { EffectiveOptions } from '../contract/stages.ts';
 
 export interface RunFinishedEvent {
   assetId: string;
@@ -38,6 +40,27 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     this.wake();
   }
 
+  /**
+   * New assets whose runs are written when the queue reaches them (a folder of thousands of files is
+   * taken in at one row per file). Call inside the transaction that records them.
+   */
+  admitUnplanned(asset: NewAssetRow): void {
+    this.store.assets.insertWithRuns({ ...asset, runs_planned: 0 }, []);
+    this.wake();
+  }
+
+  /** Writes the runs of up to `max` of the oldest assets admitted without them. */
+  private plan(max: number): void {
+    const assets = this.store.assets.unplanned(max);
+    if (assets.length === 0) return;
+    this.store.transaction(() => {
+      for (const a of assets) {
+        this.store.runs.replace(planRuns(a.id, a.kind, a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null, a.created_at));
+        this.store.assets.markPlanned(a.id);
+      }
+    });
+  }
+
   /** Runs of an existing asset again (these rows replace the old ones); the asset is processing again. */
   enqueue(assetId: string, runs: StageRunRow[]): void {
     this.store.transaction(() => {
@@ -59,6 +82,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * never go (a required dependency failed, or was off or not applicable) are settled on the way.
    */
   next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
+    if (this.store.runs.pendingAssets(max * 4) < max * 4) this.plan(max * 4);
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
     for (let settled = true; settled && out.length < max;) {
       settled = false;

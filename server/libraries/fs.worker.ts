@@ -6,24 +6,74 @@ import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../store/db.ts';
 import { EXTENSION_KINDS, LEGACY_EXTENSIONS } from '../contract/assets.ts';
-import { confirmContent } from '../media/sniff.ts';
+import { createHash } from 'node:crypto';
+import { HEAD_BYTES, confirmHead, readHead } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
 import { AppError, Errors } from '../errors.ts';
 import { excluder, type Excluded } from './exclude.ts';
 import { withinRoots } from './policy.ts';
-import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef } from './protocol.ts';
+import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef, WorkRequest } from './protocol.ts';
 
 const { dbFile, roots, settleMs } = workerData as FsThreadData;
 const db = openDatabase(dbFile, { readonly: true });
 const known = db.prepare('SELECT size, mtime_ms, state FROM library_files WHERE library_id = ? AND rel_path = ?');
 const knownUnder = db.prepare("SELECT rel_path FROM library_files WHERE library_id = ? AND (? = '' OR rel_path = ? OR substr(rel_path, 1, ?) = ?)");
-const BATCH = 500;
+const BATCH = 1000;
+/** Files read whole in one call (their hash and type from one buffer); larger ones are streamed. */
+const SMALL = 4 * 1024 * 1024;
+/** Files looked at at once (the disk and the thread pool overlap them). */
+const PARALLEL = 16;
+/** Batches sent ahead of the service's acknowledgements: memory stays bounded when it is busy. */
+const AHEAD = 4;
+
+let unacknowledged = 0;
+let acknowledged: (() => void) | null = null;
 
 const send = (m: FsMessage) => parentPort?.postMessage(m);
 const reasonOf = (err: unknown) => {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${code ?? (err as Error).message})`;
 };
+
+interface Read {
+  sha256: string;
+  head: Uint8Array;
+  /** Size and modification time once read (a file written meanwhile has not settled). */
+  size: number;
+  mtimeMs: number;
+}
+
+/** A small file read whole through one descriptor: its hash, its first bytes, and whether it changed meanwhile. */
+function readSmall(abs: string): Read {
+  const fd = fs.openSync(abs, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(fs.fstatSync(fd).size);
+    let n = 0;
+    while (n < buf.length) {
+      const got = fs.readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    const after = fs.fstatSync(fd);
+    const whole = buf.subarray(0, n);
+    return {
+      sha256: createHash('sha256').update(whole).digest('hex'),
+      head: whole.subarray(0, HEAD_BYTES),
+      size: after.size,
+      mtimeMs: Math.floor(after.mtimeMs),
+    };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A large file streamed (a video of gigabytes is never held whole). */
+async function readLarge(abs: string): Promise<Read> {
+  const { sha256 } = await hashFile(abs);
+  const head = await readHead(abs);
+  const after = fs.statSync(abs);
+  return { sha256, head, size: after.size, mtimeMs: Math.floor(after.mtimeMs) };
+}
 
 class Job {
   readonly seen = new Set<string>();
@@ -43,12 +93,20 @@ class Job {
 
   report(r: FileReport): void {
     this.batch.push(r);
-    if (this.batch.length >= BATCH) this.flush();
   }
 
-  flush(): void {
-    if (this.batch.length) send({ type: 'files', job: this.id, files: this.batch });
+  /** Called between files: sends a full batch. */
+  async maybeFlush(): Promise<void> {
+    if (this.batch.length >= BATCH) await this.flush();
+  }
+
+  /** Sends the batch; past AHEAD unacknowledged batches, waits for the service to catch up. */
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    send({ type: 'files', job: this.id, files: this.batch });
     this.batch = [];
+    unacknowledged++;
+    while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (acknowledged = resolve));
   }
 
   /** Walks a folder (its path relative to the root; '' = the root). */
@@ -67,15 +125,24 @@ class Job {
       return;
     }
     const dirs: string[] = [];
+    const inFlight = new Set<Promise<void>>();
+    const start = (p: Promise<void>) => {
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+    };
     try {
       for await (const entry of dir) {
         const rel = relDir ? `${relDir}/${entry.name}` : entry.name;
         if (this.excluded(rel, entry.name)) continue;
         if (entry.isDirectory()) dirs.push(rel);
-        else if (entry.isFile()) await this.file(rel);
-        else if (entry.isSymbolicLink()) await this.link(rel, dirs);
+        else if (entry.isFile()) start(this.file(rel));
+        else if (entry.isSymbolicLink()) start(this.link(rel, dirs));
+        if (inFlight.size >= PARALLEL) await Promise.race(inFlight);
+        await this.maybeFlush();
       }
+      await Promise.all(inFlight);
     } catch (err) {
+      await Promise.allSettled(inFlight);
       this.report({ rel: relDir, kind: 'unreadable', reason: reasonOf(err) });
       this.unknownUnder.push(relDir);
     }
@@ -112,9 +179,10 @@ class Job {
     this.walked++;
     if (this.walked % 2000 === 0) send({ type: 'progress', job: this.id, walked: this.walked });
     const abs = path.join(this.lib.root, rel);
+    // This thread exists to wait on the disk: plain blocking calls cost least here.
     let st: fs.Stats;
     try {
-      st = await fs.promises.stat(abs);
+      st = fs.statSync(abs);
     } catch (err) {
       this.report({ rel, kind: 'unreadable', reason: reasonOf(err) });
       return;
@@ -131,12 +199,10 @@ class Job {
     if (size === 0) return refuse('the file is empty');
     if (Date.now() - mtimeMs < settleMs) return this.report({ rel, kind: 'unsettled', size, mtimeMs });
     try {
-      const { sha256 } = await hashFile(abs);
-      const after = await fs.promises.stat(abs);
-      if (after.size !== size || Math.floor(after.mtimeMs) !== mtimeMs)
-        return this.report({ rel, kind: 'unsettled', size: after.size, mtimeMs: Math.floor(after.mtimeMs) });
-      const mime = await confirmContent(abs, ext, kind);
-      this.report({ rel, kind: 'file', size, mtimeMs, sha256, mime, ext });
+      const read = size <= SMALL ? readSmall(abs) : await readLarge(abs);
+      if (read.size !== size || read.mtimeMs !== mtimeMs) return this.report({ rel, kind: 'unsettled', size: read.size, mtimeMs: read.mtimeMs });
+      const mime = await confirmHead(read.head, size, ext, kind);
+      this.report({ rel, kind: 'file', size, mtimeMs, sha256: read.sha256, mime, ext });
     } catch (err) {
       if (err instanceof AppError) refuse(err.message);
       else this.report({ rel, kind: 'unreadable', reason: reasonOf(err) });
@@ -151,7 +217,7 @@ class Job {
   }
 }
 
-async function run(req: FsJob): Promise<void> {
+async function run(req: WorkRequest): Promise<void> {
   const job = new Job(req.job, req.library);
   const root = req.library.root;
   let rootStat: fs.Stats | null;
@@ -189,7 +255,7 @@ async function run(req: FsJob): Promise<void> {
       }
     }
   }
-  job.flush();
+  await job.flush();
   const rootEmpty = req.type === 'scan' && req.under === '' && (await fs.promises.readdir(root)).length === 0;
   send({ type: 'done', job: req.job, walked: job.walked, missing: [...new Set(missing)], rootMissing: false, rootEmpty });
 }
@@ -197,5 +263,11 @@ async function run(req: FsJob): Promise<void> {
 // One job at a time, in the order asked.
 let chain = Promise.resolve();
 parentPort?.on('message', (req: FsJob) => {
+  if (req.type === 'ack') {
+    unacknowledged = Math.max(0, unacknowledged - 1);
+    acknowledged?.();
+    acknowledged = null;
+    return;
+  }
   chain = chain.then(() => run(req).catch((err: unknown) => send({ type: 'failed', job: req.job, message: (err as Error).message ?? String(err) })));
 });

@@ -10,7 +10,12 @@ export type FsJob =
   /** Walk the library (or one folder of it, `under`), report what is new or changed, and what is gone. */
   | { type: 'scan'; job: number; library: LibraryRef; under: string }
   /** Look at these paths only (from the watcher): files are reported, folders walked, missing ones listed. */
-  | { type: 'check'; job: number; library: LibraryRef; paths: string[] };
+  | { type: 'check'; job: number; library: LibraryRef; paths: string[] }
+  /** A batch of reports was recorded (the thread sends at most a few batches ahead). */
+  | { type: 'ack'; job: number };
+
+/** A job that looks at the file system. */
+export type WorkRequest = Exclude<FsJob, { type: 'ack' }>;
 
 export type FileReport =
   /** New or changed, settled, read and hashed. */

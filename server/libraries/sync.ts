@@ -20,7 +20,7 @@ import type { LibraryRow } from '../store/libraries.repo.ts';
 import { clock } from '../store/ids.ts';
 import { startThread } from '../thread.ts';
 import type { AssetsService, LibraryFileIn } from '../services/assets.service.ts';
-import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef } from './protocol.ts';
+import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef, WorkRequest } from './protocol.ts';
 import { realRoots } from './policy.ts';
 
 export interface SyncOptions {
@@ -76,7 +76,7 @@ interface PendingJob {
 const CHECK_DEBOUNCE_MS = 100;
 
 /** A job as asked for, before it gets its number. */
-type JobRequest = FsJob extends infer J ? (J extends FsJob ? Omit<J, 'job'> : never) : never;
+type JobRequest = WorkRequest extends infer J ? (J extends WorkRequest ? Omit<J, 'job'> : never) : never;
 
 export class LibrarySync {
   private thread: Worker | null = null;
@@ -196,12 +196,44 @@ export class LibrarySync {
     });
   }
 
+  /**
+   * Reports are recorded one batch per turn of the event loop (a thread that walks faster than the
+   * database records must not keep requests waiting), in the order they came.
+   */
+  private readonly inbox: FsMessage[] = [];
+  private draining = false;
+
   private onMessage(m: FsMessage): void {
+    this.inbox.push(m);
+    if (!this.draining) {
+      this.draining = true;
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private drain(): void {
+    const m = this.inbox.shift();
+    if (!m) {
+      this.draining = false;
+      return;
+    }
+    try {
+      this.handle(m);
+    } finally {
+      setImmediate(() => this.drain());
+    }
+  }
+
+  private handle(m: FsMessage): void {
     const pending = this.jobs.get(m.job);
     if (!pending) return;
     const lib = this.store.libraries.byId(pending.libraryId);
     if (m.type === 'files') {
-      if (lib && !this.stopping) this.apply(lib, m.files);
+      try {
+        if (lib && !this.stopping) this.apply(lib, m.files);
+      } finally {
+        this.thread?.postMessage({ type: 'ack', job: m.job } satisfies FsJob);
+      }
     } else if (m.type === 'progress') {
       const st = this.states.get(pending.libraryId);
       if (st) st.walked = m.walked;

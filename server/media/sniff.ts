@@ -1,6 +1,6 @@
 // Confirms that a file's content is what its extension says, before anything is stored.
 import fs from 'node:fs';
-import { fileTypeFromFile } from 'file-type';
+import { fileTypeFromBuffer } from 'file-type';
 import type { AssetKind } from '../contract/assets.ts';
 import { AppError, Errors } from '../errors.ts';
 
@@ -14,15 +14,22 @@ const TEXT_MIME: Record<string, string> = {
 // Zip-based documents: the detector may name the container only.
 const ZIP_DOCS = new Set(['.docx', '.pptx', '.xlsx', '.odt', '.odp', '.epub']);
 
-async function looksLikeText(file: string): Promise<boolean> {
+/** How much of a file's start the checks read. */
+export const HEAD_BYTES = 64 * 1024;
+
+function looksLikeText(head: Uint8Array): boolean {
+  if (head[0] === 0xff && head[1] === 0xfe) return true; // UTF-16 LE with BOM
+  if (head[0] === 0xfe && head[1] === 0xff) return true; // UTF-16 BE with BOM
+  return !head.includes(0);
+}
+
+/** The first HEAD_BYTES of a file. */
+export async function readHead(file: string): Promise<Buffer> {
   const fh = await fs.promises.open(file, 'r');
   try {
-    const buf = Buffer.alloc(64 * 1024);
+    const buf = Buffer.alloc(HEAD_BYTES);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const head = buf.subarray(0, bytesRead);
-    if (head[0] === 0xff && head[1] === 0xfe) return true; // UTF-16 LE with BOM
-    if (head[0] === 0xfe && head[1] === 0xff) return true; // UTF-16 BE with BOM
-    return !head.includes(0);
+    return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
   }
@@ -31,8 +38,13 @@ async function looksLikeText(file: string): Promise<boolean> {
 /** Returns the content's MIME type, or throws a 4xx naming what is wrong. */
 export async function confirmContent(file: string, ext: string, kind: AssetKind): Promise<string> {
   const stat = await fs.promises.stat(file);
-  if (stat.size === 0) throw new AppError('empty_file', 422, 'The file is empty.');
-  const detected = await fileTypeFromFile(file);
+  return confirmHead(await readHead(file), stat.size, ext, kind);
+}
+
+/** The same check on a file's first bytes (up to HEAD_BYTES) and its size. */
+export async function confirmHead(head: Uint8Array, size: number, ext: string, kind: AssetKind): Promise<string> {
+  if (size === 0) throw new AppError('empty_file', 422, 'The file is empty.');
+  const detected = await fileTypeFromBuffer(head);
   const mismatch = (what: string) => Errors.unsupportedFileType(`The file's content (${what}) does not match its extension ${ext}.`);
 
   if (detected?.ext === 'cfb' && ['.docx', '.pptx', '.xlsx'].includes(ext)) {
@@ -67,7 +79,7 @@ export async function confirmContent(file: string, ext: string, kind: AssetKind)
     // A detector hit on a text extension means binary content (an image renamed .txt, say);
     // XML is the one structured text the detector names that may be legitimate HTML.
     if (detected && detected.ext !== 'xml') throw mismatch(detected.mime);
-    if (!(await looksLikeText(file))) throw mismatch('binary data');
+    if (!looksLikeText(head.subarray(0, HEAD_BYTES))) throw mismatch('binary data');
     return textMime;
   }
   throw Errors.unsupportedFileType(`Files of type ${ext} are not supported.`);

@@ -157,19 +157,16 @@ export class AssetsService {
     return files.map((f) => {
       const id = newId('vid');
       const kind = EXTENSION_KINDS[f.ext];
-      this.queue.admit(
-        {
-          ...this.newRow(
-            id,
-            workspaceId,
-            { path: f.path, fileName: displayName(path.basename(f.path)), ext: f.ext, kind, sizeBytes: f.size, sha256: f.sha256, mime: f.mime, linked: true },
-            effective,
-            now,
-          ),
-          library_id: libraryId,
-        },
-        planRuns(id, kind, effective, now),
-      );
+      this.queue.admitUnplanned({
+        ...this.newRow(
+          id,
+          workspaceId,
+          { path: f.path, fileName: displayName(path.basename(f.path)), ext: f.ext, kind, sizeBytes: f.size, sha256: f.sha256, mime: f.mime, linked: true },
+          effective,
+          now,
+        ),
+        library_id: libraryId,
+      });
       return id;
     });
   }
@@ -308,7 +305,10 @@ export class AssetsService {
 
   detail(workspaceId: string, id: string): AssetDetailValue {
     const a = this.visible(workspaceId, id);
-    const runs = this.store.runs.forAsset(a.id);
+    // Runs not written yet (a library file the queue has not reached) are all still to come.
+    const runs = a.runs_planned
+      ? this.store.runs.forAsset(a.id)
+      : planRuns(a.id, a.kind, a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null, a.created_at);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
     return {
       ...listItem(a, this.store.media.thumbnailOf(a.id)),
@@ -391,6 +391,8 @@ export class AssetsService {
   }
 
   private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
+    // Not reached by the queue yet: every stage will run anyway, with the options as they are then.
+    if (!a.runs_planned) return { video_id: a.id, status: 'processing', stages: [...STAGE_ORDER] };
     const chosen = new Set<string>(stages ?? STAGE_ORDER);
     for (let grew = true; grew;) {
       grew = false;

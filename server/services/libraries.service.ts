@@ -4,7 +4,7 @@
 // (never a file).
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { LibraryRow } from '../store/libraries.repo.ts';
+import type { LibraryCounts, LibraryRow } from '../store/libraries.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { Library } from '../contract/libraries.ts';
@@ -12,6 +12,8 @@ import { checkLibraryPath } from '../libraries/policy.ts';
 import { excluder } from '../libraries/exclude.ts';
 import type { LibrarySync } from '../libraries/sync.ts';
 import type { AssetsService } from './assets.service.ts';
+
+const COUNTS_TTL_MS = 250;
 
 const inside = (child: string, parent: string) => {
   const rel = path.relative(parent, child);
@@ -110,8 +112,19 @@ export class LibrariesService {
     return lib;
   }
 
+  /** Counting a library of 100,000 files takes milliseconds: polled views share one count for a moment. */
+  private readonly counted = new Map<string, { at: number; counts: LibraryCounts }>();
+
+  private counts(id: string): LibraryCounts {
+    const hit = this.counted.get(id);
+    if (hit && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
+    const counts = this.store.libraries.counts(id);
+    this.counted.set(id, { at: Date.now(), counts });
+    return counts;
+  }
+
   private view(lib: LibraryRow): Library {
-    const c = this.store.libraries.counts(lib.id);
+    const c = this.counts(lib.id);
     const p = this.sync.progress(lib.id);
     return {
       library_id: lib.id,

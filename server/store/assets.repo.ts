@@ -1,4 +1,4 @@
-import type { DB } from './db.ts';
+import { inTransaction, statementCache, type DB } from './db.ts';
 import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
 
@@ -28,10 +28,12 @@ export interface AssetRow {
   deleted_at: number | null;
   /** The library the file was found in (indexed in place and kept in sync); null for uploads and `index`. */
   library_id: string | null;
+  /** 0 while its stage runs are not written yet (the queue writes them when it reaches the asset). */
+  runs_planned: 0 | 1;
 }
 
-/** A new asset's row (the library may be left out). */
-export type NewAssetRow = Omit<AssetRow, 'library_id'> & { library_id?: string | null };
+/** A new asset's row (library and planning may be left out: none, and planned). */
+export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned'> & { library_id?: string | null; runs_planned?: 0 | 1 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
 export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1 };
@@ -52,20 +54,33 @@ const SEEN_AS = `a.*, (a.workspace_id = @ws) AS owned,
   coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline`;
 
 export class AssetsRepo {
-  constructor(private readonly db: DB) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   insertWithRuns(asset: NewAssetRow, runs: StageRunRow[]): void {
-    const insertAsset = this.db.prepare(
+    const insertAsset = this.sql(
       `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, linked, mime_type, size_bytes, sha256, pipeline,
-         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at, library_id)
+         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at, library_id, runs_planned)
        VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
-         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id)`,
+         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id, @runs_planned)`,
     );
-    const insertRun = this.db.prepare(INSERT_RUN);
-    this.db.transaction(() => {
-      insertAsset.run({ library_id: null, ...asset });
+    const insertRun = this.sql(INSERT_RUN);
+    inTransaction(this.db, () => {
+      insertAsset.run({ library_id: null, runs_planned: 1, ...asset });
       for (const r of runs) insertRun.run(r);
-    })();
+    });
+  }
+
+  /** The oldest live assets whose stage runs are not written yet. */
+  unplanned(limit: number): AssetRow[] {
+    return this.sql('SELECT * FROM assets WHERE runs_planned = 0 AND deleted_at IS NULL ORDER BY created_at, id LIMIT ?').all(limit) as AssetRow[];
+  }
+
+  markPlanned(id: string): void {
+    this.sql('UPDATE assets SET runs_planned = 1 WHERE id = ?').run(id);
   }
 
   /** The file of an asset indexed in place moved: it follows (same id, same index). */
@@ -84,7 +99,7 @@ export class AssetsRepo {
   }
 
   byId(id: string): AssetRow | undefined {
-    return this.db.prepare('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined;
+    return this.sql('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined;
   }
 
   findVisible(id: string, workspaceId: string): VisibleAsset | undefined {

@@ -11,6 +11,9 @@ export function openDatabase(file: string, opts: { readonly?: boolean } = {}): D
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // Indexes of a large library stay in memory between batches; checkpoints come less often.
+    db.pragma('cache_size = -32768');
+    db.pragma('wal_autocheckpoint = 4000');
     migrate(db);
   }
   return db;
@@ -28,4 +31,23 @@ export function migrate(db: DB): void {
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
+}
+
+/**
+ * A repository's own prepared statements, made once per SQL text. Only for statements used plainly
+ * (get/all/run, never `.raw()` or another mode, which would change them for every caller).
+ */
+export function statementCache(db: DB): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    // A statement still iterating elsewhere cannot run again: that caller gets a fresh one.
+    return stmt.busy ? db.prepare(sql) : stmt;
+  };
+}
+
+/** Runs `fn` in a transaction, or inside the one already open (no savepoint per call in a batch). */
+export function inTransaction<T>(db: DB, fn: () => T): T {
+  return db.inTransaction ? fn() : db.transaction(fn)();
 }

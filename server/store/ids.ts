@@ -2,11 +2,31 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-/** Random identifier: a short type prefix and 20 base32 characters (100 bits). */
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function random(n: number): Buffer {
+  if (used + n > pool.length) {
+    pool = randomBytes(4096);
+    used = 0;
+  }
+  used += n;
+  return pool.subarray(used - n, used);
+}
+
+/**
+ * Identifier: a short type prefix and 20 base32 characters — the time in milliseconds (9), then 11
+ * random (55 bits). Ids made one after the other sort together, so the indexes keyed by them grow
+ * at one end instead of being written all over.
+ */
 export function newId(prefix: string): string {
-  const bytes = randomBytes(20);
   let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
+  let t = Date.now();
+  for (let i = 0; i < 9; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  for (const b of random(11)) out += ALPHABET[b & 31];
   return `${prefix}_${out}`;
 }
 

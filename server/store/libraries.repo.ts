@@ -1,6 +1,6 @@
 // Libraries and the files they know (migration 0017). Paths of files are kept relative to the
 // library's root; the root is absolute.
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 
 export const LIBRARY_STATUSES = ['scanning', 'watching', 'offline', 'error'] as const;
 export type LibraryStatus = (typeof LIBRARY_STATUSES)[number];
@@ -41,104 +41,103 @@ export interface LibraryCounts {
 }
 
 export class LibrariesRepo {
-  constructor(private readonly db: DB) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   insert(row: LibraryRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO libraries (id, workspace_id, path, exclude, status, error, created_at, last_scan_at)
+    this.sql(
+      `INSERT INTO libraries (id, workspace_id, path, exclude, status, error, created_at, last_scan_at)
          VALUES (@id, @workspace_id, @path, @exclude, @status, @error, @created_at, @last_scan_at)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   byId(id: string): LibraryRow | undefined {
-    return this.db.prepare('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
+    return this.sql('SELECT * FROM libraries WHERE id = ?').get(id) as LibraryRow | undefined;
   }
 
   list(workspaceId: string): LibraryRow[] {
-    return this.db.prepare('SELECT * FROM libraries WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as LibraryRow[];
+    return this.sql('SELECT * FROM libraries WHERE workspace_id = ? ORDER BY created_at, id').all(workspaceId) as LibraryRow[];
   }
 
   all(): LibraryRow[] {
-    return this.db.prepare('SELECT * FROM libraries ORDER BY created_at, id').all() as LibraryRow[];
+    return this.sql('SELECT * FROM libraries ORDER BY created_at, id').all() as LibraryRow[];
   }
 
   setStatus(id: string, status: LibraryStatus, error: string | null = null): void {
-    this.db.prepare('UPDATE libraries SET status = ?, error = ? WHERE id = ?').run(status, error, id);
+    this.sql('UPDATE libraries SET status = ?, error = ? WHERE id = ?').run(status, error, id);
   }
 
   scanned(id: string, at: number): void {
-    this.db.prepare('UPDATE libraries SET last_scan_at = ? WHERE id = ?').run(at, id);
+    this.sql('UPDATE libraries SET last_scan_at = ? WHERE id = ?').run(at, id);
   }
 
   remove(id: string): void {
-    this.db.prepare('DELETE FROM libraries WHERE id = ?').run(id);
+    this.sql('DELETE FROM libraries WHERE id = ?').run(id);
   }
 
+  /** Each count reads one index only (a library may hold 100,000 files and is polled). */
   counts(id: string): LibraryCounts {
-    const files = this.db
-      .prepare(
-        `SELECT COUNT(*) AS files_seen,
-                COUNT(*) FILTER (WHERE state = 'refused') AS refused,
-                COUNT(*) FILTER (WHERE state = 'unreadable') AS unreadable
-         FROM library_files WHERE library_id = ?`,
-      )
-      .get(id) as Pick<LibraryCounts, 'files_seen' | 'refused' | 'unreadable'>;
-    const assets = this.db
-      .prepare(
-        `SELECT COUNT(*) AS assets, COUNT(*) FILTER (WHERE status = 'processing') AS processing
-         FROM assets WHERE library_id = ? AND deleted_at IS NULL`,
-      )
-      .get(id) as Pick<LibraryCounts, 'assets' | 'processing'>;
-    return { ...files, ...assets };
+    const one = (sql: string) => (this.sql(sql).get(id) as { n: number }).n;
+    const problems = this.sql("SELECT state, COUNT(*) AS n FROM library_files WHERE library_id = ? AND state != 'indexed' GROUP BY state").all(id) as Array<{
+      state: string;
+      n: number;
+    }>;
+    return {
+      files_seen: one('SELECT COUNT(*) AS n FROM library_files WHERE library_id = ?'),
+      refused: problems.find((p) => p.state === 'refused')?.n ?? 0,
+      unreadable: problems.find((p) => p.state === 'unreadable')?.n ?? 0,
+      assets: one('SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL'),
+      processing: one("SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL AND status = 'processing'"),
+    };
   }
 
   file(libraryId: string, relPath: string): LibraryFileRow | undefined {
-    return this.db.prepare('SELECT * FROM library_files WHERE library_id = ? AND rel_path = ?').get(libraryId, relPath) as LibraryFileRow | undefined;
+    return this.sql('SELECT * FROM library_files WHERE library_id = ? AND rel_path = ?').get(libraryId, relPath) as LibraryFileRow | undefined;
   }
 
   putFile(row: LibraryFileRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO library_files (library_id, rel_path, size, mtime_ms, sha256, asset_id, state, reason)
+    this.sql(
+      `INSERT INTO library_files (library_id, rel_path, size, mtime_ms, sha256, asset_id, state, reason)
          VALUES (@library_id, @rel_path, @size, @mtime_ms, @sha256, @asset_id, @state, @reason)
          ON CONFLICT (library_id, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
            sha256 = excluded.sha256, asset_id = excluded.asset_id, state = excluded.state, reason = excluded.reason`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   deleteFile(libraryId: string, relPath: string): void {
-    this.db.prepare('DELETE FROM library_files WHERE library_id = ? AND rel_path = ?').run(libraryId, relPath);
+    this.sql('DELETE FROM library_files WHERE library_id = ? AND rel_path = ?').run(libraryId, relPath);
   }
 
   /** Every path the library knows under a folder ('' = all), in order. */
   paths(libraryId: string, under = ''): string[] {
     const rows = under
-      ? this.db
-          .prepare('SELECT rel_path FROM library_files WHERE library_id = ? AND (rel_path = ? OR substr(rel_path, 1, ?) = ?) ORDER BY rel_path')
-          .all(libraryId, under, under.length + 1, `${under}/`)
-      : this.db.prepare('SELECT rel_path FROM library_files WHERE library_id = ? ORDER BY rel_path').all(libraryId);
+      ? this.sql('SELECT rel_path FROM library_files WHERE library_id = ? AND (rel_path = ? OR substr(rel_path, 1, ?) = ?) ORDER BY rel_path').all(
+          libraryId,
+          under,
+          under.length + 1,
+          `${under}/`,
+        )
+      : this.sql('SELECT rel_path FROM library_files WHERE library_id = ? ORDER BY rel_path').all(libraryId);
     return (rows as Array<{ rel_path: string }>).map((r) => r.rel_path);
   }
 
   /** The files (of any library of the workspace) holding this content, with their library's root. */
   withContent(workspaceId: string, sha256: string): Array<LibraryFileRow & { root: string }> {
-    return this.db
-      .prepare(
-        `SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id
+    return this.sql(
+      `SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id
          JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
          WHERE f.sha256 = ? AND l.workspace_id = ? AND f.state = 'indexed'`,
-      )
-      .all(sha256, workspaceId) as Array<LibraryFileRow & { root: string }>;
+    ).all(sha256, workspaceId) as Array<LibraryFileRow & { root: string }>;
   }
 
   /** The files that answer for an asset (more than one when the same content sits at several paths). */
   filesOfAsset(assetId: string): Array<LibraryFileRow & { root: string }> {
-    return this.db
-      .prepare('SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id WHERE f.asset_id = ? ORDER BY l.created_at, f.rel_path')
-      .all(assetId) as Array<LibraryFileRow & { root: string }>;
+    return this.sql(
+      'SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id WHERE f.asset_id = ? ORDER BY l.created_at, f.rel_path',
+    ).all(assetId) as Array<LibraryFileRow & { root: string }>;
   }
 
   /** Live assets answered for by a file of this library. */
@@ -155,10 +154,12 @@ export class LibrariesRepo {
 
   /** Refused and unreadable paths, for the owner to see why. */
   problems(libraryId: string, limit: number, offset: number): { rows: LibraryFileRow[]; total: number } {
-    const rows = this.db
-      .prepare("SELECT * FROM library_files WHERE library_id = ? AND state != 'indexed' ORDER BY rel_path LIMIT ? OFFSET ?")
-      .all(libraryId, limit, offset) as LibraryFileRow[];
-    const { n } = this.db.prepare("SELECT COUNT(*) AS n FROM library_files WHERE library_id = ? AND state != 'indexed'").get(libraryId) as { n: number };
+    const rows = this.sql("SELECT * FROM library_files WHERE library_id = ? AND state != 'indexed' ORDER BY rel_path LIMIT ? OFFSET ?").all(
+      libraryId,
+      limit,
+      offset,
+    ) as LibraryFileRow[];
+    const { n } = this.sql("SELECT COUNT(*) AS n FROM library_files WHERE library_id = ? AND state != 'indexed'").get(libraryId) as { n: number };
     return { rows, total: n };
   }
 }

@@ -50,11 +50,18 @@ export class StageRunsRepo {
       .prepare(
         `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
-           WHERE a.deleted_at IS NULL AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
+           WHERE a.status = 'processing' AND a.deleted_at IS NULL
+             AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
            ORDER BY a.created_at, a.id LIMIT ?)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
       )
       .all(maxAssets) as StageRunRow[];
+  }
+
+  /** How many assets (up to `limit`) have pending runs. */
+  pendingAssets(limit: number): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE state = 'pending' LIMIT ?)").get(limit) as { n: number })
+      .n;
   }
 
   markRunning(assetId: string, stage: string, at: number): void {
@@ -147,7 +154,7 @@ export class StageRunsRepo {
     return (
       this.db
         .prepare(
-          `SELECT a.id FROM assets a WHERE a.status = 'processing' AND a.deleted_at IS NULL
+          `SELECT a.id FROM assets a WHERE a.status = 'processing' AND a.deleted_at IS NULL AND a.runs_planned = 1
              AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running'))`,
         )
         .all() as Array<{ id: string }>

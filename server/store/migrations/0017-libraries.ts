@@ -31,8 +31,10 @@ export const migration: Migration = {
     ) STRICT;
     CREATE INDEX library_files_asset ON library_files(asset_id) WHERE asset_id IS NOT NULL;
     CREATE INDEX library_files_sha256 ON library_files(sha256) WHERE sha256 IS NOT NULL;
+    CREATE INDEX library_files_problems ON library_files(library_id, state) WHERE state != 'indexed';
 
     ALTER TABLE assets ADD COLUMN library_id TEXT REFERENCES libraries(id) ON DELETE SET NULL;
-    CREATE INDEX assets_library ON assets(library_id) WHERE library_id IS NOT NULL;
+    CREATE INDEX assets_library ON assets(library_id) WHERE library_id IS NOT NULL AND deleted_at IS NULL;
+    CREATE INDEX assets_library_processing ON assets(library_id) WHERE library_id IS NOT NULL AND deleted_at IS NULL AND status = 'processing';
   `,
 };

@@ -17,6 +17,7 @@ import { migration as m0014 } from './0014-vectors.ts';
 import { migration as m0015 } from './0015-speaker-turns.ts';
 import { migration as m0016 } from './0016-stage-failure-codes.ts';
 import { migration as m0017 } from './0017-libraries.ts';
+import { migration as m0018 } from './0018-queue-at-scale.ts';
 
 export interface Migration {
   name: string;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0015,
   m0016,
   m0017,
+  m0018,
 ];
