@@ -50,7 +50,7 @@ async function serve(dataDir: string, root: string): Promise<Service> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--workers', '0', '--data', dataDir], {
     env: { ...process.env, MEDIA_INDEX_LIBRARY_ROOTS: root, MEDIA_INDEX_RATE_LIMIT: '1000000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
