@@ -68,7 +68,9 @@ export function Libraries() {
               </td>
               <td data-testid="library-state">
                 {state(l)}
-                {l.scan.running || l.pending > 0 ? <progress aria-label={`progress of ${l.path}`} max={Math.max(1, l.assets)} value={Math.max(0, l.assets - l.pending)} /> : null}
+                {l.scan.running || l.pending > 0 ? (
+                  <progress aria-label={`progress of ${l.path}`} max={Math.max(1, l.assets)} value={Math.max(0, l.assets - l.pending)} />
+                ) : null}
               </td>
               <td>{l.assets}</td>
               <td>
@@ -92,7 +94,9 @@ export function Libraries() {
               <td>{l.last_scan_at ? l.last_scan_at.slice(0, 16).replace('T', ' ') : '—'}</td>
               <td className="actions">
                 <button onClick={() => void scan(l.library_id)}>Scan now</button>
-                <button onClick={() => window.confirm(`Remove ${l.path}? Its assets leave the index; the files stay where they are.`) && void remove(l.library_id)}>
+                <button
+                  onClick={() => window.confirm(`Remove ${l.path}? Its assets leave the index; the files stay where they are.`) && void remove(l.library_id)}
+                >
                   Remove
                 </button>
               </td>
