@@ -87,6 +87,33 @@ export const UploadAck = z.object({
 });
 export type UploadAck = z.infer<typeof UploadAck>;
 
+/** Where and when, read from the file (EXIF, XMP, IPTC, QuickTime tags, document properties; README "Metadata"). */
+export const TAKEN_AT_SOURCES = ['exif', 'xmp', 'iptc', 'quicktime', 'document', 'file', 'upload'] as const;
+const nullableString = z.string().nullable();
+export const AssetMetadata = z.object({
+  /** ISO 8601; with its offset when the file says it, else local time as the camera wrote it. */
+  taken_at: nullableString,
+  /** Where taken_at came from: `file` (the file's time) and `upload` when nothing says when it was taken. */
+  taken_at_source: z.enum(TAKEN_AT_SOURCES).nullable(),
+  camera: z.object({ make: nullableString, model: nullableString }).nullable(),
+  lens: nullableString,
+  exposure: z
+    .object({ iso: z.number().nullable(), aperture: z.number().nullable(), shutter_s: z.number().nullable(), focal_mm: z.number().nullable() })
+    .nullable(),
+  gps: z.object({ lat: z.number(), lon: z.number(), alt: z.number().nullable() }).nullable(),
+  place: z.object({ city: nullableString, region: nullableString, country: nullableString, country_code: nullableString }).nullable(),
+  title: nullableString,
+  description: nullableString,
+  keywords: z.array(z.string()),
+  /** 0..5 (XMP rating; -1 "rejected" is kept as -1). */
+  rating: z.number().nullable(),
+  author: nullableString,
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration_s: z.number().nullable(),
+});
+export type AssetMetadata = z.infer<typeof AssetMetadata>;
+
 export const AssetListItem = z.object({
   video_id: z.string(),
   kind: z.enum(ASSET_KINDS),
@@ -125,6 +152,8 @@ export const AssetDetail = AssetListItem.extend({
    */
   path: z.string().nullable(),
   paths: z.array(z.string()),
+  /** Not in the spec: what the file says about itself (README "Metadata"); absent values are null. */
+  metadata: AssetMetadata,
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Box } from './common.ts';
 
-export const MODALITIES = ['name', 'passage', 'ocr', 'transcript', 'caption', 'label', 'object', 'person', 'sound', 'picture'] as const;
+export const MODALITIES = ['name', 'passage', 'ocr', 'transcript', 'caption', 'label', 'object', 'person', 'sound', 'picture', 'place', 'metadata'] as const;
 export type Modality = (typeof MODALITIES)[number];
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;

@@ -2,6 +2,7 @@
 // runners.ts holds their runs, typed against these manifests.
 import type { AnyStageManifest, IndexStageName } from './stage.ts';
 import { extractStage } from './stages/extract.stage.ts';
+import { metadataStage } from './stages/metadata.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
 import { facesStage } from './stages/faces.stage.ts';
@@ -17,6 +18,7 @@ import { captionsStage } from './stages/captions.stage.ts';
 
 export const STAGE_MANIFESTS = {
   extract: extractStage,
+  metadata: metadataStage,
   speech: speechStage,
   transcript: transcriptStage,
   captions: captionsStage,

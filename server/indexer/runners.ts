@@ -4,6 +4,7 @@
 import type { STAGE_MANIFESTS } from './registry.ts';
 import type { IndexStageName, RunOf, StageContext, StageOutcome } from './stage.ts';
 import { runExtract } from './stages/extract.run.ts';
+import { runMetadata } from './stages/metadata.run.ts';
 import { runSpeech } from './stages/speech.run.ts';
 import { runTranscript } from './stages/transcript.run.ts';
 import { runCaptions } from './stages/captions.run.ts';
@@ -19,6 +20,7 @@ import { runMusic } from './stages/music.run.ts';
 
 const RUNNERS: { [K in IndexStageName]: RunOf<(typeof STAGE_MANIFESTS)[K]> } = {
   extract: runExtract,
+  metadata: runMetadata,
   speech: runSpeech,
   transcript: runTranscript,
   captions: runCaptions,

@@ -97,6 +97,17 @@ async function openPdf(file: string): Promise<PdfDoc> {
   }
 }
 
+/** The document information dictionary of a PDF (Title, Author, Subject, Keywords, CreationDate…). */
+export async function pdfInfo(file: string): Promise<Record<string, unknown>> {
+  const doc = await openPdf(file);
+  try {
+    const { info } = await doc.getMetadata();
+    return typeof info === 'object' && info !== null ? { ...info } : {};
+  } finally {
+    await doc.destroy();
+  }
+}
+
 /** Draws one page on a white canvas, `longSide` pixels on its long side, encoded as JPEG or PNG. */
 async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
   const base = page.getViewport({ scale: 1 });

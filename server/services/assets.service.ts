@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
 import type { AssetRow, NewAssetRow, VisibleAsset } from '../store/assets.repo.ts';
+import type { StoredMetadata } from '../store/metadata.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
 import { AppError, Errors, detailsFromIssues } from '../errors.ts';
@@ -70,6 +71,22 @@ function parseUploadOptions(text: string | undefined): IndexOptionsInput {
   }
   return parseOptionsLayer(raw, 'options');
 }
+
+/** Before the metadata stage has run (or for a legacy asset). */
+const NO_METADATA: StoredMetadata = {
+  taken_at: null,
+  taken_at_source: null,
+  camera: null,
+  lens: null,
+  exposure: null,
+  gps: null,
+  place: null,
+  title: null,
+  description: null,
+  keywords: [],
+  rating: null,
+  author: null,
+};
 
 /** An asset as the service gives it: its thumbnail and a video's original are stored files, given URLs by the API. */
 export type AssetListValue = Omit<AssetListItem, 'thumbnail_url'> & { thumbnail: FileRef | null };
@@ -330,6 +347,7 @@ export class AssetsService {
       },
       media: a.kind === 'video' ? { asset_id: a.id, name: 'original' } : null,
       ...this.pathsOf(a),
+      metadata: { ...(this.store.metadata.get(a.id) ?? NO_METADATA), width: a.width, height: a.height, duration_s: a.duration_s },
     };
   }
 

@@ -15,6 +15,7 @@ import { PeopleRepo } from './people.repo.ts';
 import { VectorsRepo } from './vectors.repo.ts';
 import { VectorIndex } from './vector-index.ts';
 import { LibrariesRepo } from './libraries.repo.ts';
+import { MetadataRepo } from './metadata.repo.ts';
 
 export interface Store {
   db: DB;
@@ -32,6 +33,7 @@ export interface Store {
   people: PeopleRepo;
   vectors: VectorsRepo;
   libraries: LibrariesRepo;
+  metadata: MetadataRepo;
   /** The HNSW graphs over `vectors`, one file per model under <data>/vectors. */
   vectorIndex: VectorIndex;
   transaction<T>(fn: () => T): T;
@@ -48,6 +50,7 @@ export function openStore(dataDir: string): Store {
     db,
     dbFile,
     libraries: new LibrariesRepo(db),
+    metadata: new MetadataRepo(db),
     files: new FileStore(dataDir),
     workspaces: new WorkspacesRepo(db),
     keys: new KeysRepo(db),

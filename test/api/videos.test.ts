@@ -60,6 +60,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     const stages = detail.index.report.stages;
     expect(Object.keys(stages)).toEqual([
       'extract',
+      'metadata',
       'speech',
       'transcript',
       'captions',
@@ -81,7 +82,8 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(stages.music.state).toBe('off');
     if (kind === 'video') expect(stages.objects.state).toBe('not_applicable');
     else expect(stages.transcript.state).toBe('not_applicable');
-    expect(detail.index.report.progress).toEqual({ done: 13, total: 13 });
+    expect(detail.index.report.progress).toEqual({ done: 14, total: 14 });
+    expect(stages.metadata.state).toBe('ok');
     if (kind !== 'video') expect(stages.speech.state).toBe('not_applicable');
   });
 

@@ -18,6 +18,7 @@ import { migration as m0015 } from './0015-speaker-turns.ts';
 import { migration as m0016 } from './0016-stage-failure-codes.ts';
 import { migration as m0017 } from './0017-libraries.ts';
 import { migration as m0018 } from './0018-queue-at-scale.ts';
+import { migration as m0019 } from './0019-asset-metadata.ts';
 
 export interface Migration {
   name: string;
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0016,
   m0017,
   m0018,
+  m0019,
 ];
