@@ -29,6 +29,10 @@ export interface DetectedFace {
   pose: { yaw: number; pitch: number; roll: number };
   /** Eye centres, nose tip and mouth centre, in pixels. */
   landmarks: Record<string, [number, number]>;
+  /** FaceRes' estimates (the description model that gives the embedding). */
+  age: number | null;
+  gender: 'female' | 'male' | null;
+  genderScore: number | null;
 }
 
 export interface DetectedObject {
@@ -144,6 +148,9 @@ export async function detectFaces(rgb: Rgb): Promise<DetectedFace[]> {
         emotions: (f.emotion ?? []).map((e) => ({ emotion: e.emotion, score: e.score })),
         pose: { yaw: f.rotation?.angle?.yaw ?? 0, pitch: f.rotation?.angle?.pitch ?? 0, roll: f.rotation?.angle?.roll ?? 0 },
         landmarks,
+        age: typeof f.age === 'number' && Number.isFinite(f.age) ? f.age : null,
+        gender: f.gender === 'female' || f.gender === 'male' ? f.gender : null,
+        genderScore: typeof f.genderScore === 'number' ? f.genderScore : null,
       };
     });
 }

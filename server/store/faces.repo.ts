@@ -13,6 +13,10 @@ export interface NewFace {
   emotion: string | null;
   emotion_score: number | null;
   emotions: Array<{ emotion: string; score: number }>;
+  /** Estimated age and gender (null when the estimate was not made). */
+  age?: number | null;
+  gender?: 'female' | 'male' | null;
+  gender_score?: number | null;
 }
 
 export interface FaceRow {
@@ -34,8 +38,8 @@ export class FacesRepo {
   replaceForAsset(assetId: string, ids: string[], faces: NewFace[]): void {
     this.db.prepare('DELETE FROM faces WHERE asset_id = ?').run(assetId);
     const insert = this.db.prepare(
-      `INSERT INTO faces (id, asset_id, timestamp, embedding, quality, good, size_px, sharpness, pose, landmarks, emotion, emotion_score, emotions)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO faces (id, asset_id, timestamp, embedding, quality, good, size_px, sharpness, pose, landmarks, emotion, emotion_score, emotions, age, gender, gender_score)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     faces.forEach((f, i) => {
       const emb = Buffer.from(f.embedding.buffer, f.embedding.byteOffset, f.embedding.byteLength);
@@ -53,6 +57,9 @@ export class FacesRepo {
         f.emotion,
         f.emotion_score,
         JSON.stringify(f.emotions),
+        f.age ?? null,
+        f.gender ?? null,
+        f.gender_score ?? null,
       );
     });
   }

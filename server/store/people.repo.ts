@@ -94,6 +94,17 @@ export class PeopleRepo {
       .all(workspaceId) as PersonRow[];
   }
 
+  /** The workspace's live person of this name (case-insensitive), if any. */
+  namedInWorkspace(workspaceId: string, name: string): PersonRow | undefined {
+    return this.db
+      .prepare(`${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL AND lower(p.name) = lower(?) ORDER BY p.created_at LIMIT 1`)
+      .get(workspaceId, name) as PersonRow | undefined;
+  }
+
+  isExcluded(faceId: string, personId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM face_exclusions WHERE face_id = ? AND person_id = ?').get(faceId, personId) !== undefined;
+  }
+
   insert(row: Omit<PersonRow, 'face_count'>): void {
     this.db
       .prepare(

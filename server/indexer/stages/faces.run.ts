@@ -50,6 +50,9 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
           emotion: top1?.emotion ?? null,
           emotion_score: top1 ? Math.round(top1.score * 1000) / 1000 : null,
           emotions: f.emotions,
+          age: f.age === null ? null : Math.round(f.age * 10) / 10,
+          gender: f.gender,
+          gender_score: f.genderScore === null ? null : Math.round(f.genderScore * 1000) / 1000,
         });
       }
     }

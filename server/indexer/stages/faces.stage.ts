@@ -1,11 +1,13 @@
 // faces: every face on a photo, a picture page or a sampled video frame (`fps`), with its box,
 // landmarks, a 1024-d embedding, expression and a quality score (run: faces.run.ts). Writes face
 // regions, face records (the owner's decisions about the faces found before carry over, see
-// people/decisions.ts) and search entries for expressions.
+// people/decisions.ts) and a search entry per face: its expression and who it looks like
+// (search/face-words.ts).
 import type { Box } from '../../contract/common.ts';
 import type { NewFace } from '../../store/faces.repo.ts';
 import { BUNDLED_MODELS } from '../../ml/catalogue.ts';
 import { replaceFacesKeepingDecisions } from '../../people/decisions.ts';
+import { faceWords } from '../../search/face-words.ts';
 import { picturesOf, type PictureInput } from '../picture-input.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
@@ -17,7 +19,7 @@ export interface FoundFace extends NewFace {
 
 export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
   name: 'faces',
-  version: 1,
+  version: 2,
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
   model: BUNDLED_MODELS.faces,
@@ -47,10 +49,20 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
     store.search.replaceForStage(
       assetId,
       'faces',
-      faces
-        .map((f, i) => ({ f, id: ids[i] }))
-        .filter(({ f }) => f.emotion && (f.emotion_score ?? 0) >= 0.5)
-        .map(({ f, id }) => ({ modality: 'person', timestamp: f.timestamp, page: f.page, ref: null, region_id: id, text: `face ${f.emotion}` })),
+      faces.map((f, i) => ({
+        modality: 'person' as const,
+        timestamp: f.timestamp,
+        page: f.page,
+        ref: null,
+        region_id: ids[i],
+        text: faceWords({
+          age: f.age ?? null,
+          gender: f.gender ?? null,
+          gender_score: f.gender_score ?? null,
+          emotion: f.emotion,
+          emotion_score: f.emotion_score,
+        }),
+      })),
     );
   },
 });

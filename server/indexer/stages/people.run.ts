@@ -3,7 +3,10 @@ import { planClusters } from '../../people/cluster.ts';
 import { defineRunner, ok } from '../stage.ts';
 import { peopleStage } from './people.stage.ts';
 
-export const runPeople = defineRunner(peopleStage, async ({ input: { workspaceId, faces, people } }) => {
+export const runPeople = defineRunner(peopleStage, async ({ input: { workspaceId, faces, people, named } }) => {
   const plan = planClusters(faces, people, { form: false });
-  return ok({ faces: faces.length, joined: plan.joins.length, waiting: faces.length - plan.joins.length, people: people.length }, { workspaceId, plan });
+  return ok(
+    { faces: faces.length + named.length, named: named.length, joined: plan.joins.length, waiting: faces.length - plan.joins.length, people: people.length },
+    { workspaceId, plan, named },
+  );
 });

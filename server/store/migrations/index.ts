@@ -19,6 +19,7 @@ import { migration as m0016 } from './0016-stage-failure-codes.ts';
 import { migration as m0017 } from './0017-libraries.ts';
 import { migration as m0018 } from './0018-queue-at-scale.ts';
 import { migration as m0019 } from './0019-asset-metadata.ts';
+import { migration as m0020 } from './0020-face-attributes.ts';
 
 export interface Migration {
   name: string;
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017,
   m0018,
   m0019,
+  m0020,
 ];
