@@ -7,12 +7,46 @@ export type Modality = (typeof MODALITIES)[number];
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 
+const isoDate = z
+  .string()
+  .max(40)
+  .refine((s) => Number.isFinite(Date.parse(s)), 'an ISO 8601 date or date-time');
+
+/** Not in the spec: what to keep (README "Search filters"); every filter given must hold. */
+export const SearchFilters = z
+  .object({
+    /** Taken at or after (ISO 8601; a date alone is its midnight UTC). */
+    taken_after: isoDate.optional(),
+    /** Taken before (exclusive). */
+    taken_before: isoDate.optional(),
+    /** A city, region or country name, or a two-letter country code, of where it was taken. */
+    place: z.string().trim().min(1).max(200).optional(),
+    /** Part of the camera's make or model. */
+    camera: z.string().trim().min(1).max(100).optional(),
+    kinds: z
+      .array(z.enum(['video', 'image', 'document']))
+      .min(1)
+      .max(3)
+      .optional(),
+    /** People who must all appear (person ids). */
+    people: z.array(z.string().min(1).max(100)).min(1).max(10).optional(),
+    library_id: z.string().min(1).max(100).optional(),
+    rating_min: z.number().int().min(-1).max(5).optional(),
+  })
+  .strict();
+export type SearchFilters = z.infer<typeof SearchFilters>;
+
 export const SearchOptions = z
   .object({
     /** Only these kinds of evidence. */
     modalities: z.array(z.enum(MODALITIES)).min(1).optional(),
     /** Multiplies the score of each kind of evidence (default 1). */
     weights: z.partialRecord(z.enum(MODALITIES), z.number().min(0).max(10)).optional(),
+    filters: SearchFilters.optional(),
+    /** `relevance` (the default) or `taken_at` (newest first). */
+    order: z.enum(['relevance', 'taken_at']).optional(),
+    /** Read dates, places, people and kinds out of the query's words (default true). */
+    interpret: z.boolean().optional(),
   })
   .strict();
 
@@ -47,16 +81,29 @@ export const SearchHit = z.object({
    * What found the moment: `lexical` (words, best lexical evidence = 1), `people` (a person named in
    * the query) and `dense` (meaning; `score` is the cosine similarity), each with its kind of evidence.
    */
-  evidence: z.array(z.object({ retriever: z.enum(['lexical', 'people', 'dense']), modality: z.enum(MODALITIES), score: z.number() })),
+  evidence: z.array(z.object({ retriever: z.enum(['lexical', 'people', 'dense', 'filters']), modality: z.enum(MODALITIES), score: z.number() })),
   workspace_id: z.string().optional(),
+  /** Not in the spec: when the asset was taken (its metadata), or null. */
+  taken_at: z.string().nullable(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
+
+/** Not in the spec: what the query was understood as (the words searched for, and the filters applied). */
+export const Interpreted = z.object({
+  words: z.string(),
+  /** The filters applied: those given in search_options.filters and those read from the words. */
+  filters: SearchFilters,
+  /** The phrases of the query that became filters. */
+  phrases: z.array(z.string()),
+  order: z.enum(['relevance', 'taken_at']),
+});
 
 export const SearchResponse = z.object({
   query: z.string(),
   engine: z.enum(['arrow', 'classic']),
   recipe: z.string(),
   engine_fallback: z.string().optional(),
+  interpreted: Interpreted,
   hits: z.array(SearchHit),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -17,6 +17,7 @@ function regionOf(store: Store, id: string | null | undefined, personName?: stri
 
 export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean): FoundHit[] {
   const top = ranked[0]?.score ?? 1;
+  const taken = store.metadata.takenOf([...new Set(ranked.map((m) => m.entry.asset_id))]);
   return ranked.map(({ entry: e, score, name, boxed, evidence }) => {
     const page = e.kind === 'document' ? (e.page ?? 1) : null;
     const timestamp = page !== null ? page - 1 : e.timestamp;
@@ -39,6 +40,7 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       region: e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null,
       evidence,
       ...(federated ? { workspace_id: e.workspace_id } : {}),
+      taken_at: taken.get(e.asset_id)?.taken_at ?? null,
     };
   });
 }

@@ -1,5 +1,5 @@
-// Typed search (SPEC 4.5): one dimension. character = people by name; location = scene labels and
-// text seen (signs, captions); emotion = faces whose expression the query names; music = not
+// Typed search (SPEC 4.5): one dimension. character = people by name; location = where photos were
+// taken (GPS places, weighted first), then scene labels and text seen (signs, captions); emotion = faces whose expression the query names; music = not
 // available on this deployment.
 import type { Modality } from '../contract/search.ts';
 import { queryTerms } from './tokenizer.ts';
@@ -52,6 +52,6 @@ export const EMOTION_NAMES = [...new Set(Object.values(EMOTION_WORDS))];
 /** The kinds of evidence a dimension searches. */
 export const TYPED_MODALITIES: Record<'character' | 'location' | 'emotion', Modality[]> = {
   character: ['person'],
-  location: ['label', 'ocr'],
+  location: ['place', 'label', 'ocr'],
   emotion: ['person'],
 };

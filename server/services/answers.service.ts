@@ -146,7 +146,17 @@ export class AnswersService {
     }
     const hits: FoundHit[] = [];
     for (const v of videoIds ?? [undefined]) {
-      hits.push(...(await this.search.search(auth, { query: words.join(' '), limit: 20, rerank: true, ...(v ? { video_id: v } : {}) })).hits);
+      hits.push(
+        ...(
+          await this.search.search(auth, {
+            query: words.join(' '),
+            limit: 20,
+            rerank: true,
+            search_options: { interpret: false },
+            ...(v ? { video_id: v } : {}),
+          })
+        ).hits,
+      );
     }
     hits.sort((a, b) => b.score - a.score);
 

@@ -1,9 +1,10 @@
-// Search (SPEC 4.5): who may search what, and the order of the steps. The steps live in search/:
-// lexical (BM25 + WordNet), people by name, dense (meaning, when an encoder is installed), fusion
-// into moments, the optional rerank pass, hits. Reads the indexes; writes nothing.
+// Search (SPEC 4.5): who may search what, which filters hold, and the order of the steps. The steps
+// live in search/: what the words say (interpret: dates, places, people, kinds), lexical (BM25 +
+// WordNet), people by name, dense (meaning, when an encoder is installed), fusion into moments,
+// the optional rerank pass, hits. Reads the indexes; writes nothing.
 import type { Store } from '../store/index.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { SearchRequest, SEARCH_TYPES } from '../contract/search.ts';
+import type { SearchFilters, SearchRequest, SEARCH_TYPES } from '../contract/search.ts';
 import type { AuthContext } from './auth.service.ts';
 import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 import { queryTerms } from '../search/tokenizer.ts';
@@ -14,6 +15,9 @@ import { Moments, momentKey } from '../search/moments.ts';
 import { rerankBoost } from '../search/rerank.ts';
 import { toHits, type FoundHit } from '../search/hits.ts';
 import { EMOTION_NAMES, TYPED_MODALITIES, emotionsIn } from '../search/typed.ts';
+import { fold, interpret } from '../search/interpret.ts';
+import { filterCondition, hasFilters, type ResolvedFilters } from '../search/filters.ts';
+import { clock } from '../store/ids.ts';
 
 export { rerankBoost } from '../search/rerank.ts';
 export { queryTerms, highlights } from '../search/tokenizer.ts';
@@ -23,13 +27,19 @@ export interface SearchResult {
   engine: 'arrow' | 'classic';
   recipe: string;
   engine_fallback?: string;
+  interpreted: { words: string; filters: SearchFilters; phrases: string[]; order: 'relevance' | 'taken_at' };
   hits: FoundHit[];
 }
 
+/** How long the workspace's place names are kept between queries. */
+const PLACES_TTL_MS = 5000;
+
 export class SearchService {
+  private places = new Map<string, { at: number; names: Map<string, Array<{ field: 'city' | 'region' | 'country' | 'country_code'; value: string }>> }>();
+
   constructor(private readonly store: Store) {}
 
-  /** One dimension (SPEC 4.5), answered by search narrowed to its kinds of evidence. */
+  /** One dimension (SPEC 4.5), answered by search narrowed to its kinds of evidence; location asks GPS places first. */
   async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>) {
     if (type === 'music') {
       return {
@@ -37,6 +47,7 @@ export class SearchService {
         type,
         engine: 'arrow' as const,
         recipe: 'none',
+        interpreted: { words: req.query, filters: {}, phrases: [], order: 'relevance' as const },
         hits: [],
         unavailable: 'music recognition is not available on this deployment',
       };
@@ -47,20 +58,52 @@ export class SearchService {
       if (emotions.length === 0) throw new AppError('invalid_request', 422, `Name an expression: ${EMOTION_NAMES.join(', ')}.`);
       query = emotions.join(' ');
     }
-    const r = await this.search(auth, { ...req, query, rerank: false, search_options: { modalities: TYPED_MODALITIES[type] } });
+    const weights = type === 'location' ? { place: 4 } : undefined;
+    const r = await this.search(auth, { ...req, query, rerank: false, search_options: { modalities: TYPED_MODALITIES[type], weights, interpret: false } });
     return { ...r, query: req.query, type };
   }
 
   async search(auth: AuthContext, req: SearchRequest): Promise<SearchResult> {
     const workspaceIds = this.searchable(auth, req.workspace_ids);
     if (req.video_id !== undefined && !workspaceIds.some((w) => this.store.assets.findVisible(req.video_id as string, w))) throw Errors.notFound('Video');
-    const terms = queryTerms(req.query);
-    if (terms.length === 0) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
+    const order = req.search_options?.order ?? 'relevance';
 
-    const scope = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20) };
+    // What the words say, then the filters given, which win where both speak.
+    const read =
+      req.search_options?.interpret === false
+        ? { words: req.query, filters: {}, phrases: [] }
+        : interpret(req.query, {
+            now: new Date(clock.now()),
+            isPlace: (phrase) => this.placeNames(workspaceIds).has(fold(phrase)),
+            personNamed: (phrase) => this.store.people.namedInWorkspace(auth.workspaceId, phrase)?.id ?? null,
+          });
+    const filters: SearchFilters = { ...read.filters, ...(req.search_options?.filters ?? {}) };
+    const resolved = this.resolve(auth, workspaceIds, filters);
+    const where = filterCondition(resolved);
+    const interpreted = { words: read.words, filters, phrases: read.phrases, order };
+
+    const terms = queryTerms(read.words);
+    if (terms.length === 0 && !hasFilters(resolved)) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
+    const scope = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20), where };
+    const engine = req.engine ?? this.store.workspaces.defaultEngine(auth.workspaceId);
+    if (terms.length === 0) {
+      // Only filters: what holds, newest first.
+      const moments = new Moments(momentKey(() => 0));
+      for (const e of this.store.search.browse({ ...scope, engine, limit: req.limit })) moments.offer(e, 1, 'lexical');
+      const ranked = moments.ranked(false);
+      for (const m of ranked) m.evidence = [{ retriever: 'filters', modality: 'metadata', score: 1 }];
+      return {
+        query: req.query,
+        engine,
+        recipe: 'filters',
+        interpreted,
+        hits: this.ordered(toHits(this.store, ranked, [], req.workspace_ids !== undefined), 'taken_at'),
+      };
+    }
+
     const allowed = req.search_options?.modalities;
     const weights = req.search_options?.weights ?? {};
-    const phrase = req.query.trim().toLowerCase();
+    const phrase = read.words.trim().toLowerCase();
     const shots = new Map<string, Array<{ idx: number; start_s: number; end_s: number }>>();
     const moments = new Moments(
       momentKey((assetId, t) => {
@@ -70,14 +113,13 @@ export class SearchService {
       }),
     );
 
-    const found = lexical(this.store, terms, scope, req.engine ?? this.store.workspaces.defaultEngine(auth.workspaceId));
-    const { engine } = found;
+    const found = lexical(this.store, terms, scope, engine);
     for (const { entry, weight } of found.candidates) {
       if (allowed && !allowed.includes(entry.modality)) continue;
       const score = -entry.rank * weight * (weights[entry.modality] ?? 1);
       moments.offer(entry, req.rerank ? score * rerankBoost(entry.text, terms, phrase) : score, 'lexical');
     }
-    if (!allowed || allowed.includes('person')) offerNamedPeople(this.store, moments, terms, { ...scope, engine, weight: weights.person ?? 1 });
+    if (!allowed || allowed.includes('person')) offerNamedPeople(this.store, moments, terms, { ...scope, engine: found.engine, weight: weights.person ?? 1 });
     moments.normalizeEvidence();
 
     const used: string[] = [];
@@ -85,7 +127,7 @@ export class SearchService {
     for (const model of [TEXT_EMBEDDING_MODEL, PICTURE_EMBEDDING_MODEL] as const) {
       // A model whose vectors hold none of the kinds of evidence asked for is not asked.
       if (allowed && !EMBEDDED_MODALITIES[model].some((m) => allowed.includes(m))) continue;
-      const near = await nearestByMeaning(this.store, model, req.query, { ...scope, engine });
+      const near = await nearestByMeaning(this.store, model, read.words, { ...scope, engine: found.engine });
       if (near === null) continue;
       used.push(model);
       const best = bestPerMoment(near, moments.keyOf, allowed, weights);
@@ -97,13 +139,70 @@ export class SearchService {
     const recipe = ['lexical-bm25', 'wordnet', 'people'];
     if (used.length) recipe.push(...used.map((m) => `dense(${m})`), 'rrf');
     if (req.rerank) recipe.push('rerank(phrase,coverage,proximity,agreement)');
+    if (hasFilters(resolved)) recipe.push('filters');
     return {
       query: req.query,
-      engine,
+      engine: found.engine,
       recipe: recipe.join('+'),
       ...(found.fallback ? { engine_fallback: found.fallback } : {}),
-      hits: toHits(this.store, ranked, [...terms, ...found.related.keys()], req.workspace_ids !== undefined),
+      interpreted,
+      hits: this.ordered(toHits(this.store, ranked, [...terms, ...found.related.keys()], req.workspace_ids !== undefined), order),
     };
+  }
+
+  private ordered(hits: FoundHit[], order: 'relevance' | 'taken_at'): FoundHit[] {
+    if (order === 'relevance') return hits;
+    const ms = (h: FoundHit) => (h.taken_at ? Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(h.taken_at) ? h.taken_at : `${h.taken_at}Z`) : -Infinity);
+    return [...hits].sort((a, b) => ms(b) - ms(a));
+  }
+
+  /** Place names the workspaces hold, folded (no case, no accents), with what they are. */
+  private placeNames(workspaceIds: string[]) {
+    const key = [...workspaceIds].sort().join(',');
+    const hit = this.places.get(key);
+    if (hit && Date.now() - hit.at < PLACES_TTL_MS) return hit.names;
+    const names = new Map<string, Array<{ field: 'city' | 'region' | 'country' | 'country_code'; value: string }>>();
+    for (const row of this.store.metadata.placeValues(workspaceIds)) {
+      for (const field of ['city', 'region', 'country', 'country_code'] as const) {
+        const value = row[field];
+        if (!value) continue;
+        const list = names.get(fold(value)) ?? [];
+        if (!list.some((x) => x.field === field && x.value === value)) list.push({ field, value });
+        names.set(fold(value), list);
+      }
+    }
+    this.places.set(key, { at: Date.now(), names });
+    return names;
+  }
+
+  /** Filters as conditions: names to the values held, people to who they are now, a library the key's own. */
+  private resolve(auth: AuthContext, workspaceIds: string[], f: SearchFilters): ResolvedFilters {
+    const out: ResolvedFilters = {};
+    if (f.taken_after) out.takenAfterMs = Date.parse(f.taken_after);
+    if (f.taken_before) out.takenBeforeMs = Date.parse(f.taken_before);
+    if (f.place) {
+      const matches = this.placeNames(workspaceIds).get(fold(f.place)) ?? [];
+      out.places = { city: [], region: [], country: [], country_code: [] };
+      for (const m of matches) out.places[m.field].push(m.value);
+      if (/^[a-z]{2}$/i.test(f.place)) out.places.country_code.push(f.place.toUpperCase());
+    }
+    if (f.camera) out.camera = f.camera;
+    if (f.kinds) out.kinds = f.kinds;
+    if (f.rating_min !== undefined) out.ratingMin = f.rating_min;
+    if (f.people) {
+      out.people = f.people.map((id) => {
+        let p = this.store.people.get(id);
+        for (let hops = 0; p?.merged_into && hops < 100; hops++) p = this.store.people.get(p.merged_into);
+        if (!p || !workspaceIds.includes(p.workspace_id)) throw Errors.notFound(`Person ${id}`);
+        return p.id;
+      });
+    }
+    if (f.library_id) {
+      const lib = this.store.libraries.byId(f.library_id);
+      if (!lib || lib.workspace_id !== auth.workspaceId) throw Errors.notFound('Library');
+      out.libraryId = lib.id;
+    }
+    return out;
   }
 
   /** The workspaces a search may read: the key's own, or those asked for that the key may search. */

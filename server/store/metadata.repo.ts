@@ -53,6 +53,33 @@ export class MetadataRepo {
     return row ? (JSON.parse(row.data) as StoredMetadata) : null;
   }
 
+  /** The distinct place values of the live assets the workspaces own or see. */
+  placeValues(workspaceIds: string[]): Array<{ city: string | null; region: string | null; country: string | null; country_code: string | null }> {
+    return this.sql(
+      `SELECT DISTINCT m.city, m.region, m.country, m.country_code FROM asset_metadata m JOIN assets a ON a.id = m.asset_id AND a.deleted_at IS NULL
+       WHERE (m.city IS NOT NULL OR m.country_code IS NOT NULL)
+         AND (a.workspace_id IN (SELECT value FROM json_each(?)) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (SELECT value FROM json_each(?))))`,
+    ).all(JSON.stringify(workspaceIds), JSON.stringify(workspaceIds)) as Array<{
+      city: string | null;
+      region: string | null;
+      country: string | null;
+      country_code: string | null;
+    }>;
+  }
+
+  /** When each of these assets was taken (ISO as read, and ms for ordering). */
+  takenOf(assetIds: string[]): Map<string, { taken_at: string | null; taken_ms: number | null }> {
+    if (assetIds.length === 0) return new Map();
+    const rows = this.sql('SELECT asset_id, taken_at, taken_ms FROM asset_metadata WHERE asset_id IN (SELECT value FROM json_each(?))').all(
+      JSON.stringify(assetIds),
+    ) as Array<{
+      asset_id: string;
+      taken_at: string | null;
+      taken_ms: number | null;
+    }>;
+    return new Map(rows.map((r) => [r.asset_id, { taken_at: r.taken_at, taken_ms: r.taken_ms }]));
+  }
+
   namedRegions(assetId: string): NamedRegionRow[] {
     return (
       this.sql('SELECT idx, name, x, y, w, h, source FROM named_regions WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{

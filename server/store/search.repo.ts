@@ -2,6 +2,7 @@
 import type { DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
 import { words as wordsOf } from '../search/tokenizer.ts';
+import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
 
 export interface NewEntry {
   modality: Modality;
@@ -66,7 +67,13 @@ export class SearchRepo {
   }
 
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
-  facesOfPeopleNamed(words: string[], workspaceIds: string[], assetId: string | undefined, engine: string): Array<EntryHit & { name: string }> {
+  facesOfPeopleNamed(
+    words: string[],
+    workspaceIds: string[],
+    assetId: string | undefined,
+    engine: string,
+    where: SqlCondition = NO_CONDITION,
+  ): Array<EntryHit & { name: string }> {
     if (words.length === 0) return [];
     const people = (
       this.db
@@ -79,11 +86,11 @@ export class SearchRepo {
     const out: Array<EntryHit & { name: string }> = [];
     const q = this.db.prepare(
       `SELECT f.id AS region_id, f.timestamp, a.id AS asset_id, a.kind, a.file_name, a.workspace_id, f.quality
-       FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL AND a.engine = ?
-       WHERE fp.person_id = ? AND (? IS NULL OR a.id = ?) ORDER BY f.quality DESC`,
+       FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL AND a.engine = @engine
+       WHERE fp.person_id = @person AND (@asset IS NULL OR a.id = @asset) AND (${where.sql}) ORDER BY f.quality DESC`,
     );
     for (const p of people) {
-      for (const r of q.all(engine, p.id, assetId ?? null, assetId ?? null) as Array<{
+      for (const r of q.all({ engine, person: p.id, asset: assetId ?? null, ...where.params }) as Array<{
         region_id: string;
         timestamp: number;
         asset_id: string;
@@ -111,6 +118,28 @@ export class SearchRepo {
     return out;
   }
 
+  /**
+   * Assets the workspaces see that hold under a condition (filters with no words to search for),
+   * newest taken first, as entries of their first moment.
+   */
+  browse(opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; where: SqlCondition }): EntryHit[] {
+    const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
+    const params: Record<string, unknown> = { engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null, ...opts.where.params };
+    opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
+    return this.db
+      .prepare(
+        `SELECT 0 AS id, a.id AS asset_id, 'name' AS modality, 0 AS timestamp, CASE WHEN a.kind = 'document' THEN 1 END AS page, NULL AS ref,
+                NULL AS region_id, a.file_name AS text, a.kind, a.file_name, 0 AS rank,
+                CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
+                     ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
+         FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
+         WHERE a.deleted_at IS NULL AND a.engine = @engine AND (@asset IS NULL OR a.id = @asset) AND (${opts.where.sql})
+           AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))
+         ORDER BY m.taken_ms DESC NULLS LAST, a.created_at DESC LIMIT @limit`,
+      )
+      .all(params) as EntryHit[];
+  }
+
   /** An asset's entries of these modalities, in the order they sit (page, time). */
   entriesOf(assetId: string, modalities: readonly string[]): NewEntry[] {
     return this.db
@@ -132,15 +161,16 @@ export class SearchRepo {
    * match, the cost that grows with the library), then the few kept are joined and filtered; when
    * the filter leaves too few, a deeper cut is taken.
    */
-  match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number }): EntryHit[] {
+  match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; where?: SqlCondition }): EntryHit[] {
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
-    const params: Record<string, unknown> = { expr, engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null };
+    const where = opts.where ?? NO_CONDITION;
+    const params: Record<string, unknown> = { expr, engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null, ...where.params };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     const columns = `e.id, e.asset_id, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text, a.kind, a.file_name,
       CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
            ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id`;
     const visible = `a.deleted_at IS NULL AND a.engine = @engine
-      AND (@asset IS NULL OR a.id = @asset)
+      AND (@asset IS NULL OR a.id = @asset) AND (${where.sql})
       AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))`;
     if (opts.assetId) {
       return this.db

@@ -1,6 +1,7 @@
 // Dense vectors of indexed evidence, per model. The rows are the truth; the HNSW file of each model
 // (vector-index.ts) is rebuilt from them when it is missing or behind.
 import type { DB } from './db.ts';
+import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
 import type { EntryHit, NewEntry } from './search.repo.ts';
 
 /** A piece of evidence (as the lexical index holds it) with its vector. */
@@ -82,10 +83,11 @@ export class VectorsRepo {
    * The rows behind these ids that sit in assets visible to any of the workspaces (owned or shared,
    * not deleted) of one engine, optionally one asset. Ids whose rows are gone are left out.
    */
-  visible(ids: number[], opts: { workspaceIds: string[]; assetId?: string; engine: string }): Array<Omit<VectorHit, 'similarity'>> {
+  visible(ids: number[], opts: { workspaceIds: string[]; assetId?: string; engine: string; where?: SqlCondition }): Array<Omit<VectorHit, 'similarity'>> {
     if (ids.length === 0) return [];
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
-    const params: Record<string, unknown> = { engine: opts.engine, asset: opts.assetId ?? null, ids: JSON.stringify(ids) };
+    const where = opts.where ?? NO_CONDITION;
+    const params: Record<string, unknown> = { engine: opts.engine, asset: opts.assetId ?? null, ids: JSON.stringify(ids), ...where.params };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     return this.db
       .prepare(
@@ -94,7 +96,7 @@ export class VectorsRepo {
                      ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
          FROM vectors v JOIN assets a ON a.id = v.asset_id
          WHERE v.id IN (SELECT value FROM json_each(@ids)) AND a.deleted_at IS NULL AND a.engine = @engine
-           AND (@asset IS NULL OR a.id = @asset)
+           AND (@asset IS NULL OR a.id = @asset) AND (${where.sql})
            AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))`,
       )
       .all(params) as Array<Omit<VectorHit, 'similarity'>>;
