@@ -17,6 +17,7 @@ import { Purger } from './services/purge.service.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
+import { FilterResolver } from './search/resolve.ts';
 import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
 import { ModelPulls } from './services/model-pulls.service.ts';
@@ -79,6 +80,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     assets,
     reads,
     search,
+    filters: new FilterResolver(store),
     answers: new AnswersService(store, search, assets),
     signer,
     modelPulls: new ModelPulls(

@@ -7,6 +7,7 @@ import type { IndexOptionsService } from '../services/index-options.service.ts';
 import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
+import type { FilterResolver } from '../search/resolve.ts';
 import type { PeopleService } from '../services/people.service.ts';
 import type { LibrariesService } from '../services/libraries.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
@@ -22,6 +23,8 @@ export interface Services {
   engines: EnginesService;
   reads: ReadsService;
   search: SearchService;
+  /** Filters given by name (places, people, libraries) resolved to conditions. */
+  filters: FilterResolver;
   people: PeopleService;
   libraries: LibrariesService;
   answers: AnswersService;

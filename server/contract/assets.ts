@@ -129,6 +129,8 @@ export const AssetListItem = z.object({
   library_id: z.string().nullable(),
   /** Not in the spec: the library's folder is away (a drive unplugged); the asset stays listed and searchable. */
   offline: z.boolean(),
+  /** Not in the spec: when it was taken (its metadata), or null before the metadata stage has run. */
+  taken_at: z.string().nullable(),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;
 
@@ -156,6 +158,43 @@ export const AssetDetail = AssetListItem.extend({
   metadata: AssetMetadata,
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
+
+/** Not in the spec: the library list's order and filters (README "The library list"). */
+export const AssetListQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+    /** `created` (newest added first, the default) or `taken_at` (newest taken first). */
+    order: z.enum(['created', 'taken_at']).default('created'),
+    kind: z.enum(ASSET_KINDS).optional(),
+    /** A person id: assets where they appear. */
+    person: z.string().min(1).max(100).optional(),
+    /** A city, region or country name, or a country code. */
+    place: z.string().trim().min(1).max(200).optional(),
+    year: z.coerce.number().int().min(1800).max(2200).optional(),
+    camera: z.string().trim().min(1).max(100).optional(),
+    library_id: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+export type AssetListQuery = z.infer<typeof AssetListQuery>;
+
+/** Months of the list (by when taken, UTC), newest first, with how many assets each holds: a timeline's scrubber. */
+export const AssetMonths = z.object({
+  months: z.array(z.object({ month: z.string(), count: z.number().int() })),
+  /** Assets with no date yet (their metadata stage has not run). */
+  undated: z.number().int(),
+  total: z.number().int(),
+});
+
+/** What the list can be narrowed by, with counts: filter chips. */
+export const AssetFacets = z.object({
+  kinds: z.array(z.object({ value: z.enum(ASSET_KINDS), count: z.number().int() })),
+  years: z.array(z.object({ value: z.number().int(), count: z.number().int() })),
+  places: z.array(z.object({ value: z.string(), country_code: z.string().nullable(), count: z.number().int() })),
+  cameras: z.array(z.object({ value: z.string(), count: z.number().int() })),
+  people: z.array(z.object({ value: z.string(), name: z.string(), count: z.number().int() })),
+  libraries: z.array(z.object({ value: z.string(), path: z.string(), count: z.number().int() })),
+});
 
 export const ReindexBody = z.object({ stages: z.array(z.string().min(1).max(40)).min(1).max(20).optional() }).strict();
 export const ReindexAck = z.object({ video_id: z.string(), status: z.literal('processing'), stages: z.array(z.string()) });

@@ -28,6 +28,7 @@ import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
 import { fileNameWords } from '../search/tokenizer.ts';
+import type { SqlCondition } from '../search/filters.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 
 /** A file of a library as its file-system thread reports it. */
@@ -120,6 +121,7 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
     created_at: iso(a.created_at) as string,
     library_id: a.library_id,
     offline: a.offline === 1,
+    taken_at: a.taken_at ?? null,
   };
 }
 
@@ -308,8 +310,8 @@ export class AssetsService {
     };
   }
 
-  list(workspaceId: string, limit: number, offset: number): { items: AssetListValue[]; total: number } {
-    const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset);
+  list(workspaceId: string, limit: number, offset: number, opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {}): { items: AssetListValue[]; total: number } {
+    const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset, opts);
     return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
   }
 
@@ -348,6 +350,7 @@ export class AssetsService {
       media: a.kind === 'video' ? { asset_id: a.id, name: 'original' } : null,
       ...this.pathsOf(a),
       metadata: { ...(this.store.metadata.get(a.id) ?? NO_METADATA), width: a.width, height: a.height, duration_s: a.duration_s },
+      taken_at: this.store.metadata.get(a.id)?.taken_at ?? null,
     };
   }
 

@@ -16,7 +16,8 @@ import { rerankBoost } from '../search/rerank.ts';
 import { toHits, type FoundHit } from '../search/hits.ts';
 import { EMOTION_NAMES, TYPED_MODALITIES, emotionsIn } from '../search/typed.ts';
 import { fold, interpret } from '../search/interpret.ts';
-import { filterCondition, hasFilters, type ResolvedFilters } from '../search/filters.ts';
+import { filterCondition, hasFilters } from '../search/filters.ts';
+import { FilterResolver } from '../search/resolve.ts';
 import { clock } from '../store/ids.ts';
 
 export { rerankBoost } from '../search/rerank.ts';
@@ -31,13 +32,12 @@ export interface SearchResult {
   hits: FoundHit[];
 }
 
-/** How long the workspace's place names are kept between queries. */
-const PLACES_TTL_MS = 5000;
-
 export class SearchService {
-  private places = new Map<string, { at: number; names: Map<string, Array<{ field: 'city' | 'region' | 'country' | 'country_code'; value: string }>> }>();
+  private readonly filters: FilterResolver;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.filters = new FilterResolver(store);
+  }
 
   /** One dimension (SPEC 4.5), answered by search narrowed to its kinds of evidence; location asks GPS places first. */
   async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>) {
@@ -74,11 +74,11 @@ export class SearchService {
         ? { words: req.query, filters: {}, phrases: [] }
         : interpret(req.query, {
             now: new Date(clock.now()),
-            isPlace: (phrase) => this.placeNames(workspaceIds).has(fold(phrase)),
+            isPlace: (phrase) => this.filters.placeNames(workspaceIds).has(fold(phrase)),
             personNamed: (phrase) => this.store.people.namedInWorkspace(auth.workspaceId, phrase)?.id ?? null,
           });
     const filters: SearchFilters = { ...read.filters, ...(req.search_options?.filters ?? {}) };
-    const resolved = this.resolve(auth, workspaceIds, filters);
+    const resolved = this.filters.resolve(auth, workspaceIds, filters);
     const where = filterCondition(resolved);
     const interpreted = { words: read.words, filters, phrases: read.phrases, order };
 
@@ -154,55 +154,6 @@ export class SearchService {
     if (order === 'relevance') return hits;
     const ms = (h: FoundHit) => (h.taken_at ? Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(h.taken_at) ? h.taken_at : `${h.taken_at}Z`) : -Infinity);
     return [...hits].sort((a, b) => ms(b) - ms(a));
-  }
-
-  /** Place names the workspaces hold, folded (no case, no accents), with what they are. */
-  private placeNames(workspaceIds: string[]) {
-    const key = [...workspaceIds].sort().join(',');
-    const hit = this.places.get(key);
-    if (hit && Date.now() - hit.at < PLACES_TTL_MS) return hit.names;
-    const names = new Map<string, Array<{ field: 'city' | 'region' | 'country' | 'country_code'; value: string }>>();
-    for (const row of this.store.metadata.placeValues(workspaceIds)) {
-      for (const field of ['city', 'region', 'country', 'country_code'] as const) {
-        const value = row[field];
-        if (!value) continue;
-        const list = names.get(fold(value)) ?? [];
-        if (!list.some((x) => x.field === field && x.value === value)) list.push({ field, value });
-        names.set(fold(value), list);
-      }
-    }
-    this.places.set(key, { at: Date.now(), names });
-    return names;
-  }
-
-  /** Filters as conditions: names to the values held, people to who they are now, a library the key's own. */
-  private resolve(auth: AuthContext, workspaceIds: string[], f: SearchFilters): ResolvedFilters {
-    const out: ResolvedFilters = {};
-    if (f.taken_after) out.takenAfterMs = Date.parse(f.taken_after);
-    if (f.taken_before) out.takenBeforeMs = Date.parse(f.taken_before);
-    if (f.place) {
-      const matches = this.placeNames(workspaceIds).get(fold(f.place)) ?? [];
-      out.places = { city: [], region: [], country: [], country_code: [] };
-      for (const m of matches) out.places[m.field].push(m.value);
-      if (/^[a-z]{2}$/i.test(f.place)) out.places.country_code.push(f.place.toUpperCase());
-    }
-    if (f.camera) out.camera = f.camera;
-    if (f.kinds) out.kinds = f.kinds;
-    if (f.rating_min !== undefined) out.ratingMin = f.rating_min;
-    if (f.people) {
-      out.people = f.people.map((id) => {
-        let p = this.store.people.get(id);
-        for (let hops = 0; p?.merged_into && hops < 100; hops++) p = this.store.people.get(p.merged_into);
-        if (!p || !workspaceIds.includes(p.workspace_id)) throw Errors.notFound(`Person ${id}`);
-        return p.id;
-      });
-    }
-    if (f.library_id) {
-      const lib = this.store.libraries.byId(f.library_id);
-      if (!lib || lib.workspace_id !== auth.workspaceId) throw Errors.notFound('Library');
-      out.libraryId = lib.id;
-    }
-    return out;
   }
 
   /** The workspaces a search may read: the key's own, or those asked for that the key may search. */

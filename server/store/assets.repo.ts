@@ -1,4 +1,5 @@
 import { inTransaction, statementCache, type DB } from './db.ts';
+import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
 import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
 
@@ -36,7 +37,7 @@ export interface AssetRow {
 export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned'> & { library_id?: string | null; runs_planned?: 0 | 1 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
-export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1 };
+export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
 
 export interface AssetFacts {
   mime_type?: string | null;
@@ -106,17 +107,62 @@ export class AssetsRepo {
     return this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined;
   }
 
-  listVisible(workspaceId: string, limit: number, offset: number): { rows: VisibleAsset[]; total: number } {
+  /** A page of the assets a workspace sees, newest added (or taken) first, under a condition. */
+  listVisible(
+    workspaceId: string,
+    limit: number,
+    offset: number,
+    opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {},
+  ): { rows: VisibleAsset[]; total: number } {
+    const where = opts.where ?? NO_CONDITION;
+    const params = { ws: workspaceId, limit, offset, ...where.params };
+    const order = opts.order === 'taken_at' ? 'm.taken_ms DESC NULLS LAST, a.created_at DESC, a.id DESC' : 'a.created_at DESC, a.id DESC';
     const rows = this.db
       .prepare(
-        `SELECT ${SEEN_AS} FROM assets a WHERE ${VISIBLE}
-         ORDER BY a.created_at DESC, a.id DESC LIMIT @limit OFFSET @offset`,
+        `SELECT ${SEEN_AS}, m.taken_at FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE} AND (${where.sql})
+         ORDER BY ${order} LIMIT @limit OFFSET @offset`,
       )
-      .all({ ws: workspaceId, limit, offset }) as VisibleAsset[];
-    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE}`).get({ ws: workspaceId }) as {
-      n: number;
-    };
+      .all(params) as VisibleAsset[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as { n: number };
     return { rows, total: n };
+  }
+
+  /** How many assets the workspace sees per month taken (UTC), newest first; and how many have no date. */
+  months(workspaceId: string, where: SqlCondition = NO_CONDITION): { months: Array<{ month: string; count: number }>; undated: number } {
+    const rows = this.db
+      .prepare(
+        `SELECT strftime('%Y-%m', m.taken_ms / 1000, 'unixepoch') AS month, COUNT(*) AS count
+         FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE} AND (${where.sql})
+         GROUP BY month ORDER BY month IS NULL, month DESC`,
+      )
+      .all({ ws: workspaceId, ...where.params }) as Array<{ month: string | null; count: number }>;
+    return { months: rows.filter((r) => r.month !== null) as Array<{ month: string; count: number }>, undated: rows.find((r) => r.month === null)?.count ?? 0 };
+  }
+
+  /** What the workspace's assets can be narrowed by, with counts. */
+  facets(workspaceId: string) {
+    const all = <T>(sql: string) => this.db.prepare(sql).all({ ws: workspaceId }) as T[];
+    const base = `FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE}`;
+    return {
+      kinds: all<{ value: 'video' | 'image' | 'document'; count: number }>(`SELECT a.kind AS value, COUNT(*) AS count ${base} GROUP BY a.kind ORDER BY count DESC`),
+      years: all<{ value: number; count: number }>(
+        `SELECT CAST(strftime('%Y', m.taken_ms / 1000, 'unixepoch') AS INTEGER) AS value, COUNT(*) AS count ${base} AND m.taken_ms IS NOT NULL GROUP BY value ORDER BY value DESC`,
+      ),
+      places: all<{ value: string; country_code: string | null; count: number }>(
+        `SELECT coalesce(m.city, m.country) AS value, m.country_code, COUNT(*) AS count ${base} AND coalesce(m.city, m.country) IS NOT NULL
+         GROUP BY value, m.country_code ORDER BY count DESC, value LIMIT 50`,
+      ),
+      cameras: all<{ value: string; count: number }>(`SELECT m.camera AS value, COUNT(*) AS count ${base} AND m.camera IS NOT NULL GROUP BY m.camera ORDER BY count DESC LIMIT 30`),
+      people: all<{ value: string; name: string; count: number }>(
+        `SELECT p.id AS value, p.name, COUNT(DISTINCT f.asset_id) AS count FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN faces f ON f.id = fp.face_id
+         JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+         WHERE p.workspace_id = @ws AND p.merged_into IS NULL AND p.name != '' AND p.hidden = 0 GROUP BY p.id ORDER BY count DESC LIMIT 50`,
+      ),
+      libraries: all<{ value: string; path: string; count: number }>(
+        `SELECT l.id AS value, l.path, COUNT(a.id) AS count FROM libraries l LEFT JOIN assets a ON a.library_id = l.id AND a.deleted_at IS NULL
+         WHERE l.workspace_id = @ws GROUP BY l.id ORDER BY l.created_at`,
+      ),
+    };
   }
 
   markDeleted(id: string, at: number): boolean {

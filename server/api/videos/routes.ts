@@ -4,10 +4,35 @@ import { presenterFor } from '../present.ts';
 import { sendFile } from '../send-file.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView, TranscriptView } from '../../contract/pages.ts';
-import { IdParam, PaginationQuery } from '../../contract/common.ts';
-import { AssetDetail, AssetListItem, DeleteAck, ReindexAck, ReindexBody, UploadAck, UploadFields } from '../../contract/assets.ts';
+import { IdParam } from '../../contract/common.ts';
+import {
+  AssetDetail,
+  AssetFacets,
+  AssetListItem,
+  AssetListQuery,
+  AssetMonths,
+  DeleteAck,
+  ReindexAck,
+  ReindexBody,
+  UploadAck,
+  UploadFields,
+} from '../../contract/assets.ts';
+import type { SearchFilters } from '../../contract/search.ts';
+import { filterCondition } from '../../search/filters.ts';
 import type { Services } from '../services.ts';
 import { uploadMiddleware, uploadedFile } from '../upload.ts';
+
+/** The list's query parameters as search filters. */
+function listFilters(q: Partial<AssetListQuery>): SearchFilters {
+  return {
+    ...(q.kind ? { kinds: [q.kind] } : {}),
+    ...(q.person ? { people: [q.person] } : {}),
+    ...(q.place ? { place: q.place } : {}),
+    ...(q.year ? { taken_after: `${q.year}-01-01T00:00:00Z`, taken_before: `${q.year + 1}-01-01T00:00:00Z` } : {}),
+    ...(q.camera ? { camera: q.camera } : {}),
+    ...(q.library_id ? { library_id: q.library_id } : {}),
+  };
+}
 
 export function videoRoutes(s: Services): AnyRouteSpec[] {
   return [
@@ -26,15 +51,37 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineListRoute({
       method: 'get',
       path: '/videos',
-      summary: 'List the assets of the workspace (newest first)',
+      summary: 'List the assets of the workspace: newest added (or taken) first, narrowed by kind, person, place, year, camera or library',
       access: 'read',
-      query: PaginationQuery,
+      query: AssetListQuery,
       response: AssetListItem,
       handler: ({ auth, query, ctx }) => {
-        const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset);
+        const where = filterCondition(s.filters.resolve(auth, [auth.workspaceId], listFilters(query)));
+        const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset, { order: query.order, where });
         const present = presenterFor(s.signer, ctx);
         return { items: items.map((a) => present.asset(a)), total };
       },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/months',
+      summary: 'How many assets per month taken, newest first, under the list filters (a timeline scrubber)',
+      access: 'read',
+      query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
+      response: AssetMonths,
+      handler: ({ auth, query }) => {
+        const where = filterCondition(s.filters.resolve(auth, [auth.workspaceId], listFilters(query)));
+        const { months, undated } = s.store.assets.months(auth.workspaceId, where);
+        return { months, undated, total: months.reduce((n, m) => n + m.count, undated) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/facets',
+      summary: 'What the list can be narrowed by (kinds, years, places, cameras, people, libraries), with counts',
+      access: 'read',
+      response: AssetFacets,
+      handler: ({ auth }) => s.store.assets.facets(auth.workspaceId),
     }),
     defineRoute({
       method: 'get',
