@@ -1,7 +1,9 @@
 // The app as a person uses it, in Chromium against the real server: drop real files on the
 // library, wait for indexing, search and open hits with their box, read a document page with its
-// passages, re-group faces, name a person and see the name in the grid, take a face off a person.
+// passages, re-group faces, name a person and see the name in the grid, take a face off a person;
+// the timeline by month with its filter chips, the viewer's info panel, deep links to searches.
 // Each screen is saved under e2e/screenshots/.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +25,11 @@ describe('the app in Chromium', () => {
   let t: TestServer;
   let browser: Browser;
   let page: Page;
-  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+  const shot = async (name: string) => {
+    // Pictures on screen loaded first, so that the screenshot shows them.
+    await page.waitForFunction(() => [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 }).catch(() => undefined);
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+  };
 
   const data = tempDir('mi-e2e-');
   let restoreManifest = () => {};
@@ -226,4 +232,100 @@ describe('the app in Chromium', () => {
     await page.locator('[data-asset]', { hasText: 'tickets.pdf' }).waitFor();
     fs.rmSync(folder, { recursive: true, force: true });
   }, 180_000);
+
+  it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {
+    // Three photos with capture dates and GPS written by exiftool: two in Paris in July 2019, one in Tokyo in March 2021.
+    const dir = tempDir('mi-e2e-dated-');
+    const tagged: Array<[string, string, string, number, number]> = [
+      ['scenes/opencv/building.jpg', 'paris-louvre.jpg', '2019:07:14 18:30:00', 48.8606, 2.3376],
+      ['scenes/opencv/home.jpg', 'paris-evening.jpg', '2019:07:20 21:05:00', 48.8584, 2.2945],
+      ['scenes/opencv/leuvenA.jpg', 'tokyo-street.jpg', '2021:03:05 09:00:00', 35.6595, 139.7005],
+    ];
+    const files = tagged.map(([src, name, when, lat, lon]) => {
+      const file = path.join(dir, name);
+      fs.copyFileSync(path.join(CORPUS, src), file);
+      execFileSync('exiftool', [
+        '-q',
+        '-overwrite_original',
+        `-DateTimeOriginal=${when}`,
+        `-GPSLatitude=${lat}`,
+        '-GPSLatitudeRef=N',
+        `-GPSLongitude=${lon}`,
+        '-GPSLongitudeRef=E',
+        file,
+      ]);
+      return { name, b64: fs.readFileSync(file).toString('base64') };
+    });
+    await page.getByRole('link', { name: 'Library' }).click();
+    const drop = await page.evaluateHandle((list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+      return dt;
+    }, files);
+    await page.dispatchEvent('[data-testid=library]', 'drop', { dataTransfer: drop });
+    // Every month is on the scrubber, newest first: March 2021 above July 2019, both below this month's uploads.
+    await page.locator('.scrubber button[data-month="2019-07"]').waitFor({ timeout: 120_000 });
+    await page.locator('.scrubber button[data-month="2021-03"]').waitFor({ timeout: 120_000 });
+    const order = await page.locator('.scrubber button').evaluateAll((els) => els.map((e) => e.getAttribute('data-month')));
+    expect(order.indexOf('2021-03')).toBeLessThan(order.indexOf('2019-07'));
+    expect(order.indexOf('2021-03')).toBeGreaterThan(0);
+    // The scrubber scrolls the timeline to the month: its heading with its count, then its photos.
+    await page.locator('.scrubber button[data-month="2019-07"]').click();
+    const july = page.locator('.month[data-month="2019-07"]');
+    await july.waitFor();
+    expect(await july.locator('small').textContent()).toBe('2');
+    await page.locator('[data-asset]', { hasText: 'paris-louvre.jpg' }).waitFor();
+    await shot('library-timeline');
+
+    await page.getByLabel('filter by place').selectOption('Paris');
+    await page.waitForFunction(() => window.location.hash.includes('place=Paris'));
+    await page.getByText('2 items').waitFor();
+    expect(await page.locator('[data-asset]').count()).toBe(2);
+    expect(await page.locator('.month').count()).toBe(1);
+    await shot('library-filtered');
+    // The filter is in the address: the back button takes it off.
+    await page.goBack();
+    await page.locator('.month[data-month="2021-03"]').waitFor();
+
+    await page.locator('[data-asset]', { hasText: 'tokyo-street.jpg' }).getByRole('button', { name: /^open/ }).click();
+    await page.getByTestId('info').waitFor();
+    expect(await page.getByTestId('info-place').textContent()).toBe('Tokyo, Japan');
+    expect(await page.getByTestId('info-taken').textContent()).toMatch(/2021/);
+    await shot('viewer-info');
+    // The place links to the library narrowed to it.
+    await page.getByTestId('info-place').click();
+    await page.getByText('1 item').waitFor();
+    expect(await page.locator('[data-asset]', { hasText: 'tokyo-street.jpg' }).count()).toBe(1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
+
+  it('runs the search a link names, shows what it understood, and the back button shows the search before it', async () => {
+    await page.getByLabel('search').fill('cat');
+    await page.getByLabel('search').press('Enter');
+    await page.locator('.hit', { hasText: 'chelsea.png' }).first().waitFor();
+    // A link to another search (as from a note or a bookmark): its own results, never the previous ones under its title.
+    await page.evaluate(() => (window.location.hash = '#/search?q=' + encodeURIComponent('photos in Paris 2019')));
+    await page.getByText('Results for “photos in Paris 2019”').waitFor();
+    await page.getByTestId('understood').waitFor();
+    const understood = await page.getByTestId('understood').textContent();
+    expect(understood).toMatch(/in Paris/);
+    expect(understood).toMatch(/taken in 2019/);
+    const names = await page.locator('.hit .hit-name').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    expect(new Set(names)).toEqual(new Set(['paris-louvre.jpg', 'paris-evening.jpg']));
+    expect(await page.getByLabel('search').inputValue()).toBe('photos in Paris 2019');
+    await shot('search-deep-link');
+    await page.goBack();
+    await page.getByText('Results for “cat”').waitFor();
+    expect(await page.locator('.hit').first().textContent()).toContain('chelsea.png');
+    expect(await page.getByLabel('search').inputValue()).toBe('cat');
+    // The same chips as the library narrow the results.
+    await page.getByLabel('filter by kind').selectOption('document');
+    await page.waitForFunction(() => window.location.hash.includes('kind=document'));
+    await page.getByText('Results for “cat”').waitFor();
+    await page.waitForFunction(() => !document.querySelector('.search .empty')?.textContent?.startsWith('Searching'));
+    const docs = await page.locator('.hit').allTextContents();
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.every((h) => h.includes('carroll-wonderland.pdf'))).toBe(true);
+  });
 });

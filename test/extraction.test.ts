@@ -160,12 +160,18 @@ describe('extraction through the API', () => {
     ['office/a-text.odt', 1, 'This is a text from LibreOffice Writer'],
     ['office/2014-small-talk.odp', 11, 'DISTRHO Plugin Framework'],
     ['docs/project-history.en.epub', 30, 'A Brief History of Debian'],
-  ])('reads %s as text pages (%i) with synthesized boxes', async (file, pages, phrase) => {
+  ])('reads %s as text pages (%i) with synthesized boxes and a thumbnail of page 1', async (file, pages, phrase) => {
     const d = await indexed(file, corpus(file));
     expect(d.page_count).toBe(pages);
     const p1 = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data;
     expect(p1).toMatchObject({ text_source: 'text', needs_ocr: false, frame_url: null });
     expect(p1.text).toContain(phrase);
+    // The thumbnail is the first page as laid out: a white sheet of A4 proportions with the text on it.
+    const thumb = sharp(Buffer.from(await (await fetch(d.thumbnail_url)).arrayBuffer()));
+    expect(await thumb.metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 452 });
+    const { channels } = await thumb.stats();
+    expect(channels[0].max).toBeGreaterThan(240);
+    expect(channels[0].min).toBeLessThan(170);
     let lastBottom = 0;
     for (const p of p1.passages) {
       inside(p.bbox);

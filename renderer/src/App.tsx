@@ -28,7 +28,13 @@ function Toasts() {
 function SearchBox() {
   const { query, setQuery } = useSearch(useShallow((s) => ({ query: s.query, setQuery: s.setQuery })));
   const go = useNav((s) => s.go);
+  const route = useNav((s) => s.route);
   const input = useRef<HTMLInputElement>(null);
+  // The box shows the search on screen (a link, the back button), not what was typed last.
+  const shown = route.screen === 'search' ? (route.params.get('q') ?? '') : null;
+  useEffect(() => {
+    if (shown !== null) setQuery(shown);
+  }, [shown, setQuery]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') {
@@ -90,8 +96,8 @@ export function App() {
         <SearchBox />
       </header>
       <main>
-        {route.screen === 'library' ? <Library /> : null}
-        {route.screen === 'search' ? <SearchView query={route.params.get('q') ?? ''} /> : null}
+        {route.screen === 'library' ? <Library params={route.params} /> : null}
+        {route.screen === 'search' ? <SearchView params={route.params} /> : null}
         {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}
         {route.screen === 'people' ? <PeopleGrid /> : null}
         {route.screen === 'person' && route.id ? <PersonPage id={route.id} /> : null}

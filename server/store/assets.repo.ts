@@ -107,7 +107,7 @@ export class AssetsRepo {
     return this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined;
   }
 
-  /** A page of the assets a workspace sees, newest added (or taken) first, under a condition. */
+  /** A page of the assets a workspace sees, newest added (or taken: those not dated yet first, as the timeline shows them) first, under a condition. */
   listVisible(
     workspaceId: string,
     limit: number,
@@ -116,7 +116,7 @@ export class AssetsRepo {
   ): { rows: VisibleAsset[]; total: number } {
     const where = opts.where ?? NO_CONDITION;
     const params = { ws: workspaceId, limit, offset, ...where.params };
-    const order = opts.order === 'taken_at' ? 'm.taken_ms DESC NULLS LAST, a.created_at DESC, a.id DESC' : 'a.created_at DESC, a.id DESC';
+    const order = opts.order === 'taken_at' ? 'm.taken_ms DESC NULLS FIRST, a.created_at DESC, a.id DESC' : 'a.created_at DESC, a.id DESC';
     const rows = this.db
       .prepare(
         `SELECT ${SEEN_AS}, m.taken_at FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE} AND (${where.sql})

@@ -1,10 +1,14 @@
-// The library: drop files or folders anywhere on it (or pick them), see each upload's progress or
-// refusal, and every asset with its thumbnail, kind and indexing progress.
-import { useEffect, useState, type DragEvent } from 'react';
+// The library: every asset as a timeline (newest taken first, a heading per month, a scrubber of
+// months), narrowed by filter chips kept in the address; virtualized, so 50,000 assets scroll as
+// smoothly as 50. Drop files or folders anywhere on it (or pick them) and see each upload's
+// progress or refusal.
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { useLibrary, type Upload } from '../stores/library.ts';
+import { PAGE, useLibrary, type Upload } from '../stores/library.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
-import type { AssetListItem } from '../api/videos.ts';
+import type { AssetListItem, Months } from '../api/videos.ts';
+import { Chips, filtersOf } from './Chips.tsx';
 import { useSession } from '../stores/session.ts';
 
 /** Every file of a drop, folders walked recursively; hidden files (.DS_Store…) left out. */
@@ -83,16 +87,109 @@ function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: numbe
   );
 }
 
-export function Library() {
-  const { assets, total, loaded, progress, uploads } = useLibrary(
-    useShallow((s) => ({ assets: s.assets, total: s.total, loaded: s.loaded, progress: s.progress, uploads: s.uploads })),
+/** A row of the timeline: a month's heading, or a row of cards (offsets into the list). */
+type Row = { kind: 'month'; label: string; count: number; month: string } | { kind: 'cards'; from: number; to: number };
+
+const monthName = (m: string) =>
+  m === 'undated'
+    ? 'Just added (not dated yet)'
+    : new Date(`${m}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+function rowsOf(months: Months | null, columns: number): Row[] {
+  if (!months) return [];
+  const rows: Row[] = [];
+  let offset = 0;
+  // The list puts assets without a date first (just added), then months newest first.
+  const groups = [...(months.undated ? [{ month: 'undated', count: months.undated }] : []), ...months.months];
+  for (const g of groups) {
+    rows.push({ kind: 'month', label: monthName(g.month), count: g.count, month: g.month });
+    for (let i = 0; i < g.count; i += columns) rows.push({ kind: 'cards', from: offset + i, to: Math.min(offset + g.count, offset + i + columns) });
+    offset += g.count;
+  }
+  return rows;
+}
+
+const CARD_W = 200;
+const CARD_ROW_H = 220;
+const MONTH_ROW_H = 44;
+
+function Timeline({ columns }: { columns: number }) {
+  const { months, pages, progress } = useLibrary(useShallow((s) => ({ months: s.months, pages: s.pages, progress: s.progress })));
+  const want = useLibrary((s) => s.want);
+  const scroller = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => rowsOf(months, columns), [months, columns]);
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'month' ? MONTH_ROW_H : CARD_ROW_H),
+    overscan: 4,
+  });
+  const items = virtual.getVirtualItems();
+  const first = items.find((i) => rows[i.index]?.kind === 'cards');
+  const last = [...items].reverse().find((i) => rows[i.index]?.kind === 'cards');
+  const from = first ? (rows[first.index] as Extract<Row, { kind: 'cards' }>).from : 0;
+  const to = last ? (rows[last.index] as Extract<Row, { kind: 'cards' }>).to : 0;
+  useEffect(() => want(from, to), [from, to, want]);
+  const at = (offset: number) => pages[Math.floor(offset / PAGE)]?.[offset % PAGE];
+  const monthRows = rows.map((r, i) => [r, i] as const).filter(([r]) => r.kind === 'month') as Array<readonly [Extract<Row, { kind: 'month' }>, number]>;
+  return (
+    <div className="timeline">
+      <div className="timeline-scroll" ref={scroller} data-testid="timeline">
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {items.map((v) => {
+            const row = rows[v.index];
+            return (
+              <div key={v.key} className="timeline-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+                {row.kind === 'month' ? (
+                  <h3 className="month" data-month={row.month}>
+                    {row.label} <small>{row.count}</small>
+                  </h3>
+                ) : (
+                  <div className="grid" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+                    {Array.from({ length: row.to - row.from }, (_, k) => {
+                      const a = at(row.from + k);
+                      return a ? (
+                        <AssetCard key={a.video_id} a={a} progress={progress[a.video_id]} />
+                      ) : (
+                        <div key={k} className="card card-loading" aria-hidden />
+                      );
+                    })}
+                  </div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <nav className="scrubber" aria-label="months">
+        {monthRows.map(([m, index]) => (
+          <button key={m.month} data-month={m.month} onClick={() => virtual.scrollToIndex(index, { align: 'start' })} title={`${m.label}: ${m.count}`}>
+            {m.month === 'undated' ? 'new' : m.month.endsWith('-01') || monthRows[0][0] === m ? m.month.slice(0, 4) : '·'}
+          </button>
+        ))}
+      </nav>
+    </div>
   );
-  const { load, upload, pick, clearFinishedUploads } = useLibrary(
-    useShallow((s) => ({ load: s.load, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })),
+}
+
+export function Library({ params }: { params: URLSearchParams }) {
+  const { total, loaded, uploads } = useLibrary(useShallow((s) => ({ total: s.total, loaded: s.loaded, uploads: s.uploads })));
+  const { show, upload, pick, clearFinishedUploads } = useLibrary(
+    useShallow((s) => ({ show: s.show, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })),
   );
   const desktop = useSession((s) => s.desktop);
   const [over, setOver] = useState(false);
-  useEffect(() => void load(), [load]);
+  const key = params.toString();
+  const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
+  useEffect(() => void show(filters), [filters, show]);
+  const box = useRef<HTMLElement>(null);
+  const [columns, setColumns] = useState(5);
+  useEffect(() => {
+    const measure = () => setColumns(Math.max(1, Math.floor(((box.current?.clientWidth ?? 1000) - 60) / CARD_W)));
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, []);
 
   const onDrop = async (e: DragEvent) => {
     e.preventDefault();
@@ -103,6 +200,7 @@ export function Library() {
 
   return (
     <section
+      ref={box}
       className={`library ${over ? 'drop-over' : ''}`}
       data-testid="library"
       onDragOver={(e) => {
@@ -140,6 +238,7 @@ export function Library() {
           </label>
         )}
       </header>
+      <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
       <div className="dropzone" aria-label="drop files or folders here">
         Drop videos, photos, documents or whole folders here
       </div>
@@ -155,12 +254,10 @@ export function Library() {
           </button>
         </div>
       ) : null}
-      {loaded && assets.length === 0 ? <p className="empty">Nothing indexed yet. Drop files here to start.</p> : null}
-      <div className="grid">
-        {assets.map((a) => (
-          <AssetCard key={a.video_id} a={a} progress={progress[a.video_id]} />
-        ))}
-      </div>
+      {loaded && total === 0 ? (
+        <p className="empty">{Object.keys(filters).length ? 'Nothing matches these filters.' : 'Nothing indexed yet. Drop files here to start.'}</p>
+      ) : null}
+      <Timeline columns={columns} />
     </section>
   );
 }

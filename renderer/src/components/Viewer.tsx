@@ -1,12 +1,14 @@
 // The viewer: a document page (its render, or a sheet with its passages laid out where the page has
 // none) with passages and regions over it, a photo with its boxes, or a video moment's keyframe with
 // the boxes of that moment. The box a search hit pointed at is drawn strongest. ←/→ turn pages.
+// Beside it, the info panel (Info.tsx): when, where, with what and who.
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
 import { usePeople } from '../stores/people.ts';
 import { BoxedPicture, type Overlay } from './Boxes.tsx';
+import { AssetInfo } from './Info.tsx';
 import type { PageView, RegionsView } from '../api/videos.ts';
 
 type Layers = Record<'passage' | 'object' | 'face' | 'text', boolean>;
@@ -101,6 +103,10 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const regions = page?.regions ?? moment ?? { objects: [], faces: [], text: [] };
   const boxes = overlays(regions, page?.passages ?? [], layers, names);
   if (highlight) boxes.push({ key: 'hit', kind: 'hit', label: 'search hit', ...highlight });
+  const inPicture = [...new Set(regions.faces.map((f) => f.person_id).filter((p): p is string => Boolean(p)))].map((p) => ({
+    id: p,
+    name: names.get(p) ?? '',
+  }));
   const src = page ? page.frame_url : (moment?.frame_url ?? null);
   const aspect = page ? page.width / page.height : asset.width && asset.height ? asset.width / asset.height : null;
 
@@ -165,6 +171,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
           </BoxedPicture>
         </div>
         <aside className="side">
+          <AssetInfo asset={asset} people={inPicture} />
           {page ? (
             <>
               <h3>Passages</h3>

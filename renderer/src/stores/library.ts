@@ -1,7 +1,19 @@
-// The library: the workspace's assets, uploads in flight with their progress, and live indexing
-// progress of assets still processing (polled while any is).
+// The library: every asset of the workspace as a timeline (newest taken first, grouped by month),
+// narrowed by filter chips kept in the address (#/library?kind=image&year=2019…), loaded a page
+// at a time as it scrolls into view; uploads in flight; live indexing progress of what is visible.
 import { create } from 'zustand';
-import { deleteAsset, getAsset, listAssets, uploadAsset, type AssetListItem } from '../api/videos.ts';
+import {
+  deleteAsset,
+  getAsset,
+  getFacets,
+  getMonths,
+  listTimeline,
+  uploadAsset,
+  type AssetListItem,
+  type Facets,
+  type ListFilters,
+  type Months,
+} from '../api/videos.ts';
 import { attempt, useToasts } from './toasts.ts';
 
 export interface Upload {
@@ -14,14 +26,29 @@ export interface Upload {
   videoId: string | null;
 }
 
+/** Assets fetched per request (the API's largest page). */
+export const PAGE = 200;
+
 interface LibraryState {
-  assets: AssetListItem[];
+  filters: ListFilters;
+  months: Months | null;
+  facets: Facets | null;
   total: number;
   loaded: boolean;
+  /** Pages of the timeline by index (offset / PAGE), as loaded. */
+  pages: Record<number, AssetListItem[]>;
+  /** Changes whenever the list starts over (filters, a reload): views key their caches by it. */
+  generation: number;
   /** Indexing progress of processing assets: stages done / all. */
   progress: Record<string, { done: number; total: number }>;
   uploads: Upload[];
+  /** Reloads the timeline with these filters (from the address). */
+  show(filters: ListFilters): Promise<void>;
   load(): Promise<void>;
+  /** What the chips offer (loaded once; again on each reload of the list). */
+  loadFacets(): Promise<void>;
+  /** Makes sure the assets at these offsets are loaded. */
+  want(from: number, to: number): void;
   upload(files: File[]): Promise<void>;
   /** Desktop only: native picker; the files are indexed where they are, not copied. */
   pick(what: 'files' | 'folder'): Promise<void>;
@@ -32,13 +59,31 @@ interface LibraryState {
 const PARALLEL_UPLOADS = 2;
 let nextKey = 1;
 let poller: ReturnType<typeof setTimeout> | null = null;
+const inFlight = new Set<string>();
 
 export const useLibrary = create<LibraryState>((set, get) => {
   const patchUpload = (key: number, patch: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === key ? { ...u, ...patch } : u)) });
 
+  const loadPage = async (n: number) => {
+    const { generation, filters } = get();
+    const tag = `${generation}:${n}`;
+    if (inFlight.has(tag) || get().pages[n]) return;
+    inFlight.add(tag);
+    try {
+      const r = await listTimeline(filters, PAGE, n * PAGE).catch(() => null);
+      if (!r || get().generation !== generation) return;
+      set({ pages: { ...get().pages, [n]: r.items }, total: r.pagination.total });
+      if (r.items.some((a) => a.status === 'processing')) schedule();
+    } finally {
+      inFlight.delete(tag);
+    }
+  };
+
   const poll = async () => {
     poller = null;
-    const processing = get().assets.filter((a) => a.status === 'processing');
+    const processing = Object.values(get().pages)
+      .flat()
+      .filter((a) => a.status === 'processing');
     if (processing.length === 0) return;
     const progress = { ...get().progress };
     let finished = false;
@@ -57,16 +102,33 @@ export const useLibrary = create<LibraryState>((set, get) => {
   };
 
   return {
-    assets: [],
+    filters: {},
+    months: null,
+    facets: null,
     total: 0,
     loaded: false,
+    pages: {},
+    generation: 0,
     progress: {},
     uploads: [],
+    async show(filters) {
+      set({ filters });
+      await get().load();
+    },
     async load() {
-      const r = await attempt('Loading the library', () => listAssets(200, 0));
-      if (!r) return;
-      set({ assets: r.items, total: r.pagination.total, loaded: true });
-      if (r.items.some((a) => a.status === 'processing')) schedule();
+      const { filters } = get();
+      const [months, facets] = await Promise.all([attempt('Loading the library', () => getMonths(filters)), getFacets().catch(() => null)]);
+      if (!months) return;
+      set({ months, facets: facets ?? get().facets, total: months.total, pages: {}, generation: get().generation + 1, loaded: true });
+      await loadPage(0);
+    },
+    async loadFacets() {
+      if (get().facets) return;
+      const facets = await getFacets().catch(() => null);
+      if (facets) set({ facets });
+    },
+    want(from, to) {
+      for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to) / PAGE); n++) void loadPage(n);
     },
     async upload(files) {
       const added: Upload[] = files.map((f) => ({ key: nextKey++, name: f.name, size: f.size, progress: 0, state: 'waiting', error: null, videoId: null }));
@@ -101,8 +163,8 @@ export const useLibrary = create<LibraryState>((set, get) => {
     async remove(id) {
       const ok = await attempt('Deleting', () => deleteAsset(id));
       if (!ok) return;
-      set({ assets: get().assets.filter((a) => a.video_id !== id), total: get().total - 1 });
       useToasts.getState().push('info', 'Deleted.');
+      await get().load();
     },
     clearFinishedUploads() {
       set({ uploads: get().uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting') });

@@ -1,5 +1,6 @@
 // extract, the run: checks the file still is what was indexed, then extracts pages, frames,
-// shots and audio (media/), drawing a thumbnail. Nothing half-written: on failure what this run
+// shots and audio (media/), drawing a thumbnail (a document without a layout of its own: its first
+// page as laid out, media/sheet.ts). Nothing half-written: on failure what this run
 // derived goes; the original stays.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { extractPdf } from '../../media/pdf.ts';
 import { extractTextDocument } from '../../media/office.ts';
 import { extractImage } from '../../media/image.ts';
 import { extractVideo } from '../../media/video.ts';
+import { drawSheet } from '../../media/sheet.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
@@ -29,6 +31,10 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   const first = pages[0]?.render;
   if (first) {
     await sharp(path.join(assetDir, first)).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
+    thumbnail = 'thumb.jpg';
+  } else if (pages[0]?.passages.length) {
+    // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.
+    await fs.promises.writeFile(path.join(assetDir, 'thumb.jpg'), drawSheet(pages[0]));
     thumbnail = 'thumb.jpg';
   }
   return { facts: { page_count: pages.length }, pages, shots: [], frames: [], audio: null, thumbnail, details };

@@ -1,0 +1,75 @@
+// Filter chips: kind, year, place, person, camera and library, each with how many assets it holds
+// (the list's facets). The chosen filters live in the address, so they survive a reload, a link
+// and the back button; the library and the search results narrow the same way.
+import { useEffect } from 'react';
+import { useLibrary } from '../stores/library.ts';
+import { useNav } from '../stores/nav.ts';
+import type { ListFilters } from '../api/videos.ts';
+
+const FILTER_LABELS: Record<keyof ListFilters, string> = {
+  kind: 'Kind',
+  person: 'Person',
+  place: 'Place',
+  year: 'Year',
+  camera: 'Camera',
+  library_id: 'Library',
+};
+
+/** The filters of an address's parameters (#/library?kind=…, #/search?q=…&year=…). */
+export function filtersOf(params: URLSearchParams): ListFilters {
+  const f: ListFilters = {};
+  for (const k of Object.keys(FILTER_LABELS) as Array<keyof ListFilters>) {
+    const v = params.get(k);
+    if (v) f[k] = v;
+  }
+  return f;
+}
+
+/** `hashOf` makes the address of the screen with these filters (given as a query string). */
+export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (query: string) => string }) {
+  const facets = useLibrary((s) => s.facets);
+  const loadFacets = useLibrary((s) => s.loadFacets);
+  const go = useNav((s) => s.go);
+  useEffect(() => void loadFacets(), [loadFacets]);
+  const set = (k: keyof ListFilters, v: string | null) => {
+    const next = new URLSearchParams(Object.entries({ ...filters, [k]: v ?? '' }).filter(([, x]) => x) as Array<[string, string]>);
+    go(hashOf(next.toString()));
+  };
+  if (!facets) return null;
+  const options: Array<[keyof ListFilters, Array<{ value: string; label: string; count: number }>]> = [
+    ['kind', facets.kinds.map((k) => ({ value: k.value, label: k.value, count: k.count }))],
+    ['year', facets.years.map((y) => ({ value: String(y.value), label: String(y.value), count: y.count }))],
+    ['place', facets.places.map((p) => ({ value: p.value, label: p.value, count: p.count }))],
+    ['person', facets.people.map((p) => ({ value: p.value, label: p.name, count: p.count }))],
+    ['camera', facets.cameras.map((c) => ({ value: c.value, label: c.value, count: c.count }))],
+    ['library_id', facets.libraries.map((l) => ({ value: l.value, label: l.path.split(/[\\/]/).pop() || l.path, count: l.count }))],
+  ];
+  return (
+    <div className="chips" role="toolbar" aria-label="filters">
+      {options
+        .map(
+          ([k, list]) =>
+            [k, filters[k] && !list.some((o) => o.value === filters[k]) ? [...list, { value: filters[k], label: filters[k], count: 0 }] : list] as const,
+        )
+        .filter(([k, list]) => list.length > 1 || filters[k])
+        .map(([k, list]) => (
+          <label key={k} className={`chip ${filters[k] ? 'chip-on' : ''}`}>
+            {FILTER_LABELS[k]}
+            <select aria-label={`filter by ${FILTER_LABELS[k].toLowerCase()}`} value={filters[k] ?? ''} onChange={(e) => set(k, e.target.value || null)}>
+              <option value="">all</option>
+              {list.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label} ({o.count})
+                </option>
+              ))}
+            </select>
+            {filters[k] ? (
+              <button className="chip-clear" aria-label={`clear ${FILTER_LABELS[k].toLowerCase()}`} onClick={() => set(k, null)}>
+                ×
+              </button>
+            ) : null}
+          </label>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+// A picture of a synthetic page (Word, slides, sheets, e-books, HTML, text: formats with text but
+// no layout of their own, see layout.ts): its passages drawn where the layout put them, on a white
+// sheet of the page's proportions. Used for the thumbnail of such documents' first page.
+import { createCanvas } from '@napi-rs/canvas';
+import type { ExtractedPage } from './types.ts';
+
+/** JPEG of the page, `width` pixels wide. */
+export function drawSheet(page: ExtractedPage, width = 320): Buffer {
+  const height = Math.round((width * page.height) / page.width);
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, width, height);
+  // The layout gives each passage 90 characters a line; the font is sized to fit that.
+  const px = Math.max(4, (width * 0.84) / 90 / 0.55);
+  ctx.font = `${px}px sans-serif`;
+  ctx.fillStyle = '#1d1d1f';
+  ctx.textBaseline = 'top';
+  for (const p of page.passages) {
+    const x = p.bbox.x * width;
+    const maxW = p.bbox.w * width;
+    let y = p.bbox.y * height;
+    const bottom = Math.min(height, (p.bbox.y + p.bbox.h) * height + px);
+    let line = '';
+    for (const word of p.text.split(/\s+/)) {
+      const next = line ? `${line} ${word}` : word;
+      if (line && ctx.measureText(next).width > maxW) {
+        ctx.fillText(line, x, y, maxW);
+        y += px * 1.3;
+        if (y > bottom) break;
+        line = word;
+      } else line = next;
+    }
+    if (line && y <= bottom) ctx.fillText(line, x, y, maxW);
+  }
+  return canvas.toBuffer('image/jpeg', 85);
+}
