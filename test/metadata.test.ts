@@ -138,11 +138,26 @@ describe('metadata read at indexing', () => {
     const tools = findFfmpeg()!;
     const file = path.join(dir, 'clip.mp4');
     execFileSync(tools.ffmpeg, [
-      '-v', 'error', '-y', '-i', corpus('video/forensics/movie-hello.mp4'), '-c', 'copy', '-map_metadata', '-1',
-      '-metadata', 'creation_time=2021-06-05T10:11:12.000000Z',
-      '-metadata', 'location=+35.6595+139.7005+040.000/',
-      '-metadata', 'make=Apple', '-metadata', 'model=iPhone 12',
-      '-movflags', 'use_metadata_tags', file,
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      corpus('video/forensics/movie-hello.mp4'),
+      '-c',
+      'copy',
+      '-map_metadata',
+      '-1',
+      '-metadata',
+      'creation_time=2021-06-05T10:11:12.000000Z',
+      '-metadata',
+      'location=+35.6595+139.7005+040.000/',
+      '-metadata',
+      'make=Apple',
+      '-metadata',
+      'model=iPhone 12',
+      '-movflags',
+      'use_metadata_tags',
+      file,
     ]);
     const d = await t.index(key, file, { ...OPTIONS, faces: false, people: false });
     expect(d.metadata).toMatchObject({
@@ -160,9 +175,20 @@ describe('metadata read at indexing', () => {
     expect(docx.metadata).toMatchObject({ author: 'Eriberto Mota', taken_at: '2020-09-11T22:18:59Z', taken_at_source: 'document' });
     const pdf = path.join(dir, 'report.pdf');
     fs.copyFileSync(corpus('docs/a-text.pdf'), pdf);
-    exiftool(pdf, '-PDF:Title=Quarterly field report', '-PDF:Author=R. Researcher', '-PDF:Keywords=survey, wetlands', '-PDF:CreateDate=2018:03:02 09:00:00+01:00');
+    exiftool(
+      pdf,
+      '-PDF:Title=Quarterly field report',
+      '-PDF:Author=R. Researcher',
+      '-PDF:Keywords=survey, wetlands',
+      '-PDF:CreateDate=2018:03:02 09:00:00+01:00',
+    );
     const d = await t.index(key, pdf, OPTIONS);
-    expect(d.metadata).toMatchObject({ title: 'Quarterly field report', author: 'R. Researcher', keywords: ['survey', 'wetlands'], taken_at: '2018-03-02T09:00:00+01:00' });
+    expect(d.metadata).toMatchObject({
+      title: 'Quarterly field report',
+      author: 'R. Researcher',
+      keywords: ['survey', 'wetlands'],
+      taken_at: '2018-03-02T09:00:00+01:00',
+    });
     expect((await t.api('POST', '/search', { key, json: { query: 'wetlands' } })).body.data.hits[0].video_id).toBe(d.video_id);
   });
 
@@ -254,7 +280,14 @@ describe('metadata read at indexing', () => {
  <dc:title><rdf:Alt><rdf:li xml:lang="x-default">Still read</rdf:li></rdf:Alt></dc:title>
 </rdf:Description></rdf:RDF></x:xmpmeta>`,
     );
-    exiftool(path.join(lib, 'odd.jpg'), '-GPSLatitude=89.99', '-GPSLatitudeRef=N', '-GPSLongitude=0', '-GPSLongitudeRef=E', '-DateTimeOriginal=2020:13:45 99:99:99');
+    exiftool(
+      path.join(lib, 'odd.jpg'),
+      '-GPSLatitude=89.99',
+      '-GPSLatitudeRef=N',
+      '-GPSLongitude=0',
+      '-GPSLongitudeRef=E',
+      '-DateTimeOriginal=2020:13:45 99:99:99',
+    );
     for (const f of fs.readdirSync(lib)) fs.utimesSync(path.join(lib, f), old, old);
     const hostile = t.key('hostile');
     await t.api('PUT', '/index-options', { key: hostile, json: { ...OPTIONS, faces: false, people: false } });

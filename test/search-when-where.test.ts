@@ -32,7 +32,12 @@ describe('search by when, where, who and what', () => {
     if (tags.length) execFileSync('exiftool', ['-q', '-overwrite_original', ...tags, file]);
     return file;
   };
-  const gps = (lat: number, lon: number) => [`-GPSLatitude=${Math.abs(lat)}`, `-GPSLatitudeRef=${lat < 0 ? 'S' : 'N'}`, `-GPSLongitude=${Math.abs(lon)}`, `-GPSLongitudeRef=${lon < 0 ? 'W' : 'E'}`];
+  const gps = (lat: number, lon: number) => [
+    `-GPSLatitude=${Math.abs(lat)}`,
+    `-GPSLatitudeRef=${lat < 0 ? 'S' : 'N'}`,
+    `-GPSLongitude=${Math.abs(lon)}`,
+    `-GPSLongitudeRef=${lon < 0 ? 'W' : 'E'}`,
+  ];
   const search = async (query: string, options: Record<string, unknown> = {}) => {
     const r = await t.api('POST', '/search', { key, json: { query, limit: 50, ...options } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -46,7 +51,12 @@ describe('search by when, where, who and what', () => {
     key = t.key('trips');
     const quick = { ocr: false, objects: false, labels: false, faces: false, people: false };
     const files: Array<[string, string, string[], Record<string, unknown>]> = [
-      ['paris-2019.jpg', 'scenes/opencv/building.jpg', ['-DateTimeOriginal=2019:07:14 18:30:00', '-OffsetTimeOriginal=+02:00', ...gps(48.8584, 2.2945), '-Model=iPhone 8', '-XMP-xmp:Rating=5'], quick],
+      [
+        'paris-2019.jpg',
+        'scenes/opencv/building.jpg',
+        ['-DateTimeOriginal=2019:07:14 18:30:00', '-OffsetTimeOriginal=+02:00', ...gps(48.8584, 2.2945), '-Model=iPhone 8', '-XMP-xmp:Rating=5'],
+        quick,
+      ],
       ['paris-2021.jpg', 'scenes/opencv/home.jpg', ['-DateTimeOriginal=2021:05:02 10:00:00', ...gps(48.8606, 2.3376), '-Make=Canon', '-Model=EOS R5'], quick],
       ['kochi.jpg', 'scenes/opencv/aero1.jpg', ['-DateTimeOriginal=2026:07:20 09:15:00', ...gps(9.9312, 76.2673)], quick],
       ['tokyo-xmas.jpg', 'scenes/opencv/stuff.jpg', ['-DateTimeOriginal=2018:12:25 20:00:00', ...gps(35.6595, 139.7005)], quick],
@@ -54,14 +64,16 @@ describe('search by when, where, who and what', () => {
     ];
     for (const [name, from, tags, options] of files) ids[name] = (await t.index(key, photo(name, from, tags), options)).video_id;
     // Women, many smiling (face-api samples), and men (dlib Johns), with their faces.
-    for (const n of [1, 2, 3, 4, 5, 6]) ids[`sample${n}.jpg`] = (await t.index(key, corpus(`faces/face-api-samples/sample${n}.jpg`), { ocr: false, objects: false, labels: false })).video_id;
+    for (const n of [1, 2, 3, 4, 5, 6])
+      ids[`sample${n}.jpg`] = (await t.index(key, corpus(`faces/face-api-samples/sample${n}.jpg`), { ocr: false, objects: false, labels: false })).video_id;
     const johns = fs
       .readFileSync(corpus('faces/dlib-johns/identities.tsv'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => l.split('\t'));
     for (const who of ['John_Salley', 'John_Savage']) {
-      for (const [file] of johns.filter(([, w]) => w === who).slice(0, 4)) ids[file] = (await t.index(key, corpus(file), { ocr: false, objects: false, labels: false })).video_id;
+      for (const [file] of johns.filter(([, w]) => w === who).slice(0, 4))
+        ids[file] = (await t.index(key, corpus(file), { ocr: false, objects: false, labels: false })).video_id;
     }
   }, 600_000);
   afterAll(async () => {
@@ -86,7 +98,11 @@ describe('search by when, where, who and what', () => {
     const json = await search('Paris', { search_options: { interpret: false, filters: { taken_after: '2019-01-01', taken_before: '2020-01-01' } } });
     expect(json.hits.map((h) => h.video_id)).toEqual(r.hits.map((h) => h.video_id));
     // Without the year, both Paris photos.
-    expect(names((await search('Paris')).hits).slice(0, 2).sort()).toEqual(['paris-2019.jpg', 'paris-2021.jpg']);
+    expect(
+      names((await search('Paris')).hits)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['paris-2019.jpg', 'paris-2021.jpg']);
   });
 
   it('reads "last summer", "Christmas 2018" and "between March and May 2021" relative to the clock', async () => {
@@ -105,7 +121,11 @@ describe('search by when, where, who and what', () => {
     const inKerala = await search('photos in Kerala');
     expect(inKerala.interpreted).toMatchObject({ filters: { place: 'Kerala', kinds: ['image'] }, words: '' });
     expect(names(inKerala.hits)).toEqual(['kochi.jpg']);
-    expect(names((await search('ile de france')).hits).slice(0, 2).sort()).toEqual(['paris-2019.jpg', 'paris-2021.jpg']);
+    expect(
+      names((await search('ile de france')).hits)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['paris-2019.jpg', 'paris-2021.jpg']);
     // Location search answers from GPS places first.
     const loc = await t.api('POST', '/search/location', { key, json: { query: 'Japan' } });
     expect(loc.body.data.hits[0]).toMatchObject({ file_name: 'tokyo-xmas.jpg', modality: 'place' });
@@ -149,8 +169,16 @@ describe('search by when, where, who and what', () => {
     expect((await t.api('POST', '/people/recluster', { key })).status).toBe(202);
     await t.server.services.people.settled(ws);
     const people = (await t.api('GET', '/people', { key })).body.data.people as Array<{ person_id: string; cover: { video_id: string } }>;
-    const salley = people.find((p) => Object.entries(ids).find(([, id]) => id === p.cover.video_id)?.[0].includes('John_Salley'))!;
-    const savage = people.find((p) => Object.entries(ids).find(([, id]) => id === p.cover.video_id)?.[0].includes('John_Savage'))!;
+    const salley = people.find((p) =>
+      Object.entries(ids)
+        .find(([, id]) => id === p.cover.video_id)?.[0]
+        .includes('John_Salley'),
+    )!;
+    const savage = people.find((p) =>
+      Object.entries(ids)
+        .find(([, id]) => id === p.cover.video_id)?.[0]
+        .includes('John_Savage'),
+    )!;
     await t.api('PATCH', `/people/${salley.person_id}`, { key, json: { name: 'Anna' } });
     await t.api('PATCH', `/people/${savage.person_id}`, { key, json: { name: 'Ben' } });
     const both = await search('Anna and Ben');

@@ -66,5 +66,4 @@ export class FilterResolver {
     }
     return out;
   }
-
 }

@@ -310,7 +310,12 @@ export class AssetsService {
     };
   }
 
-  list(workspaceId: string, limit: number, offset: number, opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {}): { items: AssetListValue[]; total: number } {
+  list(
+    workspaceId: string,
+    limit: number,
+    offset: number,
+    opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {},
+  ): { items: AssetListValue[]; total: number } {
     const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset, opts);
     return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
   }

@@ -123,7 +123,9 @@ export class AssetsRepo {
          ORDER BY ${order} LIMIT @limit OFFSET @offset`,
       )
       .all(params) as VisibleAsset[];
-    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as { n: number };
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as {
+      n: number;
+    };
     return { rows, total: n };
   }
 
@@ -144,7 +146,9 @@ export class AssetsRepo {
     const all = <T>(sql: string) => this.db.prepare(sql).all({ ws: workspaceId }) as T[];
     const base = `FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE}`;
     return {
-      kinds: all<{ value: 'video' | 'image' | 'document'; count: number }>(`SELECT a.kind AS value, COUNT(*) AS count ${base} GROUP BY a.kind ORDER BY count DESC`),
+      kinds: all<{ value: 'video' | 'image' | 'document'; count: number }>(
+        `SELECT a.kind AS value, COUNT(*) AS count ${base} GROUP BY a.kind ORDER BY count DESC`,
+      ),
       years: all<{ value: number; count: number }>(
         `SELECT CAST(strftime('%Y', m.taken_ms / 1000, 'unixepoch') AS INTEGER) AS value, COUNT(*) AS count ${base} AND m.taken_ms IS NOT NULL GROUP BY value ORDER BY value DESC`,
       ),
@@ -152,7 +156,9 @@ export class AssetsRepo {
         `SELECT coalesce(m.city, m.country) AS value, m.country_code, COUNT(*) AS count ${base} AND coalesce(m.city, m.country) IS NOT NULL
          GROUP BY value, m.country_code ORDER BY count DESC, value LIMIT 50`,
       ),
-      cameras: all<{ value: string; count: number }>(`SELECT m.camera AS value, COUNT(*) AS count ${base} AND m.camera IS NOT NULL GROUP BY m.camera ORDER BY count DESC LIMIT 30`),
+      cameras: all<{ value: string; count: number }>(
+        `SELECT m.camera AS value, COUNT(*) AS count ${base} AND m.camera IS NOT NULL GROUP BY m.camera ORDER BY count DESC LIMIT 30`,
+      ),
       people: all<{ value: string; name: string; count: number }>(
         `SELECT p.id AS value, p.name, COUNT(DISTINCT f.asset_id) AS count FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN faces f ON f.id = fp.face_id
          JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
