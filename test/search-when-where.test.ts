@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { clock } from '../server/store/ids.ts';
+import { faceWords } from '../server/search/face-words.ts';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
@@ -191,5 +192,18 @@ describe('search by when, where, who and what', () => {
     const anna = await search('Anna');
     expect(anna.interpreted.filters).toEqual({});
     expect(anna.hits[0].region).toMatchObject({ source: 'people', label: 'Anna' });
+  });
+});
+
+describe('the words a face is found by', () => {
+  it('names who and how only where the estimate is clear, each word once', () => {
+    const woman = { age: 34, gender: 'female' as const, gender_score: 0.92, emotion: 'happy', emotion_score: 0.8 };
+    expect(faceWords(woman)).toBe('face happy smiling smile laughing cheerful person adult woman');
+    expect(faceWords({ ...woman, gender_score: 0.6 })).toBe('face happy smiling smile laughing cheerful person adult');
+    expect(faceWords({ ...woman, emotion_score: 0.3 })).toBe('face person adult woman');
+    expect(faceWords({ ...woman, age: 8, gender: 'male' })).toBe('face happy smiling smile laughing cheerful person child kid boy');
+    expect(faceWords({ ...woman, age: 1 })).toBe('face happy smiling smile laughing cheerful person baby child');
+    expect(faceWords({ ...woman, age: 70, emotion: 'surprise' })).toBe('face surprise surprised astonished person adult woman elderly old');
+    expect(faceWords({ age: null, gender: null, gender_score: null, emotion: null, emotion_score: null })).toBe('face person');
   });
 });

@@ -51,5 +51,6 @@ export function whoWords(f: Pick<FaceAttributes, 'age' | 'gender' | 'gender_scor
 /** The search text of a face: "face <expression> <expression words> <who>", e.g. "face happy smiling … woman". */
 export function faceWords(f: FaceAttributes): string {
   const expression = f.emotion && (f.emotion_score ?? 0) >= MIN_EXPRESSION_SCORE ? f.emotion : null;
-  return ['face', ...(expression ? [expression, ...(EXPRESSION_WORDS[expression] ?? [])] : []), ...whoWords(f)].join(' ');
+  // The expression's own name leads (typed emotion search reads it), its words follow, each once.
+  return [...new Set(['face', ...(expression ? [expression, ...(EXPRESSION_WORDS[expression] ?? [])] : []), ...whoWords(f)])].join(' ');
 }

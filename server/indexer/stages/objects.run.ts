@@ -1,11 +1,13 @@
 // objects, the run: CenterNet (Human) on each picture, kept at `min_confidence` up to
-// `max_regions`. Caller phrases naming a COCO class, or a WordNet synonym of one ("automobile",
+// `max_regions`. An animal box that is a human face (the detector calls close-up faces cats and
+// dogs) is dropped: where an animal is found, faces are looked for too, and an animal box that
+// coincides with a face (IoU ≥ 0.7; a pet's own box is its body, far larger than a face) goes. Caller phrases naming a COCO class, or a WordNet synonym of one ("automobile",
 // "sofa"), are answered by the closed-set detector. The other phrases (the spec's list and the rest
 // of the caller's `vocabulary`) go to the open-vocabulary detector (OWLv2) when it is installed;
 // while it is not, the report names the phrases not searched.
 import { clampBox } from '../../media/layout.ts';
 import { ExtractError } from '../../media/types.ts';
-import { COCO_LABELS, detectObjects } from '../../ml/human.ts';
+import { COCO_LABELS, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
 import { detectPhrases } from '../../ml/open-vocabulary.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
@@ -25,6 +27,23 @@ export function cocoClassFor(phrase: string): string | null {
   return COCO_LABELS.find((l) => synonyms.includes(l)) ?? null;
 }
 
+/** COCO classes a face can be taken for. */
+const ANIMALS = new Set(['bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephant', 'bear', 'zebra', 'giraffe', 'teddy bear']);
+/** Overlap at which an animal box is the face itself. */
+export const FACE_IOU = 0.7;
+
+function iou(a: readonly number[], b: readonly number[]): number {
+  const w = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / (a[2] * a[3] + b[2] * b[3] - w * h);
+}
+
+/** The detections that are not a human face taken for an animal (boxes in pixels of the same picture). */
+export function notFaces(objects: DetectedObject[], faces: Array<{ box: readonly number[] }>): DetectedObject[] {
+  return objects.filter((o) => !ANIMALS.has(o.label) || !faces.some((f) => iou(o.box, f.box) >= FACE_IOU));
+}
+
 export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir }) => {
   const minConfidence = options.min_confidence ?? 0.45;
   const maxRegions = options.max_regions ?? 50;
@@ -36,6 +55,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   const open = isInstalled(dataDir, OPEN_VOCABULARY_MODEL);
   const found: FoundObject[] = [];
   let frames = 0;
+  let facesNotAnimals = 0;
   try {
     for await (const pic of pictures(asset, assetDir, input, 1)) {
       frames++;
@@ -47,16 +67,20 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         .extend({ right: side - width, bottom: side - height, background: '#000000' })
         .raw()
         .toBuffer({ resolveWithObject: true });
-      const here: FoundObject[] = (await detectObjects(pic.rgb, { data, width: side, height: side }))
-        .filter((o) => o.score >= minConfidence)
-        .map((o) => ({
-          timestamp: pic.timestamp,
-          page: pic.page,
-          label: o.label,
-          confidence: Math.round(o.score * 1000) / 1000,
-          box: clampBox({ x: o.box[0] / width, y: o.box[1] / height, w: o.box[2] / width, h: o.box[3] / height }),
-          source: 'centernet-coco' as const,
-        }));
+      let detected = (await detectObjects(pic.rgb, { data, width: side, height: side })).filter((o) => o.score >= minConfidence);
+      if (detected.some((o) => ANIMALS.has(o.label))) {
+        const kept = notFaces(detected, await detectFaces(pic.rgb));
+        facesNotAnimals += detected.length - kept.length;
+        detected = kept;
+      }
+      const here: FoundObject[] = detected.map((o) => ({
+        timestamp: pic.timestamp,
+        page: pic.page,
+        label: o.label,
+        confidence: Math.round(o.score * 1000) / 1000,
+        box: clampBox({ x: o.box[0] / width, y: o.box[1] / height, w: o.box[2] / width, h: o.box[3] / height }),
+        source: 'centernet-coco' as const,
+      }));
       if (open) {
         // Boxes come relative to the padded square: back to the picture's own width and height.
         for (const b of await detectPhrases(modelsDir(dataDir), OPEN_VOCABULARY_MODEL, { data, side }, openPhrases, minConfidence)) {
@@ -78,7 +102,10 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
     if (err instanceof ExtractError) return failedBecause(err.reason);
     throw err;
   }
-  const answered = { phrases_answered_by_closed_set: Object.fromEntries(closedSet.filter(([, c]) => c !== null)) };
+  const answered = {
+    phrases_answered_by_closed_set: Object.fromEntries(closedSet.filter(([, c]) => c !== null)),
+    ...(facesNotAnimals ? { faces_not_taken_for_animals: facesNotAnimals } : {}),
+  };
   return ok(
     { frames, objects: found.length, open_vocabulary: found.filter((f) => f.source !== 'centernet-coco').length },
     found,

@@ -21,7 +21,7 @@ export interface FoundObject {
 
 export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>({
   name: 'objects',
-  version: 1,
+  version: 2,
   kinds: ['image', 'document'],
   dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.objects}; open vocabulary: ${OPEN_VOCABULARY_MODEL}`,
