@@ -116,11 +116,16 @@ export class AssetsRepo {
   ): { rows: VisibleAsset[]; total: number } {
     const where = opts.where ?? NO_CONDITION;
     const params = { ws: workspaceId, limit, offset, ...where.params };
-    const order = opts.order === 'taken_at' ? 'm.taken_ms DESC NULLS FIRST, a.created_at DESC, a.id DESC' : 'a.created_at DESC, a.id DESC';
+    // The page's ids are found with a narrow sort (id and the order's keys), then its rows are read:
+    // sorting whole rows is what made deep pages slow in a large library.
+    const order = opts.order === 'taken_at' ? 't DESC NULLS FIRST, c DESC, id DESC' : 'c DESC, id DESC';
     const rows = this.db
       .prepare(
-        `SELECT ${SEEN_AS}, m.taken_at FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE ${VISIBLE} AND (${where.sql})
-         ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+        `WITH page AS (
+           SELECT a.id, m.taken_ms AS t, a.created_at AS c FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
+           WHERE ${VISIBLE} AND (${where.sql}) ORDER BY ${order} LIMIT @limit OFFSET @offset)
+         SELECT ${SEEN_AS}, m.taken_at FROM page JOIN assets a ON a.id = page.id LEFT JOIN asset_metadata m ON m.asset_id = a.id
+         ORDER BY ${order.replace(/\b(t|c|id)\b/g, 'page.$1')}`,
       )
       .all(params) as VisibleAsset[];
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as {

@@ -1,7 +1,6 @@
 // Filter chips: kind, year, place, person, camera and library, each with how many assets it holds
 // (the list's facets). The chosen filters live in the address, so they survive a reload, a link
 // and the back button; the library and the search results narrow the same way.
-import { useEffect } from 'react';
 import { useLibrary } from '../stores/library.ts';
 import { useNav } from '../stores/nav.ts';
 import type { ListFilters } from '../api/videos.ts';
@@ -25,12 +24,14 @@ export function filtersOf(params: URLSearchParams): ListFilters {
   return f;
 }
 
-/** `hashOf` makes the address of the screen with these filters (given as a query string). */
+/**
+ * `hashOf` makes the address of the screen with these filters (given as a query string). The
+ * counts are the library store's facets: the library loads them after its timeline, the search
+ * screen on opening.
+ */
 export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (query: string) => string }) {
   const facets = useLibrary((s) => s.facets);
-  const loadFacets = useLibrary((s) => s.loadFacets);
   const go = useNav((s) => s.go);
-  useEffect(() => void loadFacets(), [loadFacets]);
   const set = (k: keyof ListFilters, v: string | null) => {
     const next = new URLSearchParams(Object.entries({ ...filters, [k]: v ?? '' }).filter(([, x]) => x) as Array<[string, string]>);
     go(hashOf(next.toString()));

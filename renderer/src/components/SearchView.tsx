@@ -5,6 +5,7 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSearch } from '../stores/search.ts';
+import { useLibrary } from '../stores/library.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
 import type { SearchHit, SearchResponse } from '../api/search.ts';
 import { Chips, filtersOf } from './Chips.tsx';
@@ -139,6 +140,8 @@ export function SearchView({ params }: { params: URLSearchParams }) {
     return `#/search?${p.toString()}`;
   };
   useEffect(() => void run(query, filters, order), [query, filters, order, run]);
+  const loadFacets = useLibrary((s) => s.loadFacets);
+  useEffect(() => void loadFacets(), [loadFacets]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).tagName === 'SELECT') return;

@@ -65,7 +65,9 @@ export const useLibrary = create<LibraryState>((set, get) => {
   const patchUpload = (key: number, patch: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === key ? { ...u, ...patch } : u)) });
 
   const loadPage = async (n: number) => {
-    const { generation, filters } = get();
+    const { generation, filters, loaded } = get();
+    // Before the months are known the list is not laid out: nothing to fetch yet.
+    if (!loaded) return;
     const tag = `${generation}:${n}`;
     if (inFlight.has(tag) || get().pages[n]) return;
     inFlight.add(tag);
@@ -78,6 +80,13 @@ export const useLibrary = create<LibraryState>((set, get) => {
       inFlight.delete(tag);
     }
   };
+
+  let facetsInFlight: Promise<void> | null = null;
+  const refreshFacets = () =>
+    (facetsInFlight ??= getFacets()
+      .then((facets) => set({ facets }))
+      .catch(() => undefined)
+      .finally(() => (facetsInFlight = null)));
 
   const poll = async () => {
     poller = null;
@@ -117,15 +126,16 @@ export const useLibrary = create<LibraryState>((set, get) => {
     },
     async load() {
       const { filters } = get();
-      const [months, facets] = await Promise.all([attempt('Loading the library', () => getMonths(filters)), getFacets().catch(() => null)]);
+      // The timeline waits for nothing but its months; the chips' counts are asked for after them
+      // (the service answers one request at a time: asked first, they would delay the timeline).
+      const months = await attempt('Loading the library', () => getMonths(filters));
       if (!months) return;
-      set({ months, facets: facets ?? get().facets, total: months.total, pages: {}, generation: get().generation + 1, loaded: true });
+      set({ months, total: months.total, pages: {}, generation: get().generation + 1, loaded: true });
       await loadPage(0);
+      void refreshFacets();
     },
     async loadFacets() {
-      if (get().facets) return;
-      const facets = await getFacets().catch(() => null);
-      if (facets) set({ facets });
+      if (!get().facets) await refreshFacets();
     },
     want(from, to) {
       for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to) / PAGE); n++) void loadPage(n);
