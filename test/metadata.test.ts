@@ -9,7 +9,8 @@ import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { placeAt } from '../server/places/gazetteer.ts';
-import { parseDate } from '../server/media/metadata.ts';
+import { parseDate, readMetadata } from '../server/media/metadata.ts';
+import sharp from 'sharp';
 
 /** Only what these tests read: metadata, faces and People (text stages stay on for documents). */
 const OPTIONS = { ocr: false, objects: false, labels: false };
@@ -128,8 +129,56 @@ describe('metadata read at indexing', () => {
     expect((await t.api('POST', '/search', { key, json: { query: 'Paris' } })).body.data.hits[0].modality).toBe('place');
   });
 
+  it('reads PNG, WebP, TIFF and HEIF photos as it reads JPEG', async () => {
+    const src = corpus('scenes/opencv/home.jpg');
+    const tags = [
+      '-DateTimeOriginal=2021:03:05 09:00:00',
+      '-Make=FUJIFILM',
+      '-Model=X-T4',
+      '-GPSLatitude=35.6595',
+      '-GPSLatitudeRef=N',
+      '-GPSLongitude=139.7005',
+      '-GPSLongitudeRef=E',
+      '-XMP-dc:Subject=street',
+      '-XMP-xmp:Rating=3',
+    ];
+    const expected = {
+      taken_at: '2021-03-05T09:00:00',
+      taken_at_source: 'exif',
+      camera: { make: 'FUJIFILM', model: 'X-T4' },
+      place: { city: 'Tokyo', country_code: 'JP' },
+      keywords: ['street'],
+      rating: 3,
+    };
+    for (const [name, make] of [
+      ['home.png', (img: sharp.Sharp) => img.png()],
+      ['home.webp', (img: sharp.Sharp) => img.webp()],
+      ['home.tif', (img: sharp.Sharp) => img.tiff()],
+    ] as const) {
+      const file = path.join(dir, name);
+      await make(sharp(src)).toFile(file);
+      exiftool(file, ...tags);
+      const d = await t.index(key, file, OPTIONS);
+      expect(d.metadata, name).toMatchObject(expected);
+    }
+    // HEIF: the container is read the same whatever it holds; no HEVC encoder here, so it holds AV1.
+    const heic = path.join(dir, 'home.heic');
+    await sharp(src).heif({ compression: 'av1' }).toFile(heic);
+    exiftool(heic, ...tags);
+    // Its EXIF is read; XMP inside a HEIF is not (a sidecar beside it is).
+    const { place: _place, keywords: _keywords, rating: _rating, ...exifOnly } = expected;
+    expect((await readMetadata(heic, '.heic', 'image', { linked: false })).metadata).toMatchObject({ ...exifOnly, gps: { lat: 35.6595, lon: 139.7005 } });
+  });
+
   it('falls back to the upload time when nothing says when, and says so', async () => {
-    const d = await t.index(key, corpus('scenes/skimage/chelsea.png'), OPTIONS);
+    // chelsea.png says when (XMP written by f-spot: photoshop:DateCreated, which MWG ranks above
+    // xmp:CreateDate); drawn again, it says nothing.
+    const bare = await sharp(corpus('scenes/skimage/chelsea.png')).png().toBuffer();
+    expect((await t.index(key, corpus('scenes/skimage/chelsea.png'), OPTIONS)).metadata).toMatchObject({
+      taken_at: '2009-02-09T09:11:30',
+      taken_at_source: 'xmp',
+    });
+    const d = await t.index(key, { name: 'bare.png', data: bare }, OPTIONS);
     expect(d.metadata).toMatchObject({ taken_at_source: 'upload', gps: null, place: null, camera: null, keywords: [], width: 451, height: 300 });
     expect(Math.abs(Date.parse(d.metadata.taken_at) - Date.parse(d.created_at))).toBeLessThan(2000);
   });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import exifr from 'exifr';
 import JSZip from 'jszip';
 import { XMLParser } from 'fast-xml-parser';
+import sharp from 'sharp';
 import type { AssetKind, AssetMetadata } from '../contract/assets.ts';
 import type { Box } from '../contract/common.ts';
 import { findFfmpeg, runTool } from './ffmpeg.ts';
@@ -196,24 +197,44 @@ function fromXmp(x: Json, warnings: string[]): Partial<ReadMetadata> {
   return out;
 }
 
-async function photo(file: string): Promise<{ meta: Partial<ReadMetadata>; regions: NamedRegion[]; warnings: string[] }> {
+const EXIFR_OPTIONS = {
+  tiff: true,
+  exif: true,
+  gps: true,
+  xmp: true,
+  iptc: true,
+  icc: false,
+  jfif: false,
+  ihdr: true,
+  mergeOutput: false,
+  reviveValues: false,
+  translateValues: false,
+  chunkLimit: 20,
+} as const;
+
+/**
+ * WebP (which exifr does not read) and PNG (whose eXIf chunk exifr misses after an XMP chunk, as
+ * exiftool writes them): the EXIF and XMP chunks through sharp, read by exifr.
+ */
+async function chunksOf(file: string): Promise<Json | undefined> {
+  const { exif, xmp } = await sharp(file).metadata();
+  let d: Json | undefined;
+  if (exif) {
+    const tiff = exif.subarray(0, 6).toString('binary') === 'Exif\x00\x00' ? exif.subarray(6) : exif;
+    d = (await exifr.parse(tiff, EXIFR_OPTIONS)) as Json | undefined;
+  }
+  if (xmp) {
+    const x = (await exifr.sidecar(xmp, { xmp: { parse: true } } as Parameters<typeof exifr.sidecar>[1])) as Json | undefined;
+    if (isObj(x)) d = { ...(d ?? {}), ...x };
+  }
+  return d;
+}
+
+async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMetadata>; regions: NamedRegion[]; warnings: string[] }> {
   const warnings: string[] = [];
   let d: Json | undefined;
   try {
-    d = (await exifr.parse(file, {
-      tiff: true,
-      exif: true,
-      gps: true,
-      xmp: true,
-      iptc: true,
-      icc: false,
-      jfif: false,
-      ihdr: true,
-      mergeOutput: false,
-      reviveValues: false,
-      translateValues: false,
-      chunkLimit: 20,
-    })) as Json | undefined;
+    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await exifr.parse(file, EXIFR_OPTIONS)) as Json | undefined);
   } catch (err) {
     warnings.push(`exif: ${(err as Error).message}`);
   }
@@ -400,7 +421,7 @@ export async function readMetadata(file: string, ext: string, kind: AssetKind, o
     }
   };
   if (kind === 'image') {
-    const r = await guard('exif', () => photo(file));
+    const r = await guard('exif', () => photo(file, ext));
     if (r) {
       meta = r.meta;
       regions = r.regions;
