@@ -10,7 +10,7 @@ import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { placeAt } from '../server/places/gazetteer.ts';
 import { parseDate, readMetadata } from '../server/media/metadata.ts';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 
 /** Only what these tests read: metadata, faces and People (text stages stay on for documents). */
 const OPTIONS = { ocr: false, objects: false, labels: false };
@@ -151,9 +151,9 @@ describe('metadata read at indexing', () => {
       rating: 3,
     };
     for (const [name, make] of [
-      ['home.png', (img: sharp.Sharp) => img.png()],
-      ['home.webp', (img: sharp.Sharp) => img.webp()],
-      ['home.tif', (img: sharp.Sharp) => img.tiff()],
+      ['home.png', (img: Sharp) => img.png()],
+      ['home.webp', (img: Sharp) => img.webp()],
+      ['home.tif', (img: Sharp) => img.tiff()],
     ] as const) {
       const file = path.join(dir, name);
       await make(sharp(src)).toFile(file);
