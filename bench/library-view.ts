@@ -23,6 +23,13 @@ import { arg, writeResults } from './report.ts';
 const ASSETS = arg('assets', 50_000);
 const LOADS = arg('loads', 5);
 const CHROMIUM = process.env.MEDIA_INDEX_CHROMIUM ?? '/usr/bin/chromium';
+declare global {
+  interface Window {
+    /** When the first cards were painted (performance.now()), set by the page's init script. */
+    __cardsPainted?: number;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-library-'));
@@ -110,7 +117,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-s
 const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 // Marks the first frame painted with cards: a card appears, then two animation frames pass.
 await page.addInitScript(() => {
-  const w = window as unknown as { __cardsPainted?: number };
+  const w = window;
   new MutationObserver((_, obs) => {
     if (document.querySelector('[data-asset]')) {
       obs.disconnect();
@@ -121,14 +128,14 @@ await page.addInitScript(() => {
 const url = `http://127.0.0.1:${server.port}`;
 const rows: Array<Record<string, number>> = [];
 await page.goto(`${url}/#key=${key}`);
-await page.waitForFunction(() => (window as unknown as { __cardsPainted?: number }).__cardsPainted !== undefined, undefined, { timeout: 60_000 });
+await page.waitForFunction(() => window.__cardsPainted !== undefined, undefined, { timeout: 60_000 });
 for (let i = 0; i < LOADS; i++) {
   await page.reload();
-  await page.waitForFunction(() => (window as unknown as { __cardsPainted?: number }).__cardsPainted !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => window.__cardsPainted !== undefined, undefined, { timeout: 60_000 });
   const m = await page.evaluate(() => {
     // (No named functions in here: the page has not the helpers a bundler would name them with.)
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const painted = (window as unknown as { __cardsPainted: number }).__cardsPainted;
+    const painted = window.__cardsPainted ?? Number.NaN;
     // The list response the cards came from: the last one that ended before they were painted.
     const list = entries.filter((e) => e.name.includes('/videos?order=taken_at') && e.responseEnd <= painted).pop();
     const months = entries.find((e) => e.name.includes('/videos/months'));
