@@ -13,6 +13,17 @@ function storedFiles(t: TestServer): string[] {
   return out;
 }
 
+/** Waits until no asset is being indexed (earlier tests' assets write their files meanwhile). */
+async function idle(t: TestServer): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const busy = () =>
+    (t.server.store.db.prepare("SELECT COUNT(*) AS n FROM assets WHERE status = 'processing' AND deleted_at IS NULL").get() as { n: number }).n;
+  while (busy() > 0) {
+    if (Date.now() > deadline) throw new Error('assets still processing');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 function assetRows(t: TestServer): number {
   return (t.server.store.db.prepare('SELECT COUNT(*) AS n FROM assets').get() as { n: number }).n;
 }
@@ -122,6 +133,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
   });
 
   it('refuses invalid options with 422 invalid_options before anything is stored', async () => {
+    await idle(t);
     const before = assetRows(t);
     const filesBefore = storedFiles(t);
     const bad = [
