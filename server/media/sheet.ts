@@ -1,8 +1,23 @@
 // A picture of a synthetic page (Word, slides, sheets, e-books, HTML, text: formats with text but
 // no layout of their own, see layout.ts): its passages drawn where the layout put them, on a white
 // sheet of the page's proportions. Used for the thumbnail of such documents' first page.
-import { createCanvas } from '@napi-rs/canvas';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import type { ExtractedPage } from './types.ts';
+
+// The text is drawn in Liberation Sans, which pdf.js ships: the same on every machine, with or
+// without system fonts.
+const FAMILY = 'Media Index Sheet';
+let registered = false;
+function font(): string {
+  if (!registered) {
+    const dir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts');
+    GlobalFonts.registerFromPath(path.join(dir, 'LiberationSans-Regular.ttf'), FAMILY);
+    registered = true;
+  }
+  return FAMILY;
+}
 
 /** JPEG of the page, `width` pixels wide. */
 export function drawSheet(page: ExtractedPage, width = 320): Buffer {
@@ -13,7 +28,7 @@ export function drawSheet(page: ExtractedPage, width = 320): Buffer {
   ctx.fillRect(0, 0, width, height);
   // The layout gives each passage 90 characters a line; the font is sized to fit that.
   const px = Math.max(4, (width * 0.84) / 90 / 0.55);
-  ctx.font = `${px}px sans-serif`;
+  ctx.font = `${px}px '${font()}', sans-serif`;
   ctx.fillStyle = '#1d1d1f';
   ctx.textBaseline = 'top';
   for (const p of page.passages) {
