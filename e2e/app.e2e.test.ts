@@ -193,6 +193,10 @@ describe('the app in Chromium', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByTestId('settings').waitFor();
     await page.getByRole('cell', { name: 'all-MiniLM-L6-v2', exact: true }).waitFor();
+    // Every optional model offers Install (or says it is installed).
+    const states = await page.locator('[data-model-state]').allTextContents();
+    expect(states.length).toBeGreaterThanOrEqual(8);
+    for (const s of states) expect(s).toMatch(/^(Install|installed)/);
     expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
     // A key made here is shown once and works; revoked, it stops working.
     await page.getByLabel('key label').fill('backup script');

@@ -1,6 +1,8 @@
-// Writes models/manifest.json: the optional models, each file pinned by size and sha256. Weights'
-// hashes come from the upstream list in ../shared/models-meta; configs and tokenizers are hashed
-// from the real copies there. Run: npx tsx scripts/pin-models.ts
+// Writes models/manifest.json: the optional models, each with its hub repository, revision and the
+// files the app loads. Files are pinned by size and sha256 where the hashes are known: weights' from
+// the upstream list in ../shared/models-meta, configs and tokenizers hashed from the real copies
+// there. The others are checked against the hub's published checksums at install (README,
+// Optional models). Run: npx tsx scripts/pin-models.ts
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -35,11 +37,11 @@ function local(repo: string): Array<{ path: string; size: number; sha256: string
     });
 }
 
-const hf = (repo: string) => `https://huggingface.co/${repo}/resolve/main/`;
+/** A file the app loads whose checksum this build does not know: the hub's is verified at install. */
+const unpinned = (...paths: string[]) => paths.map((p) => ({ path: p, size: null, sha256: null }));
 
 const manifest = {
   version: 1,
-  note: 'Optional models, downloaded on request with `media-index models pull NAME`; every file is checked against its size and sha256.',
   models: [
     {
       name: 'whisper-tiny',
@@ -48,7 +50,8 @@ const manifest = {
       source: 'Xenova/whisper-tiny',
       licence: 'MIT',
       description: 'Speech to text, 99 languages, 39M parameters (8-bit ONNX).',
-      base_url: hf('Xenova/whisper-tiny'),
+      repo: 'Xenova/whisper-tiny',
+      revision: 'main',
       files: [
         ...local('whisper-tiny'),
         weight('whisper-tiny', 'onnx/encoder_model_quantized.onnx'),
@@ -62,7 +65,8 @@ const manifest = {
       source: 'Xenova/whisper-base',
       licence: 'MIT',
       description: 'Speech to text, 99 languages, 74M parameters (8-bit ONNX); more accurate than whisper-tiny.',
-      base_url: hf('Xenova/whisper-base'),
+      repo: 'Xenova/whisper-base',
+      revision: 'main',
       files: [
         ...local('whisper-base'),
         weight('whisper-base', 'onnx/encoder_model_quantized.onnx'),
@@ -76,7 +80,8 @@ const manifest = {
       source: 'Xenova/all-MiniLM-L6-v2',
       licence: 'Apache-2.0',
       description: 'Sentence embeddings (384-d) for passages, transcript windows and queries (8-bit ONNX).',
-      base_url: hf('Xenova/all-MiniLM-L6-v2'),
+      repo: 'Xenova/all-MiniLM-L6-v2',
+      revision: 'main',
       files: [...local('all-MiniLM-L6-v2'), weight('all-MiniLM-L6-v2', 'onnx/model_quantized.onnx')],
     },
     {
@@ -86,7 +91,8 @@ const manifest = {
       source: 'Xenova/clip-vit-base-patch32',
       licence: 'MIT',
       description: 'Image and text embeddings in one space (512-d): image search by description, scene labels.',
-      base_url: hf('Xenova/clip-vit-base-patch32'),
+      repo: 'Xenova/clip-vit-base-patch32',
+      revision: 'main',
       files: [
         ...local('clip-vit-base-patch32'),
         weight('clip-vit-base-patch32', 'onnx/vision_model.onnx'),
@@ -100,8 +106,20 @@ const manifest = {
       source: 'Xenova/vit-gpt2-image-captioning',
       licence: 'Apache-2.0',
       description: 'A sentence describing a picture or a shot.',
-      base_url: hf('Xenova/vit-gpt2-image-captioning'),
-      files: [],
+      repo: 'Xenova/vit-gpt2-image-captioning',
+      revision: 'main',
+      files: unpinned(
+        'config.json',
+        'generation_config.json',
+        'preprocessor_config.json',
+        'special_tokens_map.json',
+        'tokenizer.json',
+        'tokenizer_config.json',
+        'vocab.json',
+        'merges.txt',
+        'onnx/encoder_model_quantized.onnx',
+        'onnx/decoder_model_merged_quantized.onnx',
+      ),
     },
     {
       name: 'ast-audioset',
@@ -110,8 +128,9 @@ const manifest = {
       source: 'Xenova/ast-finetuned-audioset-10-10-0.4593',
       licence: 'BSD-3-Clause',
       description: 'Sound events with AudioSet labels.',
-      base_url: hf('Xenova/ast-finetuned-audioset-10-10-0.4593'),
-      files: [],
+      repo: 'Xenova/ast-finetuned-audioset-10-10-0.4593',
+      revision: 'main',
+      files: unpinned('config.json', 'preprocessor_config.json', 'onnx/model_quantized.onnx'),
     },
     {
       name: 'wespeaker-voxceleb-resnet34',
@@ -120,8 +139,9 @@ const manifest = {
       source: 'onnx-community/wespeaker-voxceleb-resnet34-LM',
       licence: 'CC-BY-4.0',
       description: 'Voice embeddings to tell speakers apart.',
-      base_url: hf('onnx-community/wespeaker-voxceleb-resnet34-LM'),
-      files: [],
+      repo: 'onnx-community/wespeaker-voxceleb-resnet34-LM',
+      revision: 'main',
+      files: unpinned('config.json', 'preprocessor_config.json', 'onnx/model.onnx'),
     },
     {
       name: 'owlv2-base-patch16',
@@ -130,8 +150,18 @@ const manifest = {
       source: 'Xenova/owlv2-base-patch16',
       licence: 'Apache-2.0',
       description: 'Open-vocabulary object detection (logo, sign, chart... and your own phrases).',
-      base_url: hf('Xenova/owlv2-base-patch16'),
-      files: [],
+      repo: 'Xenova/owlv2-base-patch16',
+      revision: 'main',
+      files: unpinned(
+        'config.json',
+        'preprocessor_config.json',
+        'special_tokens_map.json',
+        'tokenizer.json',
+        'tokenizer_config.json',
+        'vocab.json',
+        'merges.txt',
+        'onnx/model_quantized.onnx',
+      ),
     },
   ],
 };

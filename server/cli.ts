@@ -17,7 +17,8 @@ import { PIPELINES } from './contract/assets.ts';
 import { StageQueue } from './indexer/queue.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
-import { manifest, ModelError, modelStatus, modelsDir, pullModel, removeModel, requireModel, verifyModel } from './ml/models.ts';
+import { manifest, ModelError, modelStatus, modelsDir, removeModel, requireModel, verifyModel } from './ml/models.ts';
+import { pullModel } from './ml/model-download.ts';
 import { executionProvider } from './ml/providers.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
@@ -279,8 +280,12 @@ models
       return;
     }
     for (const m of list) {
-      const state = m.installed ? 'installed' : m.downloadable ? 'not installed' : 'not pinned: cannot be downloaded (README: Optional models)';
-      const size = m.downloadable ? `${(m.size_bytes / 1e6).toFixed(0).padStart(5)} MB` : '    ? MB';
+      const state = m.installed
+        ? `installed (${m.build}${m.revision ? ` @ ${m.revision.slice(0, 12)}` : ''})`
+        : m.downloadable
+          ? `not installed${m.pinned ? '' : " (checked against the hub's checksums)"}`
+          : 'no files listed in this build';
+      const size = m.size_bytes > 0 ? `${(m.size_bytes / 1e6).toFixed(0).padStart(5)} MB` : '    ? MB';
       process.stdout.write(`${m.name.padEnd(28)} ${m.stage.padEnd(11)} ${size}  ${state}  (${m.licence})\n`);
     }
     process.stdout.write(`models folder: ${dir}; execution provider: ${executionProvider()}\n`);
@@ -288,23 +293,26 @@ models
 
 models
   .command('pull <name>')
-  .description('download a model (pinned files, checked by sha256; an interrupted download resumes)')
+  .description('download a model (each file checked by the sha256 this build pins, else the one the hub publishes; an interrupted download resumes)')
   .addOption(dataOption())
-  .option('--from <url>', 'a mirror holding the same files')
-  .action(async (name: string, opts: { data?: string; from?: string }) => {
+  .option('--mirror <url>', "a mirror with the hub's layout (also MEDIA_INDEX_MODEL_MIRROR)")
+  .action(async (name: string, opts: { data?: string; mirror?: string }) => {
     const entry = requireModel(name);
     const bar = new cliProgress.SingleBar({ format: '{bar} {percentage}% | {file}', hideCursor: true }, cliProgress.Presets.shades_classic);
-    bar.start(
-      entry.files.reduce((n, f) => n + (f.size ?? 0), 0),
-      0,
-      { file: '' },
-    );
+    bar.start(1, 0, { file: '' });
+    let receipt;
     try {
-      await pullModel(opts.data ?? defaultDataDir(), entry, { baseUrl: opts.from, onProgress: (p) => bar.update(p.received, { file: p.file }) });
+      receipt = await pullModel(opts.data ?? defaultDataDir(), entry, {
+        mirror: opts.mirror,
+        onProgress: (p) => {
+          bar.setTotal(Math.max(1, p.total));
+          bar.update(p.received, { file: p.file });
+        },
+      });
     } finally {
       bar.stop();
     }
-    process.stdout.write(`${name} installed\n`);
+    process.stdout.write(`${name} installed (${receipt.build}${receipt.revision ? `, revision ${receipt.revision}` : ''})\n`);
   });
 
 models

@@ -1,5 +1,6 @@
-// The model manager: pinned downloads (resume, checksum), verify, remove, and what stages say when
-// a model is missing.
+// The model manager: downloads from a server that answers like the model hub (pinned and
+// hub-verified builds, one revision, resume, tampered files refused, a mirror), verify, remove, and
+// what stages say when a model is missing.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -9,91 +10,184 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { ModelError, modelStatus, modelsDir, pullModel, removeModel, verifyModel, type ModelEntry } from '../server/ml/models.ts';
+import { modelStatus, modelsDir, removeModel, verifyModel, type ModelEntry } from '../server/ml/models.ts';
+import { pullModel } from '../server/ml/model-download.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
+/** The git blob id of bytes (the hub's ETag of a file not kept in LFS). */
+const gitBlob = (b: Buffer) => createHash('sha1').update(`blob ${b.length}\0`).update(b).digest('hex');
+
+/**
+ * A local server that answers like the model hub: `/<repo>/resolve/<revision>/<file>`; HEAD of a
+ * file kept in LFS (over 100 kB here) answers 302 to the file store with `X-Linked-Etag` (its
+ * sha256), `X-Linked-Size` and `X-Repo-Commit`; a small file answers 200 with its git blob id as
+ * `ETag`. GET follows the same way; the file store honours Range. `tamper` serves other bytes under
+ * a file's published checksum.
+ */
+function hubLike(repo: string, files: Record<string, Buffer>) {
+  const state = { commit: 'a'.repeat(40), tamper: new Set<string>(), requests: [] as Array<{ method: string; url: string; range?: string }> };
+  const body = (name: string) => (state.tamper.has(name) ? randomBytes(files[name].length) : files[name]);
+  const byHash = () => new Map(Object.entries(files).map(([n, b]) => [sha(b), n]));
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(req.url ?? '/');
+    state.requests.push({ method: req.method ?? 'GET', url, range: req.headers.range });
+    const send = (b: Buffer) => {
+      const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+      const from = m ? Number(m[1]) : 0;
+      res.writeHead(m ? 206 : 200, { 'Content-Length': b.length - from, ...(m ? { 'Content-Range': `bytes ${from}-${b.length - 1}/${b.length}` } : {}) });
+      res.end(req.method === 'HEAD' ? undefined : b.subarray(from));
+    };
+    const store = /^\/store\/([0-9a-f]{64})$/.exec(url);
+    if (store) {
+      const name = byHash().get(store[1]);
+      return name ? send(body(name)) : void res.writeHead(404).end();
+    }
+    const m = /^\/(.+?)\/resolve\/([^/]+)\/(.+)$/.exec(url);
+    if (!m || m[1] !== repo || (m[2] !== 'main' && m[2] !== state.commit) || !files[m[3]]) return void res.writeHead(404).end();
+    const b = files[m[3]];
+    if (b.length > 100_000) {
+      res.writeHead(302, {
+        Location: `/store/${sha(b)}`,
+        'X-Linked-Etag': `"${sha(b)}"`,
+        'X-Linked-Size': b.length,
+        'X-Repo-Commit': state.commit,
+        ETag: `"${sha(b)}"`,
+      });
+      return void res.end();
+    }
+    res.setHeader('ETag', `"${gitBlob(b)}"`);
+    res.setHeader('X-Repo-Commit', state.commit);
+    send(body(m[3]));
+  });
+  return { server, state };
+}
+
 describe('model manager downloads', () => {
   const files: Record<string, Buffer> = { 'config.json': Buffer.from('{"model_type":"tiny"}'), 'onnx/model.onnx': randomBytes(300_000) };
-  const served = { ...files };
-  const requests: Array<{ url: string; range?: string }> = [];
-  let server: http.Server;
-  let base: string;
+  const hub = hubLike('test/tiny', files);
+  const mirror = hubLike('test/tiny', files);
+  let origin: string;
+  let mirrorOrigin: string;
   const data = tempDir('mi-models-');
-
-  const entry = (): ModelEntry => ({
+  const entry = (pinned: boolean): ModelEntry => ({
     name: 'tiny-test',
     stage: 'embeddings',
     task: 'feature-extraction',
     source: 'test',
     licence: 'MIT',
     description: 'test',
-    base_url: base,
-    files: Object.entries(files).map(([p, b]) => ({ path: p, size: b.length, sha256: sha(b) })),
+    repo: 'test/tiny',
+    files: Object.entries(files).map(([p, b]) => ({ path: p, size: pinned ? b.length : null, sha256: pinned ? sha(b) : null })),
   });
+  const dir = () => path.join(modelsDir(data), 'tiny-test');
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const name = decodeURIComponent((req.url ?? '/').slice(1));
-      requests.push({ url: name, range: req.headers.range });
-      const body = served[name];
-      if (!body) return void res.writeHead(404).end();
-      const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-      if (m) {
-        const from = Number(m[1]);
-        res.writeHead(206, { 'Content-Range': `bytes ${from}-${body.length - 1}/${body.length}`, 'Content-Length': body.length - from });
-        return void res.end(body.subarray(from));
-      }
-      res.writeHead(200, { 'Content-Length': body.length }).end(body);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    for (const s of [hub.server, mirror.server]) await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    origin = `http://127.0.0.1:${(hub.server.address() as AddressInfo).port}`;
+    mirrorOrigin = `http://127.0.0.1:${(mirror.server.address() as AddressInfo).port}`;
   });
   afterAll(() => {
-    server.close();
+    hub.server.close();
+    mirror.server.close();
     fs.rmSync(data, { recursive: true, force: true });
   });
 
-  it('downloads every file, checks it, and resumes a partial file with a Range request', async () => {
-    const dir = path.join(modelsDir(data), 'tiny-test', 'onnx');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'model.onnx.part'), files['onnx/model.onnx'].subarray(0, 120_000));
+  it('downloads a pinned model, checks every file, resumes a partial file with a Range request', async () => {
+    fs.mkdirSync(path.join(dir(), 'onnx'), { recursive: true });
+    fs.writeFileSync(path.join(dir(), 'onnx', 'model.onnx.part'), files['onnx/model.onnx'].subarray(0, 120_000));
     const progress: number[] = [];
-    await pullModel(data, entry(), { onProgress: (p) => progress.push(p.received) });
-    expect(requests.find((r) => r.url === 'onnx/model.onnx')?.range).toBe('bytes=120000-');
-    expect(fs.readFileSync(path.join(dir, 'model.onnx')).equals(files['onnx/model.onnx'])).toBe(true);
-    expect(fs.existsSync(path.join(dir, 'model.onnx.part'))).toBe(false);
+    const receipt = await pullModel(data, entry(true), { mirror: origin, onProgress: (p) => progress.push(p.received) });
+    expect(hub.state.requests.find((r) => r.method === 'GET' && r.url.startsWith('/store/'))?.range).toBe('bytes=120000-');
+    expect(fs.readFileSync(path.join(dir(), 'onnx', 'model.onnx')).equals(files['onnx/model.onnx'])).toBe(true);
+    expect(fs.existsSync(path.join(dir(), 'onnx', 'model.onnx.part'))).toBe(false);
     expect(progress.at(-1)).toBe(files['config.json'].length + files['onnx/model.onnx'].length);
-    expect(modelStatus(modelsDir(data), entry())).toMatchObject({ installed: true, missing: [] });
-    expect((await verifyModel(data, entry())).every((r) => r.ok)).toBe(true);
-
-    // A second pull finds everything in place and downloads nothing.
-    const before = requests.length;
-    await pullModel(data, entry());
-    expect(requests.length).toBe(before);
+    expect(receipt).toMatchObject({ build: 'pinned', revision: hub.state.commit });
+    expect(receipt.files.every((f) => f.verified_by === 'manifest')).toBe(true);
+    expect(modelStatus(modelsDir(data), entry(true))).toMatchObject({ installed: true, build: 'pinned', revision: hub.state.commit, missing: [] });
+    expect((await verifyModel(data, entry(true))).every((r) => r.ok)).toBe(true);
+    // A second pull finds everything in place: it asks for the metadata and downloads nothing.
+    const before = hub.state.requests.length;
+    await pullModel(data, entry(true), { mirror: origin });
+    expect(hub.state.requests.slice(before).every((r) => r.method === 'HEAD')).toBe(true);
   });
 
-  it('refuses a file that does not match its pinned checksum and leaves no partial file', async () => {
-    await removeModel(data, entry());
-    served['onnx/model.onnx'] = randomBytes(300_000);
-    await expect(pullModel(data, entry())).rejects.toThrow(ModelError);
-    expect(fs.existsSync(path.join(modelsDir(data), 'tiny-test', 'onnx', 'model.onnx.part'))).toBe(false);
-    expect(modelStatus(modelsDir(data), entry()).installed).toBe(false);
-    served['onnx/model.onnx'] = files['onnx/model.onnx'];
+  it('installs a model this build does not pin, verified against the checksums the hub publishes, from one revision', async () => {
+    await removeModel(data, entry(false));
+    expect(modelStatus(modelsDir(data), entry(false))).toMatchObject({ downloadable: true, pinned: false, installed: false });
+    const before = hub.state.requests.length;
+    const receipt = await pullModel(data, entry(false), { mirror: origin });
+    expect(receipt).toMatchObject({ build: 'hub', revision: hub.state.commit, source: `${origin}/test/tiny/resolve/${hub.state.commit}/` });
+    expect(Object.fromEntries(receipt.files.map((f) => [f.path, [f.verified_by, f.sha256]]))).toEqual({
+      'config.json': ['hub-git-blob', sha(files['config.json'])],
+      'onnx/model.onnx': ['hub-sha256', sha(files['onnx/model.onnx'])],
+    });
+    // `main` was asked once; every file came from the commit it resolved to.
+    const asked = hub.state.requests.slice(before).filter((r) => !r.url.startsWith('/store/'));
+    expect(asked.filter((r) => r.url.includes('/resolve/main/'))).toHaveLength(1);
+    expect(asked.filter((r) => r.method === 'GET').every((r) => r.url.includes(`/resolve/${hub.state.commit}/`))).toBe(true);
+    expect(modelStatus(modelsDir(data), entry(false))).toMatchObject({ installed: true, build: 'hub', revision: hub.state.commit });
+    // `verify` checks against what the install recorded.
+    expect((await verifyModel(data, entry(false))).every((r) => r.ok)).toBe(true);
+    const model = path.join(dir(), 'onnx', 'model.onnx');
+    const original = fs.readFileSync(model);
+    fs.writeFileSync(model, randomBytes(original.length));
+    expect((await verifyModel(data, entry(false))).find((r) => r.path === 'onnx/model.onnx')).toMatchObject({ ok: false, problem: 'checksum differs' });
+    fs.writeFileSync(model, original);
+  });
+
+  it('refuses a file whose bytes do not match the checksum, pinned or published, and keeps none of it', async () => {
+    for (const [pinned, file] of [
+      [true, 'onnx/model.onnx'],
+      [false, 'onnx/model.onnx'],
+      [false, 'config.json'],
+    ] as const) {
+      await removeModel(data, entry(pinned));
+      hub.state.tamper = new Set([file]);
+      await expect(pullModel(data, entry(pinned), { mirror: origin }), `${file} pinned=${pinned}`).rejects.toThrow(/does not match/);
+      expect(fs.existsSync(path.join(dir(), `${file}.part`))).toBe(false);
+      expect(fs.existsSync(path.join(dir(), file))).toBe(false);
+      expect(modelStatus(modelsDir(data), entry(pinned)).installed).toBe(false);
+    }
+    hub.state.tamper = new Set();
+  });
+
+  it('fetches from a mirror with the same layout (MEDIA_INDEX_MODEL_MIRROR)', async () => {
+    await removeModel(data, entry(false));
+    const before = hub.state.requests.length;
+    process.env.MEDIA_INDEX_MODEL_MIRROR = mirrorOrigin;
+    try {
+      await pullModel(data, entry(false));
+    } finally {
+      delete process.env.MEDIA_INDEX_MODEL_MIRROR;
+    }
+    expect(mirror.state.requests.length).toBeGreaterThan(0);
+    expect(hub.state.requests.length).toBe(before);
+    expect(modelStatus(modelsDir(data), entry(false)).installed).toBe(true);
+  });
+
+  it('refuses a model whose host publishes no checksum when this build pins none', async () => {
+    const bare = http.createServer((req, res) => {
+      const b = files[decodeURIComponent((req.url ?? '/').slice(1))];
+      if (!b) return void res.writeHead(404).end();
+      res.writeHead(200, { 'Content-Length': b.length }).end(req.method === 'HEAD' ? undefined : b);
+    });
+    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', () => r()));
+    const { repo: _repo, ...rest } = entry(false);
+    const unpinned: ModelEntry = { ...rest, name: 'bare-test', base_url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/` };
+    await expect(pullModel(data, unpinned)).rejects.toThrow(/publishes no checksum/);
+    expect(modelStatus(modelsDir(data), unpinned).installed).toBe(false);
+    bare.close();
   });
 
   it('verify reports a file changed on disk; remove deletes the model', async () => {
-    await pullModel(data, entry());
-    fs.appendFileSync(path.join(modelsDir(data), 'tiny-test', 'config.json'), ' ');
-    const v = await verifyModel(data, entry());
+    await pullModel(data, entry(true), { mirror: origin });
+    fs.appendFileSync(path.join(dir(), 'config.json'), ' ');
+    const v = await verifyModel(data, entry(true));
     expect(v.find((r) => r.path === 'config.json')).toMatchObject({ ok: false, problem: expect.stringMatching(/size/) });
-    expect(await removeModel(data, entry())).toBe(true);
-    expect(fs.existsSync(path.join(modelsDir(data), 'tiny-test'))).toBe(false);
-  });
-
-  it('will not download a model whose files are not pinned', async () => {
-    await expect(pullModel(data, { ...entry(), files: [{ path: 'x.onnx', size: null, sha256: null }] })).rejects.toThrow(/cannot be downloaded safely/);
+    expect(await removeModel(data, entry(true))).toBe(true);
+    expect(fs.existsSync(dir())).toBe(false);
   });
 });
 
@@ -116,7 +210,10 @@ describe('missing models at the API', () => {
     const byName = Object.fromEntries(r.body.data.models.map((m: { name: string }) => [m.name, m]));
     expect(byName['whisper-tiny']).toMatchObject({ stage: 'transcript', downloadable: true, installed: false, licence: 'MIT' });
     expect(byName['whisper-tiny'].size_bytes).toBeGreaterThan(40e6);
-    expect(byName['vit-gpt2-image-captioning']).toMatchObject({ downloadable: false, installed: false });
+    // Every model can be installed: those this build does not pin are checked against the hub's checksums.
+    for (const m of r.body.data.models) expect(m, m.name).toMatchObject({ downloadable: true, build: null, revision: null });
+    expect(byName['whisper-tiny'].pinned).toBe(true);
+    expect(byName['vit-gpt2-image-captioning']).toMatchObject({ pinned: false, installed: false });
     expect(r.body.data.provider).toBe('cpu');
     const catalogue = (await t.api('GET', '/index-options', { key })).body.data.stages;
     expect(catalogue.find((s: { name: string }) => s.name === 'transcript')).toMatchObject({

@@ -8,8 +8,15 @@ export const ModelView = z.object({
   source: z.string(),
   licence: z.string(),
   description: z.string(),
+  /** The files can be fetched (from the hub repository, or a mirror of it). */
   downloadable: z.boolean(),
+  /** Every file's sha256 is written in this build; otherwise each is checked against the hub's published checksum. */
+  pinned: z.boolean(),
   installed: z.boolean(),
+  /** The build installed: `pinned` (matches this build's checksums), `hub` (checked against the hub's), `imported` (from a folder); null when not installed. */
+  build: z.enum(['pinned', 'hub', 'imported']).nullable(),
+  /** The repository commit installed from, when known. */
+  revision: z.string().nullable(),
   size_bytes: z.number().int(),
   missing: z.array(z.string()),
   /** A download started from the app (POST /models/{name}/pull), or null. */

@@ -1,17 +1,21 @@
-// The model manager: optional models pinned in models/manifest.json (every file with its size and
-// sha256), downloaded only on request into the models folder, with resume and verification.
-// Stages ask `isInstalled(name)`; a stage whose model is missing reports `model_not_installed: NAME`.
+// The model manager: the optional models of models/manifest.json, each the files the app loads
+// from a model hub repository (`repo`, at `revision`: a commit where one is pinned, else `main`).
+// Downloaded only on request into the models folder (model-download.ts), imported from a folder
+// for machines without a network (model-import.ts). Every install leaves a receipt beside the
+// files: the build (pinned, hub, imported), the revision it resolved and each file's size and
+// sha256 as verified, which `verify` checks later. Stages ask `isInstalled(name)`; a stage whose
+// model is missing reports `model_not_installed: NAME`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 const require = createRequire(import.meta.url);
 
 export interface ModelFile {
   path: string;
+  /** Pinned size and sha256, where the build knows them; else the hub's published checksum is verified. */
   size: number | null;
   sha256: string | null;
 }
@@ -23,7 +27,12 @@ export interface ModelEntry {
   source: string;
   licence: string;
   description: string;
-  base_url: string;
+  /** The hub repository (`owner/name`) the files come from. */
+  repo?: string;
+  /** A commit of that repository where one is pinned; `main` (the default) otherwise. */
+  revision?: string;
+  /** Where the files are, when not on the hub (a manifest of the user's own). */
+  base_url?: string;
   files: ModelFile[];
 }
 
@@ -56,9 +65,14 @@ export function modelEntry(name: string): ModelEntry | undefined {
   return manifest().models.find((m) => m.name === name);
 }
 
-/** A model can be downloaded when every one of its files is pinned. */
+/** Every file's size and sha256 written in the manifest. */
 export function isPinned(m: ModelEntry): boolean {
   return m.files.length > 0 && m.files.every((f) => f.size !== null && f.sha256 !== null);
+}
+
+/** Whether the files can be fetched: a hub repository or an address to fetch them from. */
+export function isDownloadable(m: ModelEntry): boolean {
+  return m.files.length > 0 && Boolean(m.repo || m.base_url);
 }
 
 /** The models folder: MEDIA_INDEX_MODELS, else `models` in the data folder. */
@@ -66,27 +80,77 @@ export function modelsDir(dataDir: string): string {
   return process.env.MEDIA_INDEX_MODELS || path.join(dataDir, 'models');
 }
 
-function fileOf(dir: string, m: ModelEntry, f: ModelFile): string {
+export function fileOf(dir: string, m: Pick<ModelEntry, 'name'>, f: Pick<ModelFile, 'path'>): string {
   const p = path.resolve(dir, m.name, f.path);
   if (!p.startsWith(path.resolve(dir, m.name) + path.sep)) throw new Error(`bad path in manifest: ${f.path}`);
   return p;
 }
 
+/** How a file's bytes were checked when it was installed. */
+export type VerifiedBy = 'manifest' | 'hub-sha256' | 'hub-git-blob' | 'import';
+
+/** What an install wrote beside the files (`install-receipt.json`). */
+export interface Receipt {
+  name: string;
+  /** `pinned`: every file matched the manifest; `hub`: checked against the hub's published checksums; `imported`: from a folder. */
+  build: 'pinned' | 'hub' | 'imported';
+  /** The commit the files came from (the hub's `X-Repo-Commit`), when known. */
+  revision: string | null;
+  /** Where the files came from: a URL or the folder imported from. */
+  source: string;
+  installed_at: string;
+  files: Array<{ path: string; size: number; sha256: string; verified_by: VerifiedBy }>;
+  /** For an imported build that is not the pinned one: how it was accepted. */
+  note?: string;
+}
+
+export const RECEIPT = 'install-receipt.json';
+
+export function readReceipt(dir: string, name: string): Receipt | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, name, RECEIPT), 'utf8')) as Receipt;
+  } catch {
+    return null;
+  }
+}
+
+export function writeReceipt(dir: string, r: Receipt): void {
+  fs.mkdirSync(path.join(dir, r.name), { recursive: true });
+  const file = path.join(dir, r.name, RECEIPT);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(r, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 export interface ModelStatus extends Pick<ModelEntry, 'name' | 'stage' | 'task' | 'source' | 'licence' | 'description'> {
   downloadable: boolean;
+  /** Every file's checksum is written in this build's manifest. */
+  pinned: boolean;
   installed: boolean;
+  /** The build installed (pinned, hub, imported), or null. */
+  build: Receipt['build'] | null;
+  /** The commit installed from, when known. */
+  revision: string | null;
+  /** Bytes of the files whose size is known (the manifest's, else the receipt's). */
   size_bytes: number;
   missing: string[];
 }
 
-/** Installed = every pinned file present with its size (hashes are checked by pull and verify). */
+/**
+ * Installed = every file present with the size it was installed (or pinned) with. A model whose
+ * files are not all pinned counts as installed only with a receipt (a verified download or an
+ * import); hashes are checked by pull, import and verify.
+ */
 export function modelStatus(dir: string, m: ModelEntry): ModelStatus {
+  const receipt = readReceipt(dir, m.name);
+  const sizeOf = (f: ModelFile) => f.size ?? receipt?.files.find((r) => r.path === f.path)?.size ?? null;
   const missing = m.files
     .filter((f) => {
       const st = fs.statSync(fileOf(dir, m, f), { throwIfNoEntry: false });
-      return !st || (f.size !== null && st.size !== f.size);
+      const size = sizeOf(f);
+      return !st || (size !== null && st.size !== size) || (size === null && !receipt);
     })
     .map((f) => f.path);
+  const installed = m.files.length > 0 && missing.length === 0 && (isPinned(m) || receipt !== null);
   return {
     name: m.name,
     stage: m.stage,
@@ -94,10 +158,13 @@ export function modelStatus(dir: string, m: ModelEntry): ModelStatus {
     source: m.source,
     licence: m.licence,
     description: m.description,
-    downloadable: isPinned(m),
-    installed: isPinned(m) && missing.length === 0,
-    size_bytes: m.files.reduce((n, f) => n + (f.size ?? 0), 0),
-    missing: m.files.length === 0 ? ['(no files pinned in this build)'] : missing,
+    downloadable: isDownloadable(m),
+    pinned: isPinned(m),
+    installed,
+    build: installed ? (receipt?.build ?? 'pinned') : null,
+    revision: installed ? (receipt?.revision ?? m.revision ?? null) : null,
+    size_bytes: m.files.reduce((n, f) => n + (sizeOf(f) ?? 0), 0),
+    missing: m.files.length === 0 ? ['(no files listed in this build)'] : missing,
   };
 }
 
@@ -106,91 +173,42 @@ export function isInstalled(dataDir: string, name: string): boolean {
   return m !== undefined && modelStatus(modelsDir(dataDir), m).installed;
 }
 
-async function sha256(file: string): Promise<string> {
+export async function sha256(file: string): Promise<string> {
   const h = createHash('sha256');
+  await pipeline(fs.createReadStream(file), h);
+  return h.digest('hex');
+}
+
+/** The git blob id of a file (what the hub sends as the ETag of a file not kept in LFS). */
+export async function gitBlobId(file: string): Promise<string> {
+  const h = createHash('sha1');
+  h.update(`blob ${fs.statSync(file).size}\0`);
   await pipeline(fs.createReadStream(file), h);
   return h.digest('hex');
 }
 
 export class ModelError extends Error {}
 
-export interface PullProgress {
-  file: string;
-  received: number;
-  total: number;
-}
-
-/**
- * Downloads a pinned model: each file into `<file>.part`, resumed with a Range request when a part
- * exists, checked against its size and sha256, then moved into place. Files already present and
- * correct are kept.
- */
 export function requireModel(name: string): ModelEntry {
   const m = modelEntry(name);
   if (!m) throw new ModelError(`unknown model ${name}; see \`media-index models list\``);
   return m;
 }
 
-export async function pullModel(
-  dataDir: string,
-  m: ModelEntry,
-  opts: { fetch?: typeof fetch; onProgress?: (p: PullProgress) => void; baseUrl?: string } = {},
-): Promise<void> {
-  const name = m.name;
-  if (!isPinned(m)) throw new ModelError(`${name} has files without a pinned size and checksum in this build, so it cannot be downloaded safely`);
-  const doFetch = opts.fetch ?? fetch;
-  const dir = modelsDir(dataDir);
-  const total = m.files.reduce((n, f) => n + (f.size as number), 0);
-  let done = 0;
-  for (const f of m.files) {
-    const target = fileOf(dir, m, f);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const st = fs.statSync(target, { throwIfNoEntry: false });
-    if (st?.size === f.size && (await sha256(target)) === f.sha256) {
-      done += f.size as number;
-      opts.onProgress?.({ file: f.path, received: done, total });
-      continue;
-    }
-    const part = `${target}.part`;
-    let have = fs.statSync(part, { throwIfNoEntry: false })?.size ?? 0;
-    if (have > (f.size as number)) {
-      await fs.promises.rm(part);
-      have = 0;
-    }
-    if (have < (f.size as number)) {
-      const url = new URL(f.path, opts.baseUrl ?? m.base_url).href;
-      const res = await doFetch(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {} });
-      if (!res.ok || !res.body) throw new ModelError(`download of ${f.path} failed: HTTP ${res.status}`);
-      const resumed = res.status === 206;
-      if (!resumed) have = 0;
-      const out = fs.createWriteStream(part, { flags: resumed ? 'a' : 'w' });
-      let received = have;
-      const counted = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream).on('data', (c: Buffer) => {
-        received += c.length;
-        opts.onProgress?.({ file: f.path, received: done + received, total });
-      });
-      await pipeline(counted, out);
-    }
-    const size = fs.statSync(part).size;
-    if (size !== f.size || (await sha256(part)) !== f.sha256) {
-      await fs.promises.rm(part, { force: true });
-      throw new ModelError(`${f.path} does not match its pinned checksum; the partial file was removed, run pull again`);
-    }
-    await fs.promises.rename(part, target);
-    done += f.size as number;
-  }
-}
-
+/** Checks installed files against the manifest's checksums, else those the install verified and recorded. */
 export async function verifyModel(dataDir: string, m: ModelEntry): Promise<Array<{ path: string; ok: boolean; problem?: string }>> {
   const dir = modelsDir(dataDir);
+  const receipt = readReceipt(dir, m.name);
   const out = [];
   for (const f of m.files) {
     const file = fileOf(dir, m, f);
+    const recorded = receipt?.files.find((r) => r.path === f.path);
+    const want = { size: f.size ?? recorded?.size ?? null, sha256: f.sha256 ?? recorded?.sha256 ?? null };
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) out.push({ path: f.path, ok: false, problem: 'missing' });
-    else if (f.sha256 === null) out.push({ path: f.path, ok: false, problem: 'not pinned' });
-    else if (st.size !== f.size) out.push({ path: f.path, ok: false, problem: `size ${st.size}, expected ${f.size}` });
-    else if ((await sha256(file)) !== f.sha256) out.push({ path: f.path, ok: false, problem: 'checksum differs' });
+    else if (want.sha256 === null) out.push({ path: f.path, ok: false, problem: 'no checksum to check against (not installed by pull or import)' });
+    else if (want.size !== null && st.size !== want.size) out.push({ path: f.path, ok: false, problem: `size ${st.size}, expected ${want.size}` });
+    else if ((await sha256(file)) !== want.sha256) out.push({ path: f.path, ok: false, problem: 'checksum differs' });
     else out.push({ path: f.path, ok: true });
   }
   return out;

@@ -1,8 +1,9 @@
-// Installing an optional model from the app: `POST /models/{name}/pull` starts the same pinned,
-// resumable, checksummed download as `media-index models pull` (from the manifest's address only),
+// Installing an optional model from the app: `POST /models/{name}/pull` starts the same verified,
+// resumable download as `media-index models pull` (from the manifest's repository or a mirror),
 // in the background; `GET /models` shows its progress. When it is in place, stages that waited for
 // it run again on the assets that missed it. Nothing is ever downloaded without this request.
-import { ModelError, isPinned, modelEntry, pullModel, type PullProgress } from '../ml/models.ts';
+import { ModelError, isDownloadable, modelEntry } from '../ml/models.ts';
+import { pullModel, type PullProgress } from '../ml/model-download.ts';
 import { AppError, Errors } from '../errors.ts';
 
 export interface PullState {
@@ -29,15 +30,20 @@ export class ModelPulls {
   start(name: string): { name: string } & PullState {
     const m = modelEntry(name);
     if (!m) throw Errors.notFound('Model');
-    if (!isPinned(m)) throw new AppError('model_not_downloadable', 422, `${name} has no pinned files in this build, so it cannot be downloaded safely.`);
+    if (!isDownloadable(m)) throw new AppError('model_not_downloadable', 422, `${name} lists no files to download in this build.`);
     if (this.running.has(name)) return { name, ...(this.pulls.get(name) as PullState) };
     const total = m.files.reduce((n, f) => n + (f.size ?? 0), 0);
     const s: PullState = { state: 'downloading', received: 0, total, error: null };
     this.pulls.set(name, s);
-    const job = pullModel(this.dataDir, m, { onProgress: (p: PullProgress) => (s.received = p.received) })
+    const job = pullModel(this.dataDir, m, {
+      onProgress: (p: PullProgress) => {
+        s.received = p.received;
+        s.total = p.total;
+      },
+    })
       .then(() => {
         s.state = 'installed';
-        s.received = total;
+        s.received = s.total;
         this.log(`model ${name} installed`);
         this.installed(name);
       })

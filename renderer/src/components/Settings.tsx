@@ -70,22 +70,26 @@ export function Settings() {
             <tr key={m.name}>
               <td>{m.name}</td>
               <td>{m.stage}</td>
-              <td>{m.downloadable && m.size_bytes ? mb(m.size_bytes) : '—'}</td>
+              <td>{m.size_bytes ? mb(m.size_bytes) : '—'}</td>
               <td>{m.licence}</td>
-              <td>
+              <td data-model-state={m.name}>
                 {m.installed ? (
-                  'installed'
+                  <span title={m.revision ? `revision ${m.revision}` : undefined}>
+                    installed · {m.build === 'imported' ? 'imported build' : m.build === 'hub' ? 'checked against the hub' : 'pinned build'}
+                  </span>
                 ) : m.pull?.state === 'downloading' ? (
-                  <progress max={m.pull.total} value={m.pull.received} aria-label={`download of ${m.name}`} />
+                  <progress max={m.pull.total || 1} value={m.pull.received} aria-label={`download of ${m.name}`} />
                 ) : m.downloadable ? (
                   <>
-                    <button onClick={() => void pull(m.name)}>Install</button> or <code>media-index models pull {m.name}</code>
+                    <button onClick={() => void pull(m.name)} aria-label={`install ${m.name}`}>
+                      Install
+                    </button>{' '}
+                    or <code>media-index models pull {m.name}</code>
+                    {m.pinned ? null : <div className="hint">each file checked against the checksum the hub publishes</div>}
                     {m.pull?.state === 'failed' ? <div className="error">{m.pull.error}</div> : null}
                   </>
                 ) : (
-                  <span title="Its files have no published checksums to pin. Place them in the models folder and pin them in MEDIA_INDEX_MODEL_MANIFEST (README, Optional models).">
-                    not downloadable here (not pinned)
-                  </span>
+                  <span>no files listed in this build</span>
                 )}
               </td>
             </tr>
