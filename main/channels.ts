@@ -6,5 +6,6 @@ export const CHANNELS: { readonly [K in BridgeCall]: string } = {
   pickFiles: 'media-index:pick-files',
   pickFolder: 'media-index:pick-folder',
   pickLibraryFolder: 'media-index:pick-library-folder',
+  pickModelSource: 'media-index:pick-model-source',
   reveal: 'media-index:reveal',
 };

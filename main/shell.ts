@@ -89,6 +89,11 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
     const r = await dialog.showOpenDialog(win, { title: 'Add a library folder', properties: ['openDirectory'] });
     return r.canceled ? null : (r.filePaths[0] ?? null);
   });
+  answer('pickModelSource', async (e, file) => {
+    if (!ours(e) || !win) return null;
+    const r = await dialog.showOpenDialog(win, { title: 'Import a model', properties: [file === true ? 'openFile' : 'openDirectory'] });
+    return r.canceled ? null : (r.filePaths[0] ?? null);
+  });
   answer('reveal', (e, videoId) => {
     if (!ours(e) || typeof videoId !== 'string') return false;
     let a;

@@ -9,6 +9,7 @@ const bridge: DesktopBridge = {
   pickFiles: () => ipcRenderer.invoke(CHANNELS.pickFiles),
   pickFolder: () => ipcRenderer.invoke(CHANNELS.pickFolder),
   pickLibraryFolder: () => ipcRenderer.invoke(CHANNELS.pickLibraryFolder),
+  pickModelSource: (file) => ipcRenderer.invoke(CHANNELS.pickModelSource, Boolean(file)),
   reveal: (videoId) => ipcRenderer.invoke(CHANNELS.reveal, String(videoId)),
 };
 

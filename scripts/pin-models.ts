@@ -82,7 +82,18 @@ const manifest = {
       description: 'Sentence embeddings (384-d) for passages, transcript windows and queries (8-bit ONNX).',
       repo: 'Xenova/all-MiniLM-L6-v2',
       revision: 'main',
-      files: [...local('all-MiniLM-L6-v2'), weight('all-MiniLM-L6-v2', 'onnx/model_quantized.onnx')],
+      files: [
+        ...local('all-MiniLM-L6-v2'),
+        {
+          ...weight('all-MiniLM-L6-v2', 'onnx/model_quantized.onnx'),
+          // What the encoder feeds and reads: another export (fp32, another int8) is accepted on import.
+          interface: {
+            format: 'onnx',
+            inputs: { input_ids: ['batch', 'sequence'], attention_mask: ['batch', 'sequence'], token_type_ids: ['batch', 'sequence'] },
+            outputs: { last_hidden_state: ['batch', 'sequence', 384] },
+          },
+        },
+      ],
     },
     {
       name: 'clip-vit-base-patch32',
@@ -162,6 +173,43 @@ const manifest = {
         'merges.txt',
         'onnx/model_quantized.onnx',
       ),
+    },
+    {
+      name: 'gemma-3-270m-it',
+      stage: 'answers',
+      task: 'text-generation',
+      source: 'google/gemma-3-270m-it (GGUF by unsloth)',
+      licence: 'Gemma',
+      description: 'Writes answers to chat and recall from the evidence found, with citations; small (0.25 GB), fast on a CPU.',
+      repo: 'unsloth/gemma-3-270m-it-GGUF',
+      revision: 'main',
+      files: [
+        {
+          path: 'gemma-3-270m-it-Q4_K_M.gguf',
+          size: null,
+          sha256: null,
+          // Any GGUF of Gemma 3 270M (another quantization or packaging) is accepted on import.
+          interface: { format: 'gguf', header: { architecture: 'gemma3', embedding_length: 640, block_count: 18 } },
+        },
+      ],
+    },
+    {
+      name: 'qwen2.5-1.5b-instruct',
+      stage: 'answers',
+      task: 'text-generation',
+      source: 'Qwen/Qwen2.5-1.5B-Instruct-GGUF',
+      licence: 'Apache-2.0',
+      description: 'Writes better answers than gemma-3-270m-it; 1.1 GB, needs about 2 GB of memory. Used instead of it when installed.',
+      repo: 'Qwen/Qwen2.5-1.5B-Instruct-GGUF',
+      revision: '91cad51170dc346986eccefdc2dd33a9da36ead9',
+      files: [
+        {
+          path: 'qwen2.5-1.5b-instruct-q4_k_m.gguf',
+          size: 1117320736,
+          sha256: '6a1a2eb6d15622bf3c96857206351ba97e1af16c30d7a74ee38970e434e9407e',
+          interface: { format: 'gguf', header: { architecture: 'qwen2', embedding_length: 1536, block_count: 28 } },
+        },
+      ],
     },
   ],
 };

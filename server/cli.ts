@@ -17,6 +17,7 @@ import { PIPELINES } from './contract/assets.ts';
 import { StageQueue } from './indexer/queue.ts';
 import type { RunFinishedEvent } from './indexer/host.ts';
 import { VERSION } from './version.ts';
+import { importModel } from './ml/model-import.ts';
 import { manifest, ModelError, modelStatus, modelsDir, removeModel, requireModel, verifyModel } from './ml/models.ts';
 import { pullModel } from './ml/model-download.ts';
 import { executionProvider } from './ml/providers.ts';
@@ -313,6 +314,19 @@ models
       bar.stop();
     }
     process.stdout.write(`${name} installed (${receipt.build}${receipt.revision ? `, revision ${receipt.revision}` : ''})\n`);
+  });
+
+models
+  .command('import <name>')
+  .description(
+    'install a model from a folder or a file (no network): a pinned build is verified by checksum; another build of the same model is accepted when its interface is the one the app loads',
+  )
+  .addOption(dataOption())
+  .requiredOption('--from <path>', 'the folder (or the single file) holding the model')
+  .action(async (name: string, opts: { data?: string; from: string }) => {
+    const r = await importModel(opts.data ?? defaultDataDir(), requireModel(name), opts.from, (msg) => process.stderr.write(`${msg}\n`));
+    for (const f of r.files) process.stdout.write(`${f.path} <- ${f.from} (${f.verified_by})\n`);
+    process.stdout.write(`${name} installed (${r.receipt.build}${r.receipt.note ? `: ${r.receipt.note}` : ''})\n`);
   });
 
 models

@@ -23,6 +23,8 @@ export interface DesktopBridge {
   pickFolder(): Promise<PickResult | null>;
   /** Native folder picker for a library: the folder's path (the page then adds it over the API), or null. */
   pickLibraryFolder(): Promise<string | null>;
+  /** Native picker for a model to import (a folder, or a single file when `file`): its path, or null. */
+  pickModelSource(file: boolean): Promise<string | null>;
   /** Shows the original of an owned asset in the system file manager. */
   reveal(videoId: string): Promise<boolean>;
 }

@@ -19,14 +19,17 @@ export const ModelView = z.object({
   revision: z.string().nullable(),
   size_bytes: z.number().int(),
   missing: z.array(z.string()),
-  /** A download started from the app (POST /models/{name}/pull), or null. */
-  pull: z.object({ state: z.enum(['downloading', 'installed', 'failed']), received: z.number(), total: z.number(), error: z.string().nullable() }).nullable(),
+  /** A download or an import started from the app (POST /models/{name}/pull or /import), or null. */
+  pull: z
+    .object({ state: z.enum(['downloading', 'importing', 'installed', 'failed']), received: z.number(), total: z.number(), error: z.string().nullable() })
+    .nullable(),
 });
 
 export const ModelParams = z.object({ name: z.string().min(1).max(100) });
+export const ImportRequest = z.object({ from: z.string().min(1).max(4096) }).strict();
 export const PullAck = z.object({
   name: z.string(),
-  state: z.enum(['downloading', 'installed', 'failed']),
+  state: z.enum(['downloading', 'importing', 'installed', 'failed']),
   received: z.number(),
   total: z.number(),
   error: z.string().nullable(),

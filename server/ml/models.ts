@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
+import type { ModelInterface } from './model-interface.worker.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -18,6 +19,8 @@ export interface ModelFile {
   /** Pinned size and sha256, where the build knows them; else the hub's published checksum is verified. */
   size: number | null;
   sha256: string | null;
+  /** For a weights file: the interface the app loads, against which another build is accepted on import. */
+  interface?: ModelInterface;
 }
 
 export interface ModelEntry {
@@ -142,7 +145,8 @@ export interface ModelStatus extends Pick<ModelEntry, 'name' | 'stage' | 'task' 
  */
 export function modelStatus(dir: string, m: ModelEntry): ModelStatus {
   const receipt = readReceipt(dir, m.name);
-  const sizeOf = (f: ModelFile) => f.size ?? receipt?.files.find((r) => r.path === f.path)?.size ?? null;
+  // What the install recorded comes first: an imported build's files differ from the pinned ones.
+  const sizeOf = (f: ModelFile) => receipt?.files.find((r) => r.path === f.path)?.size ?? f.size ?? null;
   const missing = m.files
     .filter((f) => {
       const st = fs.statSync(fileOf(dir, m, f), { throwIfNoEntry: false });
@@ -195,7 +199,7 @@ export function requireModel(name: string): ModelEntry {
   return m;
 }
 
-/** Checks installed files against the manifest's checksums, else those the install verified and recorded. */
+/** Checks installed files against the checksums the install verified and recorded, else the manifest's. */
 export async function verifyModel(dataDir: string, m: ModelEntry): Promise<Array<{ path: string; ok: boolean; problem?: string }>> {
   const dir = modelsDir(dataDir);
   const receipt = readReceipt(dir, m.name);
@@ -203,7 +207,7 @@ export async function verifyModel(dataDir: string, m: ModelEntry): Promise<Array
   for (const f of m.files) {
     const file = fileOf(dir, m, f);
     const recorded = receipt?.files.find((r) => r.path === f.path);
-    const want = { size: f.size ?? recorded?.size ?? null, sha256: f.sha256 ?? recorded?.sha256 ?? null };
+    const want = { size: recorded?.size ?? f.size ?? null, sha256: recorded?.sha256 ?? f.sha256 ?? null };
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (!st) out.push({ path: f.path, ok: false, problem: 'missing' });
     else if (want.sha256 === null) out.push({ path: f.path, ok: false, problem: 'no checksum to check against (not installed by pull or import)' });

@@ -4,10 +4,13 @@
 // it run again on the assets that missed it. Nothing is ever downloaded without this request.
 import { ModelError, isDownloadable, modelEntry } from '../ml/models.ts';
 import { pullModel, type PullProgress } from '../ml/model-download.ts';
+import { importModel } from '../ml/model-import.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AppError, Errors } from '../errors.ts';
 
 export interface PullState {
-  state: 'downloading' | 'installed' | 'failed';
+  state: 'downloading' | 'importing' | 'installed' | 'failed';
   received: number;
   total: number;
   error: string | null;
@@ -51,6 +54,34 @@ export class ModelPulls {
         s.state = 'failed';
         s.error = err instanceof ModelError || err instanceof Error ? err.message : String(err);
         this.log(`model ${name} failed to download: ${s.error}`);
+      })
+      .finally(() => this.running.delete(name));
+    this.running.set(name, job);
+    return { name, ...s };
+  }
+
+  /**
+   * Installs from a folder or a file on this machine (`POST /models/{name}/import`), in the
+   * background like a download; a refused import leaves the installed model as it was.
+   */
+  startImport(name: string, from: string): { name: string } & PullState {
+    const m = modelEntry(name);
+    if (!m) throw Errors.notFound('Model');
+    if (!path.isAbsolute(from)) throw Errors.invalidRequest([{ path: 'from', message: 'an absolute path on this machine' }]);
+    if (!fs.existsSync(from)) throw Errors.invalidRequest([{ path: 'from', message: `${from} does not exist` }]);
+    if (this.running.has(name)) throw new AppError('busy', 409, `${name} is being installed; wait for it to finish.`);
+    const s: PullState = { state: 'importing', received: 0, total: 0, error: null };
+    this.pulls.set(name, s);
+    const job = importModel(this.dataDir, m, from)
+      .then(() => {
+        s.state = 'installed';
+        this.log(`model ${name} imported from ${from}`);
+        this.installed(name);
+      })
+      .catch((err: unknown) => {
+        s.state = 'failed';
+        s.error = err instanceof Error ? err.message : String(err);
+        this.log(`model ${name} not imported: ${s.error}`);
       })
       .finally(() => this.running.delete(name));
     this.running.set(name, job);

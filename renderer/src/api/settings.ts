@@ -18,4 +18,5 @@ export const getModels = () => api<Models>('GET', '/models');
 export const getKeys = () => api<Keys>('GET', '/keys');
 export const createKey = (body: { label?: string; scopes: Array<'read' | 'write'>; expires_in?: string }) => api<CreatedKey>('POST', '/keys', body);
 export const revokeKey = (id: string) => api<{ key_id: string; revoked: true }>('DELETE', `/keys/${encodeURIComponent(id)}`);
+export const importModel = (name: string, from: string) => api<{ name: string; state: string }>('POST', `/models/${encodeURIComponent(name)}/import`, { from });
 export const pullModel = (name: string) => api<{ name: string; state: string }>('POST', `/models/${encodeURIComponent(name)}/pull`);

@@ -12,6 +12,7 @@ const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
 export function Settings() {
   const { options, engines, models } = useSettings(useShallow((s) => ({ options: s.options, engines: s.engines, models: s.models })));
   const { load, setStage, reset, pull } = useSettings(useShallow((s) => ({ load: s.load, setStage: s.setStage, reset: s.reset, pull: s.pull })));
+  const importFrom = useSettings((s) => s.importFrom);
   const { desktop, forget } = useSession(useShallow((s) => ({ desktop: s.desktop, forget: s.forget })));
   useEffect(() => void load(), [load]);
   return (
@@ -79,17 +80,26 @@ export function Settings() {
                   </span>
                 ) : m.pull?.state === 'downloading' ? (
                   <progress max={m.pull.total || 1} value={m.pull.received} aria-label={`download of ${m.name}`} />
-                ) : m.downloadable ? (
+                ) : m.pull?.state === 'importing' ? (
+                  <span>importing…</span>
+                ) : (
                   <>
-                    <button onClick={() => void pull(m.name)} aria-label={`install ${m.name}`}>
-                      Install
-                    </button>{' '}
-                    or <code>media-index models pull {m.name}</code>
-                    {m.pinned ? null : <div className="hint">each file checked against the checksum the hub publishes</div>}
+                    {m.downloadable ? (
+                      <>
+                        <button onClick={() => void pull(m.name)} aria-label={`install ${m.name}`}>
+                          Install
+                        </button>{' '}
+                        or <code>media-index models pull {m.name}</code>
+                        {m.pinned ? null : <div className="hint">each file checked against the checksum the hub publishes</div>}
+                      </>
+                    ) : (
+                      <span>no files listed in this build</span>
+                    )}
                     {m.pull?.state === 'failed' ? <div className="error">{m.pull.error}</div> : null}
                   </>
-                ) : (
-                  <span>no files listed in this build</span>
+                )}
+                {m.pull?.state === 'downloading' || m.pull?.state === 'importing' ? null : (
+                  <ImportModel name={m.name} onImport={(from) => void importFrom(m.name, from)} />
                 )}
               </td>
             </tr>
@@ -201,5 +211,56 @@ function KeysPanel() {
         </tbody>
       </table>
     </>
+  );
+}
+
+/**
+ * Installs a model from a folder or a file on this machine (a machine without a network): the
+ * desktop opens a native picker; in a browser the path is typed.
+ */
+function ImportModel({ name, onImport }: { name: string; onImport: (from: string) => void }) {
+  const [typing, setTyping] = useState(false);
+  const [from, setFrom] = useState('');
+  const bridge = window.mediaIndex;
+  if (bridge) {
+    return (
+      <div className="hint">
+        <button className="link" aria-label={`import ${name} from a folder`} onClick={() => void bridge.pickModelSource(false).then((p) => p && onImport(p))}>
+          Import from a folder…
+        </button>{' '}
+        <button className="link" aria-label={`import ${name} from a file`} onClick={() => void bridge.pickModelSource(true).then((p) => p && onImport(p))}>
+          from a file…
+        </button>
+      </div>
+    );
+  }
+  if (!typing) {
+    return (
+      <div className="hint">
+        <button className="link" aria-label={`import ${name} from a folder`} onClick={() => setTyping(true)}>
+          Import from a folder or file…
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="hint"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (from.trim()) onImport(from.trim());
+        setTyping(false);
+      }}
+    >
+      <input
+        autoFocus
+        aria-label={`folder or file to import ${name} from`}
+        placeholder="/path/to/model"
+        value={from}
+        onChange={(e) => setFrom(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && setTyping(false)}
+      />{' '}
+      <button type="submit">Import</button>
+    </form>
   );
 }

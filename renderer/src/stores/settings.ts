@@ -16,8 +16,25 @@ interface SettingsState {
   dismissCreated(): void;
   /** Downloads a pinned model (progress polled until it ends). */
   pull(name: string): Promise<void>;
+  /** Installs a model from a folder or a file on this machine (progress polled until it ends). */
+  importFrom(name: string, from: string): Promise<void>;
   setStage(stage: string, enabled: boolean): Promise<void>;
   reset(): Promise<void>;
+}
+
+/** Polls the models until the download or import of `name` ends, then says how it went. */
+async function follow(name: string, update: (m: Settings.Models) => void): Promise<void> {
+  for (;;) {
+    const models = await Settings.getModels().catch(() => null);
+    if (models) update(models);
+    const p = models?.models.find((m) => m.name === name)?.pull;
+    if (!p || (p.state !== 'downloading' && p.state !== 'importing')) {
+      if (p?.state === 'installed') useToasts.getState().push('info', `${name} installed; assets that missed it are being indexed with it.`);
+      if (p?.state === 'failed') useToasts.getState().push('error', `${name}: ${p.error}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
 
 export const useSettings = create<SettingsState>((set, get) => ({
@@ -53,17 +70,11 @@ export const useSettings = create<SettingsState>((set, get) => ({
   },
   async pull(name) {
     if (!(await attempt(`Installing ${name}`, () => Settings.pullModel(name)))) return;
-    for (;;) {
-      const models = await Settings.getModels().catch(() => null);
-      if (models) set({ models });
-      const p = models?.models.find((m) => m.name === name)?.pull;
-      if (!p || p.state !== 'downloading') {
-        if (p?.state === 'installed') useToasts.getState().push('info', `${name} installed; assets that missed it are being indexed with it.`);
-        if (p?.state === 'failed') useToasts.getState().push('error', `${name}: ${p.error}`);
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-    }
+    await follow(name, (models) => set({ models }));
+  },
+  async importFrom(name, from) {
+    if (!(await attempt(`Importing ${name}`, () => Settings.importModel(name, from)))) return;
+    await follow(name, (models) => set({ models }));
   },
   async setStage(stage, enabled) {
     const current = get().options?.workspace ?? {};

@@ -1,6 +1,6 @@
 // /models: not in the spec; lists the optional models (the desktop settings screen reads it).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
-import { ModelParams, ModelsView, PullAck } from '../../contract/models.ts';
+import { ImportRequest, ModelParams, ModelsView, PullAck } from '../../contract/models.ts';
 import { manifest, modelStatus, modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import type { Services } from '../services.ts';
@@ -28,6 +28,18 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       status: 202,
       response: PullAck,
       handler: ({ params }) => s.modelPulls.start(params.name),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/models/:name/import',
+      summary:
+        'Install an optional model from a folder or a file on this machine (no network): a pinned build is verified by checksum, another build of the model by its interface (progress in GET /models)',
+      access: 'write',
+      params: ModelParams,
+      body: ImportRequest,
+      status: 202,
+      response: PullAck,
+      handler: ({ params, body }) => s.modelPulls.startImport(params.name, body.from),
     }),
   ];
 }
