@@ -20,6 +20,7 @@ import { SearchService } from './services/search.service.ts';
 import { FilterResolver } from './search/resolve.ts';
 import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
+import { AnswerWriter } from './ml/answer-writer.ts';
 import { ModelPulls } from './services/model-pulls.service.ts';
 import { createApp } from './api/app.ts';
 import { LibrarySync } from './libraries/sync.ts';
@@ -71,6 +72,8 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     log,
   });
   const search = new SearchService(store);
+  // Writes answers when a language model is installed; its worker starts on the first question.
+  const writer = new AnswerWriter(config.dataDir);
   const services: Services = {
     config,
     store,
@@ -81,7 +84,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     reads,
     search,
     filters: new FilterResolver(store),
-    answers: new AnswersService(store, search, assets),
+    answers: new AnswersService(store, search, assets, writer),
     signer,
     modelPulls: new ModelPulls(
       config.dataDir,
@@ -110,6 +113,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     async close() {
       await sync.stop();
       await services.modelPulls.settled();
+      await writer.close();
       await reads.settled();
       await host.stop();
       await purger.settled();

@@ -29,7 +29,8 @@ export const RecallResponse = z.object({
   evidence: z.enum(['found', 'none']),
   question_type: z.enum(['who', 'when', 'where', 'how_many', 'what']),
   moments: z.array(Evidence),
-  composer: z.literal('extractive'),
+  /** Who wrote the answer: `generative` when a local language model is installed (README "Answers"), else `extractive`. */
+  composer: z.enum(['extractive', 'generative']),
 });
 
 export const ChatRequest = z
@@ -42,5 +43,8 @@ export const ChatRequest = z
 
 export const ChatResponse = RecallResponse.omit({ video_id: true, moments: true }).extend({
   citations: z.array(Evidence),
+  /** The answer reached max_tokens. */
   truncated: z.boolean(),
+  /** The client stopped a streamed answer (POST /chat/stream) before it was finished. */
+  stopped: z.boolean(),
 });

@@ -1,7 +1,10 @@
 // Recall and chat: answers composed only from indexed evidence, with numbered citations to the
-// moments, pages and boxes they rest on. The composer is extractive: it picks and orders the best
-// evidence sentences, resolves simple question types from the index (who / when / how many), and
-// says plainly when the index holds no evidence. It never writes text of its own about the media.
+// moments, pages and boxes they rest on. Without a language model the composer is extractive: it
+// picks and orders the best evidence sentences, resolves simple question types from the index
+// (who / when / how many), and says plainly when the index holds no evidence. With one installed
+// (README "Answers") the same evidence is given to the model, which writes the answer; what it
+// writes is held to that evidence (grounded-answer.ts). Counts stay computed from the index, and
+// a question without evidence is refused before any model is asked.
 import type { Store } from '../store/index.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { AuthContext } from './auth.service.ts';
@@ -12,8 +15,14 @@ import type { Evidence } from '../contract/answers.ts';
 import type { FoundHit } from '../search/hits.ts';
 import { queryTerms, words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
+import type { AnswerWriter } from '../ml/answer-writer.ts';
+import { EVIDENCE_MAX, answerPrompt, ground, type PromptEvidence } from './grounded-answer.ts';
 
 export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
+/** A language model wrote nothing that the evidence it was given supports. */
+export const NO_SUPPORTED_ANSWER = 'The evidence found does not answer this.';
+/** The length of a recall answer written by a language model (recall takes no max_tokens). */
+const RECALL_TOKENS = 256;
 
 /** Words of a question that say what is asked, not what about. */
 const QUESTION_WORDS = new Set([...STOPWORDS, ...'many much here about tell say said appear appears'.split(' ')]);
@@ -59,6 +68,18 @@ interface Composed {
   evidence: 'found' | 'none';
   question_type: QuestionType;
   cited: CitedMoment[];
+  /** The evidence found, best first, that a language model may write from (empty for counts and refusals). */
+  pool: FoundHit[];
+  /** A count computed from the index: the answer is exact and no model rewrites it. */
+  counted?: boolean;
+}
+
+export type Composer = 'extractive' | 'generative';
+
+/** What an answer-writing request may add: a model's text arrives in chunks; a signal stops it. */
+export interface Streaming {
+  onChunk?: (text: string) => void;
+  signal?: AbortSignal;
 }
 
 export class AnswersService {
@@ -66,7 +87,13 @@ export class AnswersService {
     private readonly store: Store,
     private readonly search: SearchService,
     private readonly assets: AssetsService,
+    private readonly writer: AnswerWriter | null = null,
   ) {}
+
+  /** `generative` when a language model is installed to write answers, else `extractive`. */
+  composer(): Composer {
+    return this.writer?.model() ? 'generative' : 'extractive';
+  }
 
   private toEvidence(h: FoundHit, n: number, snippet: string): CitedMoment {
     return {
@@ -124,6 +151,8 @@ export class AnswersService {
       evidence: 'found',
       question_type: 'how_many',
       cited,
+      pool: [],
+      counted: true,
     };
   }
 
@@ -134,7 +163,7 @@ export class AnswersService {
       if (counted) return counted;
     }
     const words = contentWords(q);
-    const none: Composed = { answer: NO_EVIDENCE, evidence: 'none', question_type: type, cited: [] };
+    const none: Composed = { answer: NO_EVIDENCE, evidence: 'none', question_type: type, cited: [], pool: [] };
     if (words.length === 0) return none;
     // A word of the question that the index has never seen (a name, a place) cannot be answered
     // from it: better to say so than to answer about the other words.
@@ -166,7 +195,7 @@ export class AnswersService {
       const name = people[0].region?.label ?? '';
       const cited = people.slice(0, 8).map((h, i) => this.toEvidence(h, i + 1, `${name}: ${where(h)}`));
       const list = cited.map((c) => `${where(c)} [${c.n}]`).join(', ');
-      return { answer: `${name} appears in ${list}.`, evidence: 'found', question_type: type, cited };
+      return { answer: `${name} appears in ${list}.`, evidence: 'found', question_type: type, cited, pool: people.slice(0, EVIDENCE_MAX) };
     }
 
     // Otherwise: the sentences of the evidence that share most of the question's words.
@@ -198,7 +227,40 @@ export class AnswersService {
       const lead = type === 'when' && c.hit.asset_kind === 'video' ? `At ${clock(c.hit.timestamp)}: ` : '';
       return `${lead}${c.text} [${n}]`;
     });
-    return { answer: parts.join(' '), evidence: 'found', question_type: type, cited };
+    // The model's evidence: the moments holding the sentences chosen first, then the best others.
+    const pool: FoundHit[] = [];
+    const key = (h: FoundHit) => `${h.video_id}@${h.timestamp}@${h.passage?.idx ?? ''}`;
+    for (const h of [...chosen.map((c) => c.hit), ...hits]) {
+      if (pool.length >= EVIDENCE_MAX) break;
+      if (!pool.some((p) => key(p) === key(h))) pool.push(h);
+    }
+    return { answer: parts.join(' '), evidence: 'found', question_type: type, cited, pool };
+  }
+
+  /**
+   * The language model writes the answer from the evidence the extractive composer found; its
+   * sentences are then held to that evidence. Null when no model is installed, or when the index
+   * answers exactly (counts) or not at all (refusals).
+   */
+  private async generate(
+    q: string,
+    r: Composed,
+    maxTokens: number,
+    s: Streaming,
+  ): Promise<{ answer: string; evidence: 'found' | 'none'; cited: CitedMoment[]; truncated: boolean; stopped: boolean } | null> {
+    if (!this.writer?.model() || r.evidence === 'none' || r.counted || r.pool.length === 0) return null;
+    const given: PromptEvidence[] = r.pool.map((h, i) => ({
+      n: i + 1,
+      where: where(h),
+      text: h.modality === 'person' && h.region?.source === 'people' ? `${h.region.label} appears in ${where(h)}.` : (h.passage?.text ?? h.snippet.text),
+    }));
+    const written = await this.writer.write({ prompt: answerPrompt(q, given), maxTokens, cites: given.map((g) => g.n), onChunk: s.onChunk, signal: s.signal });
+    const g = ground(written.text, given);
+    if (!g.answer) {
+      return { answer: written.stopped ? '' : NO_SUPPORTED_ANSWER, evidence: 'none', cited: [], truncated: written.truncated, stopped: written.stopped };
+    }
+    const cited = g.cited.map((n) => this.toEvidence(r.pool[n - 1], n, given[n - 1].text.replace(/\s+/g, ' ').slice(0, 300)));
+    return { answer: g.answer, evidence: 'found', cited, truncated: written.truncated, stopped: written.stopped };
   }
 
   /** Every word of the workspace's people's names. */
@@ -209,22 +271,43 @@ export class AnswersService {
   async recall(auth: AuthContext, videoId: string, query: string) {
     const asset = this.assets.visible(auth.workspaceId, videoId);
     const r = await this.compose(auth, query, [asset.id]);
+    const composer = this.composer();
+    const g = await this.generate(query, r, RECALL_TOKENS, {});
     return {
       video_id: asset.id,
       query,
-      answer: r.answer,
-      evidence: r.evidence,
+      answer: g?.answer ?? r.answer,
+      evidence: g?.evidence ?? r.evidence,
       question_type: r.question_type,
-      moments: r.cited,
-      composer: 'extractive' as const,
+      moments: g?.cited ?? r.cited,
+      composer,
     };
   }
 
-  async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }) {
+  /** Checks the request before anything is written (a stream starts only on a valid request). */
+  checkChat(auth: AuthContext, req: { video_ids?: string[] }): void {
     for (const v of req.video_ids ?? []) {
       if (!this.store.assets.findVisible(v, auth.workspaceId)) throw Errors.notFound(`Video ${v}`);
     }
+  }
+
+  async chat(auth: AuthContext, req: { query: string; video_ids?: string[]; max_tokens: number }, s: Streaming = {}) {
+    this.checkChat(auth, req);
     const r = await this.compose(auth, req.query, req.video_ids);
+    const composer = this.composer();
+    const g = await this.generate(req.query, r, req.max_tokens, s);
+    if (g) {
+      return {
+        query: req.query,
+        answer: g.answer,
+        evidence: g.evidence,
+        question_type: r.question_type,
+        citations: g.cited,
+        composer,
+        truncated: g.truncated,
+        stopped: g.stopped,
+      };
+    }
     // Tokens are counted as words and punctuation runs, the way most tokenizers split English.
     const tokens = r.answer.match(/\S+/g) ?? [];
     const budget = Math.floor(req.max_tokens / 1.3);
@@ -232,6 +315,6 @@ export class AnswersService {
     const answer = truncated ? `${tokens.slice(0, budget).join(' ')} …` : r.answer;
     const cited = r.cited.filter((c) => answer.includes(`[${c.n}]`));
     if (!answer.trim()) throw new AppError('invalid_request', 422, 'max_tokens is too small for an answer.');
-    return { query: req.query, answer, evidence: r.evidence, question_type: r.question_type, citations: cited, composer: 'extractive' as const, truncated };
+    return { query: req.query, answer, evidence: r.evidence, question_type: r.question_type, citations: cited, composer, truncated, stopped: false };
   }
 }

@@ -1,5 +1,7 @@
 // /recall/{video_id}/ask (SPEC 4.6) and /chat (SPEC 4.7).
-import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { PassThrough } from 'node:stream';
+import { defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
+import { AppError } from '../../errors.ts';
 import { ChatRequest, ChatResponse, RecallParams, RecallRequest, RecallResponse } from '../../contract/answers.ts';
 import { presenterFor } from '../present.ts';
 import type { Services } from '../services.ts';
@@ -31,6 +33,41 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
         const { citations, ...rest } = await s.answers.chat(auth, body);
         const present = presenterFor(s.signer, ctx);
         return { ...rest, citations: citations.map((c) => present.framed(c)) };
+      },
+    }),
+    defineRawRoute({
+      method: 'post',
+      path: '/chat/stream',
+      summary:
+        'As POST /chat, answered as server-sent events: `chunk` events ({text}) while a language model writes, then one `answer` event (the data of POST /chat) or `error`; closing the connection stops the answer',
+      access: 'read',
+      body: ChatRequest,
+      handler: async ({ auth, body, ctx }) => {
+        s.answers.checkChat(auth, body); // a bad request is refused before the stream starts
+        const out = new PassThrough();
+        const send = (event: string, data: unknown) => out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        const stop = new AbortController();
+        // The client went away (a stop button, a closed page): the model stops writing.
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableFinished) stop.abort();
+        });
+        ctx.status = 200;
+        ctx.type = 'text/event-stream';
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('X-Accel-Buffering', 'no');
+        ctx.body = out;
+        void s.answers
+          .chat(auth, body, { onChunk: (text) => send('chunk', { text }), signal: stop.signal })
+          .then(({ citations, ...rest }) => {
+            const present = presenterFor(s.signer, ctx);
+            send('answer', { ...rest, citations: citations.map((c) => present.framed(c)) });
+          })
+          .catch((err: unknown) => {
+            const e = err instanceof AppError ? err : null;
+            send('error', { code: e?.code ?? 'internal_error', message: e?.message ?? 'The answer could not be written.' });
+            if (!e) s.log(`chat stream: ${err instanceof Error ? err.message : String(err)}`);
+          })
+          .finally(() => out.end());
       },
     }),
   ];
