@@ -99,6 +99,31 @@ describe('recall and chat', () => {
     expect((await chat({ query: 'Alice', video_ids: [id.alice] }, t.key('reading', ['read']))).status).toBe(200);
   });
 
+  it('streams as server-sent events (POST /chat/stream): without a language model, one answer event equal to POST /chat', async () => {
+    const body = { query: 'What did Alice think after such a fall?' };
+    const res = await fetch(`${t.url}/api/v1/chat/stream`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await res.text())
+      .trim()
+      .split('\n\n')
+      .map((e) => ({ event: /^event: (.+)$/m.exec(e)?.[1], data: JSON.parse(/^data: (.+)$/m.exec(e)?.[1] ?? 'null') }));
+    expect(events.map((e) => e.event)).toEqual(['answer']);
+    const plain = (await chat(body)).body.data;
+    expect(events[0].data).toEqual(plain);
+    expect(plain).toMatchObject({ composer: 'extractive', stopped: false });
+    // A bad request is refused before the stream starts, with the JSON error envelope.
+    const foreign = await fetch(`${t.url}/api/v1/chat/stream`, {
+      method: 'POST',
+      headers: { 'X-API-Key': t.key('strangers', ['read']), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ query: 'Alice', video_ids: [id.alice] }),
+    });
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).error.code).toBe('not_found');
+    const empty = await fetch(`${t.url}/api/v1/chat/stream`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: '{"query":""}' });
+    expect(empty.status).toBe(422);
+  });
+
   it('answers quickly', async () => {
     const times: number[] = [];
     const questions = ['What did the Cat say?', 'Who is the Queen of Hearts?', 'Where did Alice fall?', 'What did the Mock Turtle sing?'];
