@@ -6,8 +6,12 @@ import type { SearchHit } from '../contract/search.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import type { VectorHit } from '../store/vectors.repo.ts';
 import { agreementBoost } from './rerank.ts';
+import { words } from './tokenizer.ts';
+import { STOPWORDS } from './stopwords.ts';
 
 const RRF_K = 60;
+/** The least a lexical moment counts in fusion, whatever share of the query's words it holds. */
+const LEXICAL_FLOOR = 0.25;
 
 export type Evidence = SearchHit['evidence'][number];
 
@@ -55,11 +59,22 @@ export class Moments {
     for (const m of this.byKey.values()) for (const x of m.evidence) x.score = Math.round((x.score / top) * 1e4) / 1e4;
   }
 
-  /** Fuses the lexical ranking with dense lists (one best entry per moment each) by reciprocal rank. */
-  fuse(denseLists: Array<Map<string, VectorHit & { weighted: number }>>): void {
+  /**
+   * Fuses the lexical ranking with dense lists (one best entry per moment each) by reciprocal rank.
+   * A lexical moment counts by the share of the query's words its evidence holds (at least
+   * LEXICAL_FLOOR): a page that shares one incidental word with a question asked in other words
+   * does not outrank the passages that mean what was asked.
+   */
+  fuse(denseLists: Array<Map<string, VectorHit & { weighted: number }>>, terms: readonly string[] = []): void {
     if (denseLists.length === 0) return;
     const fused = new Map<string, number>();
-    [...this.byKey.entries()].sort((a, b) => b[1].score - a[1].score).forEach(([key], i) => fused.set(key, 1 / (RRF_K + i + 1)));
+    const asked = terms.filter((t) => !STOPWORDS.has(t));
+    const coverage = (m: Moment) => {
+      if (asked.length === 0 || m.evidence.some((x) => x.retriever === 'people')) return 1;
+      const held = new Set(words(m.entry.text));
+      return Math.max(LEXICAL_FLOOR, asked.filter((t) => held.has(t)).length / asked.length);
+    };
+    [...this.byKey.entries()].sort((a, b) => b[1].score - a[1].score).forEach(([key, m], i) => fused.set(key, coverage(m) / (RRF_K + i + 1)));
     for (const list of denseLists) {
       [...list.entries()]
         .sort((a, b) => b[1].weighted - a[1].weighted)

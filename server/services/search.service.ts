@@ -133,7 +133,7 @@ export class SearchService {
       const best = bestPerMoment(near, moments.keyOf, allowed, weights);
       if (best.size) denseLists.push(best);
     }
-    moments.fuse(denseLists);
+    moments.fuse(denseLists, terms);
     const ranked = moments.ranked(req.rerank).slice(0, req.limit);
 
     const recipe = ['lexical-bm25', 'wordnet', 'people'];

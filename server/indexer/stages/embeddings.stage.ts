@@ -12,12 +12,39 @@ import { picturesOf, type PictureInput } from '../picture-input.ts';
 import { defineStage, needsModels } from '../stage.ts';
 
 const WINDOW_S = 30;
+/**
+ * A passage longer than this is embedded as windows of consecutive sentences, each about this many
+ * words, overlapping by a sentence: the sentence encoder was trained on sentence pairs and matches a
+ * question to the few sentences that answer it better than to a long paragraph around them.
+ */
+const PASSAGE_WINDOW_WORDS = 60;
 const WINDOW_CHARS = 1200;
 const MAX_PIECES = 20_000;
 
 export type Piece = Omit<NewVector, 'vector'>;
 
-/** Joins what belongs together: transcript segments into windows, a frame's text lines into one text. */
+/** Windows of consecutive sentences of about `max` words, each starting with the last sentence of the one before. */
+export function sentenceWindows(text: string, max = PASSAGE_WINDOW_WORDS): string[] {
+  const count = (s: string) => s.split(/\s+/).filter(Boolean).length;
+  if (count(text) <= max) return [text];
+  const sentences = (text.match(/[^.!?…]+(?:[.!?…]+["'’”)\]]*|$)/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
+  const out: string[] = [];
+  let i = 0;
+  while (i < sentences.length) {
+    let j = i;
+    let words = 0;
+    while (j < sentences.length && (j === i || words + count(sentences[j]) <= max)) words += count(sentences[j++]);
+    out.push(sentences.slice(i, j).join(' '));
+    if (j >= sentences.length) break;
+    i = j - 1 > i ? j - 1 : j;
+  }
+  return out;
+}
+
+/**
+ * Joins what belongs together: transcript segments into windows, a frame's text lines into one
+ * text; splits what is too long to embed as one: a long passage into sentence windows.
+ */
 export function piecesOf(entries: NewEntry[]): Piece[] {
   const out: Piece[] = [];
   let window: Piece | null = null;
@@ -37,6 +64,8 @@ export function piecesOf(entries: NewEntry[]): Piece[] {
         frame = { ...e, text: e.text.trim() };
         out.push(frame);
       }
+    } else if (e.modality === 'passage') {
+      for (const w of sentenceWindows(e.text.trim())) out.push({ ...e, text: w });
     } else {
       out.push({ ...e, text: e.text.trim() });
     }
@@ -57,7 +86,7 @@ export interface VectorSet {
 
 export const embeddingsStage = defineStage<EmbeddingsInput, VectorSet[], 'embeddings'>({
   name: 'embeddings',
-  version: 1,
+  version: 2,
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract', 'ocr', 'transcript', 'captions'],
   requires: ['extract'],
