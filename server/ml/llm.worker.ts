@@ -21,7 +21,9 @@ const CONTEXT_TOKENS = 4096;
 /** Sentences, each ending with citations of the evidence given; nothing else. */
 export function citationGrammar(cites: number[]): string {
   const n = cites.map((c) => `"${c}"`).join(' | ');
-  return ['root ::= claim (" " claim){0,3}', 'claim ::= [A-Za-z0-9"\'(] [^\\[\\]\\n]+ " [" n "]" ("[" n "]")* "."?', `n ::= ${n}`].join('\n');
+  // At most three sentences of a few hundred characters, each closed by its citations: a model
+  // that would wander on is stopped by the grammar, not only by max_tokens.
+  return ['root ::= claim (" " claim){0,2}', 'claim ::= [A-Z0-9"\'] [^\\[\\]\\n(]{4,200} " [" n "]" ("[" n "]"){0,2} "."', `n ::= ${n}`].join('\n');
 }
 
 let llama: Llama | null = null;

@@ -166,7 +166,7 @@ export function modelStatus(dir: string, m: ModelEntry): ModelStatus {
     pinned: isPinned(m),
     installed,
     build: installed ? (receipt?.build ?? 'pinned') : null,
-    revision: installed ? (receipt?.revision ?? m.revision ?? null) : null,
+    revision: installed ? (receipt ? receipt.revision : (m.revision ?? null)) : null,
     size_bytes: m.files.reduce((n, f) => n + (sizeOf(f) ?? 0), 0),
     missing: m.files.length === 0 ? ['(no files listed in this build)'] : missing,
   };

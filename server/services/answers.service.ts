@@ -16,7 +16,7 @@ import type { FoundHit } from '../search/hits.ts';
 import { queryTerms, words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 import type { AnswerWriter } from '../ml/answer-writer.ts';
-import { EVIDENCE_MAX, answerPrompt, ground, type PromptEvidence } from './grounded-answer.ts';
+import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from './grounded-answer.ts';
 
 export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
 /** A language model wrote nothing that the evidence it was given supports. */
@@ -72,12 +72,16 @@ interface Composed {
   pool: FoundHit[];
   /** A count computed from the index: the answer is exact and no model rewrites it. */
   counted?: boolean;
+  /** The question's own words (what the evidence is focused on). */
+  asked?: string[];
 }
 
 export type Composer = 'extractive' | 'generative';
 
 /** What an answer-writing request may add: a model's text arrives in chunks; a signal stops it. */
 export interface Streaming {
+  /** The evidence the model is given (numbered as it may cite it), before it writes. */
+  onEvidence?: (given: CitedMoment[]) => void;
   onChunk?: (text: string) => void;
   signal?: AbortSignal;
 }
@@ -234,7 +238,7 @@ export class AnswersService {
       if (pool.length >= EVIDENCE_MAX) break;
       if (!pool.some((p) => key(p) === key(h))) pool.push(h);
     }
-    return { answer: parts.join(' '), evidence: 'found', question_type: type, cited, pool };
+    return { answer: parts.join(' '), evidence: 'found', question_type: type, cited, pool, asked: words };
   }
 
   /**
@@ -252,10 +256,15 @@ export class AnswersService {
     const given: PromptEvidence[] = r.pool.map((h, i) => ({
       n: i + 1,
       where: where(h),
-      text: h.modality === 'person' && h.region?.source === 'people' ? `${h.region.label} appears in ${where(h)}.` : (h.passage?.text ?? h.snippet.text),
+      text:
+        h.modality === 'person' && h.region?.source === 'people'
+          ? `${h.region.label} appears in ${where(h)}.`
+          : focus(h.passage?.text ?? h.snippet.text, r.asked ?? []),
     }));
+    s.onEvidence?.(r.pool.map((h, i) => this.toEvidence(h, i + 1, given[i].text.replace(/\s+/g, ' ').slice(0, 300))));
     const written = await this.writer.write({ prompt: answerPrompt(q, given), maxTokens, cites: given.map((g) => g.n), onChunk: s.onChunk, signal: s.signal });
     const g = ground(written.text, given);
+    if (!g.answer && written.truncated) throw new AppError('invalid_request', 422, 'max_tokens is too small for an answer.');
     if (!g.answer) {
       return { answer: written.stopped ? '' : NO_SUPPORTED_ANSWER, evidence: 'none', cited: [], truncated: written.truncated, stopped: written.stopped };
     }

@@ -9,8 +9,8 @@
 import { words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 
-export const EVIDENCE_MAX = 5;
-const EVIDENCE_CHARS = 500;
+export const EVIDENCE_MAX = 4;
+const EVIDENCE_CHARS = 360;
 /** The share of a sentence's content words its evidence must hold. */
 export const SUPPORT_MIN = 0.5;
 
@@ -30,6 +30,39 @@ export interface PromptEvidence {
   /** Where it is: "talk.mp4 at 1:23", "report.pdf, page 3". */
   where: string;
   text: string;
+}
+
+/**
+ * The part of a long text a question is about: the sentence holding most of the question's words,
+ * with its neighbours while they fit in EVIDENCE_CHARS (a small model reads a few sentences well,
+ * a page badly).
+ */
+export function focus(text: string, asked: string[]): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= EVIDENCE_CHARS) return t;
+  const sentences = (t.match(/[^.!?…]+(?:[.!?…]+["'’”)\]]*|$)/g) ?? [t]).map((x) => x.trim()).filter(Boolean);
+  const want = new Set(asked.map(base));
+  const score = (x: string) => wordsOf(x).filter((w) => want.has(base(w))).length;
+  let best = 0;
+  sentences.forEach((x, i) => {
+    if (score(x) > score(sentences[best])) best = i;
+  });
+  let from = best;
+  let to = best + 1;
+  const len = () => sentences.slice(from, to).join(' ').length;
+  for (;;) {
+    const grew = [to < sentences.length ? 'after' : null, from > 0 ? 'before' : null].find((side) => {
+      if (side === 'after') to++;
+      else if (side === 'before') from--;
+      else return false;
+      if (len() <= EVIDENCE_CHARS) return true;
+      if (side === 'after') to--;
+      else from++;
+      return false;
+    });
+    if (!grew) break;
+  }
+  return clip(sentences.slice(from, to).join(' '));
 }
 
 function clip(text: string): string {

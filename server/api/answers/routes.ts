@@ -39,7 +39,7 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/chat/stream',
       summary:
-        'As POST /chat, answered as server-sent events: `chunk` events ({text}) while a language model writes, then one `answer` event (the data of POST /chat) or `error`; closing the connection stops the answer',
+        'As POST /chat, answered as server-sent events: with a language model, `evidence` (the moments it is given, numbered as it may cite them) and `chunk` events ({text}) as it writes; then one `answer` event (the data of POST /chat) or `error`. Closing the connection stops the answer',
       access: 'read',
       body: ChatRequest,
       handler: async ({ auth, body, ctx }) => {
@@ -57,7 +57,14 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
         ctx.set('X-Accel-Buffering', 'no');
         ctx.body = out;
         void s.answers
-          .chat(auth, body, { onChunk: (text) => send('chunk', { text }), signal: stop.signal })
+          .chat(auth, body, {
+            onEvidence: (given) => {
+              const present = presenterFor(s.signer, ctx);
+              send('evidence', { moments: given.map((g) => present.framed(g)) });
+            },
+            onChunk: (text) => send('chunk', { text }),
+            signal: stop.signal,
+          })
           .then(({ citations, ...rest }) => {
             const present = presenterFor(s.signer, ctx);
             send('answer', { ...rest, citations: citations.map((c) => present.framed(c)) });
