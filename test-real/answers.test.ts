@@ -38,6 +38,7 @@ describe('answers written by a real local language model', () => {
     const decoder = new TextDecoder();
     let buffered = '';
     try {
+      // fetch types its body as a web ReadableStream, which Node iterates but the DOM types do not say.
       for await (const bytes of res.body as unknown as AsyncIterable<Uint8Array>) {
         buffered += decoder.decode(bytes, { stream: true });
         let cut;
