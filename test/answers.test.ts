@@ -101,7 +101,11 @@ describe('recall and chat', () => {
 
   it('streams as server-sent events (POST /chat/stream): without a language model, one answer event equal to POST /chat', async () => {
     const body = { query: 'What did Alice think after such a fall?' };
-    const res = await fetch(`${t.url}/api/v1/chat/stream`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${t.url}/api/v1/chat/stream`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = (await res.text())
@@ -120,7 +124,11 @@ describe('recall and chat', () => {
     });
     expect(foreign.status).toBe(404);
     expect((await foreign.json()).error.code).toBe('not_found');
-    const empty = await fetch(`${t.url}/api/v1/chat/stream`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: '{"query":""}' });
+    const empty = await fetch(`${t.url}/api/v1/chat/stream`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: '{"query":""}',
+    });
     expect(empty.status).toBe(422);
   });
 

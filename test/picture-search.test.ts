@@ -30,7 +30,7 @@ async function taughtTable(probeDir: string): Promise<Float32Array> {
   const row = (w: string) => vocab[w] * TINY_CLIP_FEATURES;
   installTinyClip(probeDir, CLIP, CLIP_META, table);
   const [cat, fruit] = await embedPictures(probeDir, CLIP, [await rgb(CAT), await rgb(FRUIT)]);
-  for (const w of ['<|startoftext|>', '<|endoftext|>', 'a</w>', 'photo</w>', 'of</w>']) table.fill(0, row(w), row(w) + TINY_CLIP_FEATURES);
+  for (const w of ['<|startoftext|>', '<|endoftext|>', 'a</w>', 'an</w>', 'photo</w>', 'of</w>', '.</w>']) table.fill(0, row(w), row(w) + TINY_CLIP_FEATURES);
   for (const [w, v] of [
     ['garfield</w>', cat],
     ['cat</w>', cat],

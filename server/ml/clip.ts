@@ -69,3 +69,15 @@ export function zeroShot(picture: Float32Array, phrases: Float32Array[]): number
   const sum = exp.reduce((a, b) => a + b, 0);
   return exp.map((e) => e / sum);
 }
+
+/**
+ * What CLIP was trained to match a picture against: a caption, "a photo of a dog.", not a bare word.
+ * A description that already reads as one ("a photo of…", "two dogs on a beach") is kept as written
+ * after the prefix; a bare noun gets its article.
+ */
+export function photoPrompt(what: string): string {
+  const w = what.trim().replace(/[.!?]+$/, '');
+  if (/^(an? |the )?(photo|picture|image|snapshot)s? of\b/i.test(w)) return `${w}.`;
+  if (/^(an?|the|some|two|three|many|several|\d+)\b/i.test(w) || /\s/.test(w) || /s$/i.test(w)) return `a photo of ${w}.`;
+  return `a photo of ${/^[aeiou]/i.test(w) ? 'an' : 'a'} ${w}.`;
+}

@@ -59,8 +59,31 @@ export interface Transcript {
   segments: TranscriptSegment[];
 }
 
+/** Whisper hears 30 s at a time. */
+export const WINDOW_S = 30;
+/** A window of speech shorter than this is not transcribed (Whisper invents words for fragments). */
+export const MIN_WINDOW_S = 0.5;
+
 /**
- * Transcribes the speech segments of 16 kHz audio (each cut to at most 30 s windows) and returns
+ * The windows Whisper is run on: consecutive speech segments joined while they fit in 30 s (fewer
+ * passes, and no fragment padded alone to 30 s of silence), a longer segment cut into 30 s
+ * windows; windows under half a second dropped.
+ */
+export function speechWindows(speech: Array<{ start_s: number; end_s: number }>): Array<[number, number]> {
+  const windows: Array<[number, number]> = [];
+  for (const s of [...speech].sort((a, b) => a.start_s - b.start_s)) {
+    for (let t = s.start_s; t < s.end_s; t += WINDOW_S) {
+      const end = Math.min(s.end_s, t + WINDOW_S);
+      const last = windows.at(-1);
+      if (last && end - last[0] <= WINDOW_S && t >= last[1]) last[1] = end;
+      else windows.push([t, end]);
+    }
+  }
+  return windows.filter(([a, b]) => b - a >= MIN_WINDOW_S);
+}
+
+/**
+ * Transcribes the speech segments of 16 kHz audio (joined into windows of at most 30 s) and returns
  * timed segments on the audio's clock.
  */
 export async function transcribe(
@@ -71,10 +94,7 @@ export async function transcribe(
   language: string,
 ): Promise<Transcript> {
   const run = await asr(dataDir, model);
-  const windows: Array<[number, number]> = [];
-  for (const s of speech) {
-    for (let t = s.start_s; t < s.end_s; t += 30) windows.push([t, Math.min(s.end_s, t + 30)]);
-  }
+  const windows = speechWindows(speech);
   const slice = ([a, b]: [number, number]) => audio.subarray(Math.floor(a * 16000), Math.ceil(b * 16000));
   const spoken =
     language === 'auto' ? (windows.length ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x)))) : null) : language;

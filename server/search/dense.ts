@@ -21,7 +21,10 @@ export const MIN_PICTURE_SIMILARITY = 0.22;
 async function embedQuery(modelsRoot: string, model: string, query: string): Promise<Float32Array> {
   const [q] =
     model === PICTURE_EMBEDDING_MODEL
-      ? await (await import('../ml/clip.ts')).embedClipTexts(modelsRoot, model, [query])
+      ? await (async () => {
+          const clip = await import('../ml/clip.ts');
+          return clip.embedClipTexts(modelsRoot, model, [clip.photoPrompt(query)]);
+        })()
       : await (await import('../ml/embeddings.ts')).embedTexts(modelsRoot, model, [query]);
   return q;
 }

@@ -2,7 +2,7 @@
 // picture vectors ("a photo of <label>", softmax at CLIP's temperature), or labels derived from
 // the regions found on each frame: COCO objects and their everyday groups (animal, vehicle, food),
 // faces (people, group of people, portrait) and text.
-import { embedClipTexts, zeroShot } from '../../ml/clip.ts';
+import { embedClipTexts, photoPrompt, zeroShot } from '../../ml/clip.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PICTURE_EMBEDDING_MODEL } from '../../ml/catalogue.ts';
 import { executionProvider } from '../../ml/providers.ts';
@@ -97,7 +97,7 @@ export const SCENE_LABELS: readonly string[] = [
   'sport',
   'game',
 ];
-export const SCENE_PROMPT = (label: string) => `a photo of ${label}`;
+export const SCENE_PROMPT = (label: string) => photoPrompt(label);
 
 /** Zero-shot labels for each embedded picture, best first. */
 async function zeroShotLabels(

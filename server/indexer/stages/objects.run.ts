@@ -44,8 +44,18 @@ export function notFaces(objects: DetectedObject[], faces: Array<{ box: readonly
   return objects.filter((o) => !ANIMALS.has(o.label) || !faces.some((f) => iou(o.box, f.box) >= FACE_IOU));
 }
 
+/** CenterNet's default confidence (its scores of real objects sit well above it). */
+export const CLOSED_SET_MIN_CONFIDENCE = 0.45;
+/**
+ * OWLv2's default confidence. Its scores of real matches sit around 0.1–0.4 (published examples);
+ * this value has not been calibrated here against real OWLv2 weights (README "Thresholds").
+ */
+export const OPEN_VOCABULARY_MIN_CONFIDENCE = 0.2;
+
 export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir }) => {
-  const minConfidence = options.min_confidence ?? 0.45;
+  const minConfidence = options.min_confidence ?? CLOSED_SET_MIN_CONFIDENCE;
+  // The open-vocabulary detector scores on another scale: its own default unless the caller sets one.
+  const minPhraseConfidence = options.min_confidence ?? OPEN_VOCABULARY_MIN_CONFIDENCE;
   const maxRegions = options.max_regions ?? 50;
   const vocabulary = options.vocabulary ?? [];
   if (asset.kind === 'document' && input.pages.length === 0) return notApplicable('no picture pages to look at');
@@ -82,8 +92,14 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         source: 'centernet-coco' as const,
       }));
       if (open) {
+        // OWLv2 was trained on pictures padded with gray (0.5), not black.
+        const { data: gray } = await pic.image
+          .clone()
+          .extend({ right: side - width, bottom: side - height, background: { r: 128, g: 128, b: 128 } })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
         // Boxes come relative to the padded square: back to the picture's own width and height.
-        for (const b of await detectPhrases(modelsDir(dataDir), OPEN_VOCABULARY_MODEL, { data, side }, openPhrases, minConfidence)) {
+        for (const b of await detectPhrases(modelsDir(dataDir), OPEN_VOCABULARY_MODEL, { data: gray, side }, openPhrases, minPhraseConfidence)) {
           const [x0, y0, x1, y1] = [b.box[0] * side, b.box[1] * side, Math.min(width, b.box[2] * side), Math.min(height, b.box[3] * side)];
           if (x1 <= x0 || y1 <= y0) continue;
           here.push({
