@@ -335,4 +335,21 @@ describe('the app in Chromium', () => {
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.every((h) => h.includes('carroll-wonderland.pdf'))).toBe(true);
   });
+
+  it('answers a question from the library with its cited moments (no language model: sentences of the evidence), and a citation opens its page', async () => {
+    await page.getByRole('link', { name: 'Ask' }).click();
+    await page.getByTestId('ask').waitFor();
+    await page.getByLabel('question').fill('What did Alice think after such a fall?');
+    await page.getByLabel('question').press('Enter');
+    await page.getByTestId('answer-text').waitFor();
+    expect(page.url()).toContain('#/ask?q=');
+    expect(await page.getByTestId('answer-text').textContent()).toContain('after such a fall as this');
+    expect(await page.getByTestId('answer-composer').textContent()).toMatch(/Sentences of the evidence/);
+    expect(await page.getByLabel('evidence').locator('li').first().textContent()).toContain('carroll-wonderland.pdf, page 5');
+    await shot('ask');
+    await page.locator('.answer a.cite').first().click();
+    await page.waitForFunction(() => window.location.hash.startsWith('#/view/') && window.location.hash.includes('page=5'));
+    await page.goBack();
+    await page.getByTestId('answer-text').waitFor();
+  });
 });

@@ -11,6 +11,7 @@ import { SearchView } from './components/SearchView.tsx';
 import { Viewer } from './components/Viewer.tsx';
 import { PeopleGrid, PersonPage } from './components/People.tsx';
 import { Settings } from './components/Settings.tsx';
+import { Ask } from './components/Ask.tsx';
 
 function Toasts() {
   const { items, dismiss } = useToasts(useShallow((s) => ({ items: s.items, dismiss: s.dismiss })));
@@ -69,6 +70,7 @@ function SearchBox() {
 
 const SECTIONS = [
   ['library', '#/library', 'Library'],
+  ['ask', '#/ask', 'Ask'],
   ['people', '#/people', 'People'],
   ['settings', '#/settings', 'Settings'],
 ] as const;
@@ -98,6 +100,7 @@ export function App() {
       <main>
         {route.screen === 'library' ? <Library params={route.params} /> : null}
         {route.screen === 'search' ? <SearchView params={route.params} /> : null}
+        {route.screen === 'ask' ? <Ask params={route.params} /> : null}
         {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}
         {route.screen === 'people' ? <PeopleGrid /> : null}
         {route.screen === 'person' && route.id ? <PersonPage id={route.id} /> : null}

@@ -73,3 +73,35 @@ export function uploadFile<T>(file: File, fields: Record<string, string>, onProg
     xhr.send(form);
   });
 }
+
+/**
+ * POST that answers with server-sent events (text/event-stream): each event is handed over as it
+ * arrives; `signal` closes the connection (the server then stops). A refusal before the stream
+ * starts is the usual error envelope, thrown as an ApiError.
+ */
+export async function postEvents(path: string, body: unknown, onEvent: (event: string, data: unknown) => void, signal?: AbortSignal): Promise<void> {
+  const res = await fetch(url(path), {
+    method: 'POST',
+    headers: { 'X-API-Key': session.key, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!res.ok || !res.body) await parse(res);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  // Cancelling the reader ends a pending read at once and closes the connection.
+  signal?.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let cut;
+    while ((cut = buffered.indexOf('\n\n')) >= 0) {
+      const block = buffered.slice(0, cut);
+      buffered = buffered.slice(cut + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event && data) onEvent(event, JSON.parse(data));
+    }
+  }
+}

@@ -1,8 +1,8 @@
-// Where the app is: a hash route (#/library, #/search?q=…, #/view/ID?page=…&t=…&box=…,
+// Where the app is: a hash route (#/library, #/search?q=…, #/ask?q=…, #/view/ID?page=…&t=…&box=…,
 // #/people, #/people/ID, #/settings), so the browser's back button and links work.
 import { create } from 'zustand';
 
-export type Screen = 'library' | 'search' | 'view' | 'people' | 'person' | 'settings';
+export type Screen = 'library' | 'search' | 'ask' | 'view' | 'people' | 'person' | 'settings';
 
 export interface Route {
   screen: Screen;
@@ -15,6 +15,7 @@ export function parseHash(hash: string): Route {
   const [first, second] = path.split('/').map(decodeURIComponent);
   const params = new URLSearchParams(query);
   if (first === 'search') return { screen: 'search', id: null, params };
+  if (first === 'ask') return { screen: 'ask', id: null, params };
   if (first === 'view' && second) return { screen: 'view', id: second, params };
   if (first === 'people' && second) return { screen: 'person', id: second, params };
   if (first === 'people') return { screen: 'people', id: null, params };
