@@ -117,6 +117,7 @@ export class AnswerWriter {
     if (!w) return;
     // Asked to let its model go first; ended outright only if it does not within a few seconds.
     const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    w.ref(); // held until it has let the model go
     w.postMessage({ type: 'close' } satisfies ToWriter);
     const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 10_000).unref());
     if ((await Promise.race([exited, timer])) === 'late') await w.terminate();
