@@ -87,12 +87,21 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
 
   beforeAll(async () => {
     const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
-    // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> → " Hello" → <|1.00|> (then the end).
+    // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> " Hello" <|1.00|><|10.00|> " There"
+    // <|11.00|><|15.00|> " Again" <|16.00|> (then the end): three timed segments in a window, as
+    // Whisper answers for the speech of one 30 s window (A, B and A again here).
+    const ts = (s: number) => 50364 + Math.round(s / 0.02);
     const next = new Map([
       [50258, 50259],
-      [50359, 50364],
-      [50364, vocab['ĠHello']],
-      [vocab['ĠHello'], 50364 + 50],
+      [50359, ts(0)],
+      [ts(0), vocab['ĠHello']],
+      [vocab['ĠHello'], ts(1)],
+      [ts(1), ts(10)],
+      [ts(10), vocab['ĠThere']],
+      [vocab['ĠThere'], ts(11)],
+      [ts(11), ts(15)],
+      [ts(15), vocab['ĠAgain']],
+      [vocab['ĠAgain'], ts(16)],
     ]);
     writeManifestOf(path.join(scratch, 'manifest.json'), [
       {
@@ -169,7 +178,9 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
     expect(b.start_s).toBeGreaterThan(9);
     expect(b.end_s).toBeLessThan(14);
     expect(tr.segments.length).toBeGreaterThanOrEqual(3);
-    for (const s of tr.segments) expect(s).toMatchObject({ text: 'Hello', speaker: expect.stringMatching(/^Speaker [12]$/) });
+    for (const s of tr.segments)
+      expect(s).toMatchObject({ text: expect.stringMatching(/^(Hello|There|Again)$/), speaker: expect.stringMatching(/^Speaker [12]$/) });
+    expect(tr.segments.map((s: { speaker: string }) => s.speaker)).toEqual(['Speaker 1', 'Speaker 2', 'Speaker 1']);
     expect(tr.segments.find((s: { start_s: number }) => s.start_s > 9 && s.start_s < 14).speaker).toBe('Speaker 2');
     expect(tr.language).toBe('en');
     const s = await t.api('POST', '/search', { key, json: { query: 'speaker 2', search_options: { modalities: ['sound'] } } });
