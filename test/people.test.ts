@@ -247,7 +247,7 @@ describe('grouping rules', () => {
 });
 
 describe('re-cluster at scale', () => {
-  it('answers 409 busy to edits while a re-cluster runs, and succeeds after it', async () => {
+  it('answers 409 busy to an edit of an existing person while a re-cluster runs, leaves the person unchanged, and takes the edit after', async () => {
     const t = await startTestServer({ workers: 0 });
     try {
       const key = t.key('crowd');
@@ -257,16 +257,30 @@ describe('re-cluster at scale', () => {
       const started = Date.now();
       expect((await t.api('POST', '/people/recluster', { key })).status).toBe(202);
       expect((await t.api('POST', '/people/recluster', { key })).status).toBe(409);
-      const busy = await t.api('PATCH', '/people/per_any', { key, json: { name: 'x' } });
-      expect(busy.status).toBe(409);
-      expect(busy.body.error.code).toBe('busy');
-      expect((await t.api('GET', '/health')).status).toBe(200); // the server keeps answering
       await t.server.services.people.settled(ws);
       console.log(`recluster of 3000 synthetic faces: ${Date.now() - started} ms`);
       const list = (await t.api('GET', '/people', { key })).body.data;
       expect(list.total).toBe(60);
-      const ok = await t.api('PATCH', `/people/${list.people[0].person_id}`, { key, json: { name: 'Someone' } });
+      const person = list.people[0].person_id;
+      expect((await t.api('PATCH', `/people/${person}`, { key, json: { name: 'Someone' } })).status).toBe(200);
+
+      // New faces arrive and a second re-cluster groups them: the person, which exists, may not be
+      // edited meanwhile.
+      insertSyntheticFaces(t.server.store, 'crowd', 2999, 50);
+      expect((await t.api('POST', '/people/recluster', { key })).status).toBe(202);
+      const busy = await t.api('PATCH', `/people/${person}`, { key, json: { name: 'Someone else' } });
+      expect(busy.status).toBe(409);
+      expect(busy.body.error.code).toBe('busy');
+      const merge = await t.api('POST', `/people/${list.people[1].person_id}/merge`, { key, json: { into: person } });
+      expect(merge.status).toBe(409);
+      expect((await t.api('GET', '/health')).status).toBe(200); // the server keeps answering
+      await t.server.services.people.settled(ws);
+      const after = (await t.api('GET', `/people/${person}`, { key })).body.data;
+      expect(after.name).toBe('Someone');
+      expect((await t.api('GET', '/people', { key })).body.data.total).toBeGreaterThanOrEqual(60);
+      const ok = await t.api('PATCH', `/people/${person}`, { key, json: { name: 'Someone else' } });
       expect(ok.status).toBe(200);
+      expect((await t.api('GET', `/people/${person}`, { key })).body.data.name).toBe('Someone else');
     } finally {
       await t.close();
     }

@@ -1,7 +1,8 @@
 // speech: where people speak in a video's audio (Silero VAD, bundled; run: speech.run.ts).
 // Internal: always on for videos with sound. The segments seed transcript and speakers and make
 // "speech" searchable even without a transcript model. Writes speech segments and search entries
-// (modality `sound`).
+// (modality `sound`) holding what was detected, the label `speech`: the word "speech" finds them,
+// and the words WordNet relates to it (README "Index stages").
 import path from 'node:path';
 import type { Store } from '../../store/index.ts';
 import type { SpeechSegment } from '../../ml/vad.ts';
@@ -14,9 +15,12 @@ export function audioFileOf(store: Store, assetId: string): string | null {
   return audio ? path.join(store.files.root, audio) : null;
 }
 
+/** What voice activity detects, as a sound label. */
+export const SPEECH_LABEL = 'speech';
+
 export const speechStage = defineStage<string | null, SpeechSegment[], 'speech'>({
   name: 'speech',
-  version: 1,
+  version: 2,
   kinds: ['video'],
   dependsOn: ['extract'],
   model: BUNDLED_MODELS.vad,
@@ -27,7 +31,7 @@ export const speechStage = defineStage<string | null, SpeechSegment[], 'speech'>
     store.search.replaceForStage(
       assetId,
       'speech',
-      segments.map((s) => ({ modality: 'sound', timestamp: s.start_s, page: null, ref: null, region_id: null, text: 'speech talking voice' })),
+      segments.map((s) => ({ modality: 'sound', timestamp: s.start_s, page: null, ref: null, region_id: null, text: SPEECH_LABEL })),
     );
   },
 });
