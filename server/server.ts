@@ -21,6 +21,7 @@ import { FilterResolver } from './search/resolve.ts';
 import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
 import { AnswerWriter } from './ml/answer-writer.ts';
+import { WorkspacesService } from './services/workspaces.service.ts';
 import { ModelPulls } from './services/model-pulls.service.ts';
 import { createApp } from './api/app.ts';
 import { LibrarySync } from './libraries/sync.ts';
@@ -85,6 +86,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     search,
     filters: new FilterResolver(store),
     answers: new AnswersService(store, search, assets, writer),
+    workspaces: new WorkspacesService(store),
     signer,
     modelPulls: new ModelPulls(
       config.dataDir,

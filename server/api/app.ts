@@ -18,6 +18,7 @@ import { searchRoutes } from './search/routes.ts';
 import { modelRoutes } from './models/routes.ts';
 import { peopleRoutes } from './people/routes.ts';
 import { answerRoutes } from './answers/routes.ts';
+import { workspaceRoutes } from './workspaces/routes.ts';
 import { serveUi } from './ui/static.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { libraryRoutes } from './libraries/routes.ts';
@@ -35,6 +36,7 @@ export function apiRoutes(s: Services): AnyRouteSpec[] {
     ...modelRoutes(s),
     ...peopleRoutes(s),
     ...answerRoutes(s),
+    ...workspaceRoutes(s),
     ...keyRoutes(s),
     ...libraryRoutes(s),
   );

@@ -11,6 +11,7 @@ import type { FilterResolver } from '../search/resolve.ts';
 import type { PeopleService } from '../services/people.service.ts';
 import type { LibrariesService } from '../services/libraries.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
+import type { WorkspacesService } from '../services/workspaces.service.ts';
 import type { ModelPulls } from '../services/model-pulls.service.ts';
 import type { UrlSigner } from '../services/signing.service.ts';
 
@@ -28,6 +29,7 @@ export interface Services {
   people: PeopleService;
   libraries: LibrariesService;
   answers: AnswersService;
+  workspaces: WorkspacesService;
   modelPulls: ModelPulls;
   /** Signs the URLs of stored files (frame_url, thumbnail_url). */
   signer: UrlSigner;

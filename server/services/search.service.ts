@@ -3,6 +3,7 @@
 // WordNet), people by name, dense (meaning, when an encoder is installed), fusion into moments,
 // the optional rerank pass, hits. Reads the indexes; writes nothing.
 import type { Store } from '../store/index.ts';
+import { WorkspacesService } from './workspaces.service.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { SearchFilters, SearchRequest, SEARCH_TYPES } from '../contract/search.ts';
 import type { AuthContext } from './auth.service.ts';
@@ -158,8 +159,6 @@ export class SearchService {
 
   /** The workspaces a search may read: the key's own, or those asked for that the key may search. */
   private searchable(auth: AuthContext, asked: string[] | undefined): string[] {
-    const workspaceIds = asked ?? [auth.workspaceId];
-    for (const w of workspaceIds) if (w !== auth.workspaceId && !auth.access.includes(w)) throw Errors.forbidden(`This key may not search workspace ${w}.`);
-    return workspaceIds;
+    return asked ? [...new Set(new WorkspacesService(this.store).resolve(auth, asked))] : [auth.workspaceId];
   }
 }

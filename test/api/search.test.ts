@@ -103,6 +103,37 @@ describe('POST /search (SPEC 4.5, 2.10) over indexed corpus files', () => {
     expect((await search({ query: 'alice', video_id: id.carroll }, outsider)).status).toBe(404);
   });
 
+  it('lists the workspaces a key reaches (GET /workspaces), takes their names in workspace_ids, and says which it may search when refused', async () => {
+    const own = t.server.store.workspaces.byName('lib')!.id;
+    const outsideWs = t.server.store.workspaces.byName('outside')!.id;
+    const assets = t.server.store.workspaces.list().find((w) => w.id === own)!.asset_count;
+    expect(assets).toBeGreaterThan(0);
+
+    const friend = t.key('outside', ['read', 'write'], { access: ['lib'] });
+    const list = await t.api('GET', '/workspaces', { key: friend });
+    expect(list.status).toBe(200);
+    expect(list.body.data.workspaces).toEqual([
+      { workspace_id: outsideWs, name: 'outside', own: true, may_write: true, asset_count: 0 },
+      { workspace_id: own, name: 'lib', own: false, may_write: false, asset_count: assets },
+    ]);
+    const reader = t.key('outside', ['read']);
+    expect((await t.api('GET', '/workspaces', { key: reader })).body.data.workspaces).toEqual([
+      { workspace_id: outsideWs, name: 'outside', own: true, may_write: false, asset_count: 0 },
+    ]);
+    expect((await t.api('GET', '/workspaces')).status).toBe(401);
+
+    // Names work as ids do; the key's own workspace by name too.
+    const byName = await search({ query: 'alice', workspace_ids: ['outside', 'lib'] }, friend);
+    expect(byName.status).toBe(200);
+    expect(byName.body.data.hits[0]).toMatchObject({ video_id: id.carroll, workspace_id: own });
+    expect((await search({ query: 'alice', workspace_ids: ['outside'] }, reader)).status).toBe(200);
+    // Refused: the message names what the key may search, and nothing of the other workspace is returned.
+    const refused = await search({ query: 'alice', workspace_ids: ['lib'] }, reader);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(`This key may not search workspace lib; it may search: outside (${outsideWs}).`);
+    expect(refused.body.data).toBeUndefined();
+  });
+
   it('answers classic requests from arrow with engine_fallback when classic holds nothing', async () => {
     const r = await search({ query: 'alice', engine: 'classic' });
     expect(r.body.data.engine).toBe('arrow');

@@ -1,0 +1,34 @@
+// The workspaces a key reaches: its own, and those it may search (federated search,
+// `workspace_ids`). Named by id or by name; anything else is refused with the list of what it may.
+import type { Store } from '../store/index.ts';
+import { Errors } from '../errors.ts';
+import type { AuthContext } from './auth.service.ts';
+
+export class WorkspacesService {
+  constructor(private readonly store: Store) {}
+
+  /** The key's own workspace first, then those it may search, with their asset counts. */
+  reachable(auth: AuthContext): Array<{ workspace_id: string; name: string; own: boolean; may_write: boolean; asset_count: number }> {
+    const ids = [auth.workspaceId, ...auth.access.filter((a) => a !== auth.workspaceId)];
+    const rows = new Map(this.store.workspaces.list().map((w) => [w.id, w]));
+    return ids.flatMap((id) => {
+      const w = rows.get(id);
+      if (!w) return [];
+      const own = id === auth.workspaceId;
+      return [{ workspace_id: w.id, name: w.name, own, may_write: own && auth.scopes.has('write'), asset_count: w.asset_count }];
+    });
+  }
+
+  /** Workspace ids for `workspace_ids` given as ids or names; 403 naming those the key may search. */
+  resolve(auth: AuthContext, asked: string[]): string[] {
+    const reach = this.reachable(auth);
+    return asked.map((w) => {
+      const found = reach.find((r) => r.workspace_id === w) ?? reach.find((r) => r.name === w);
+      if (!found) {
+        const may = reach.map((r) => `${r.name} (${r.workspace_id})`).join(', ');
+        throw Errors.forbidden(`This key may not search workspace ${w}; it may search: ${may}.`);
+      }
+      return found.workspace_id;
+    });
+  }
+}
