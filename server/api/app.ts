@@ -53,7 +53,7 @@ export function createApp(s: Services): Koa<AppState> {
   app.use(requestId);
   app.use(errorHandler(s.log));
   app.use(hostGuard(s.config.allowedHosts));
-  app.use(authenticate(s.auth));
+  app.use(authenticate(s.auth, s.workspaces));
   app.use(rateLimit(s.config.rateLimit));
   app.use(
     bodyParser({

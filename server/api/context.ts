@@ -8,6 +8,9 @@ export interface AppState {
   startedAt: bigint;
   auth?: AuthContext;
   authError?: AppError;
+  /** The workspace X-Workspace-Id names, resolved; or why it may not be used. */
+  workspaceId?: string;
+  workspaceError?: AppError;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -83,10 +83,25 @@ export function requireAccess(state: AppState, access: Access): AuthContext {
   return state.auth;
 }
 
+/**
+ * `X-Workspace-Id` (README "Decisions"): a key that may search several workspaces reads from the one
+ * named (by id or name) — every read route answers as if the key belonged there, with the read scope
+ * only. Writes stay with the key's own workspace: a write route with the header naming another
+ * workspace is refused. A workspace outside the key's reach is 403, and nothing of it is returned.
+ */
+function inWorkspace(state: AppState, auth: AuthContext, access: Access): AuthContext {
+  if (access === 'public') return auth;
+  if (state.workspaceError) throw state.workspaceError;
+  const id = state.workspaceId;
+  if (!id || id === auth.workspaceId) return auth;
+  if (access !== 'read') throw Errors.forbidden("Writes go to the key's own workspace; X-Workspace-Id may name another only for reads.");
+  return { ...auth, workspaceId: id, scopes: new Set(['read'] as const), access: [] };
+}
+
 export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteSpec[]): void {
   for (const spec of routes) {
     const handler: Middleware<AppState> = async (ctx) => {
-      const auth = requireAccess(ctx.state, spec.access);
+      const auth = inWorkspace(ctx.state, requireAccess(ctx.state, spec.access), spec.access);
       const base = {
         params: parse(spec.params, ctx.params, 'params'),
         body: parse(spec.body, (ctx.request as { body?: unknown }).body, 'body'),
@@ -115,7 +130,7 @@ export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteS
     };
     // Auth and scope are checked before any body is read (a read key never streams an upload).
     const gate: Middleware<AppState> = async (ctx, next) => {
-      requireAccess(ctx.state, spec.access);
+      inWorkspace(ctx.state, requireAccess(ctx.state, spec.access), spec.access);
       if (spec.body && ctx.request.length && !ctx.is('application/json')) {
         throw new AppError('unsupported_media_type', 415, 'Send the request body as application/json.');
       }

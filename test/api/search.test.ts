@@ -134,6 +134,33 @@ describe('POST /search (SPEC 4.5, 2.10) over indexed corpus files', () => {
     expect(refused.body.data).toBeUndefined();
   });
 
+  it("reads from the workspace X-Workspace-Id names, within the key's reach; writes stay with its own", async () => {
+    const lib = t.server.store.workspaces.byName('lib')!.id;
+    const friend = t.key('outside', ['read', 'write'], { access: ['lib'] });
+    const reader = t.key('outside', ['read']);
+    const as = (key: string, ws: string) => ({ key, headers: { 'X-Workspace-Id': ws } });
+    // Without the header: the key's own (empty) workspace. With it, by name or id: lib's assets.
+    expect((await t.api('GET', '/videos', { key: friend })).body.pagination.total).toBe(0);
+    const listed = await t.api('GET', '/videos', as(friend, 'lib'));
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((v: { video_id: string }) => v.video_id)).toContain(id.carroll);
+    expect((await t.api('GET', '/videos', as(friend, lib))).body.pagination.total).toBe(listed.body.pagination.total);
+    expect((await t.api('GET', `/videos/${id.carroll}`, as(friend, 'lib'))).status).toBe(200);
+    expect((await t.api('POST', '/search', { ...as(friend, 'lib'), json: { query: 'alice' } })).body.data.hits[0]).toMatchObject({ video_id: id.carroll });
+    // Outside the key's reach: 403, nothing returned; a workspace that does not exist is the same.
+    for (const ws of ['lib', 'nowhere']) {
+      const r = await t.api('GET', '/videos', as(reader, ws));
+      expect(r.status).toBe(403);
+      expect(r.body.data).toBeUndefined();
+    }
+    expect((await t.api('GET', `/videos/${id.carroll}`, as(reader, 'lib'))).status).toBe(403);
+    // Writes: to the key's own workspace only.
+    const write = await t.api('PUT', '/index-options', { ...as(friend, 'lib'), json: {} });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toMatch(/Writes go to the key's own workspace/);
+    expect((await t.api('PUT', '/index-options', { ...as(friend, 'outside'), json: {} })).status).toBe(200);
+  });
+
   it('answers classic requests from arrow with engine_fallback when classic holds nothing', async () => {
     const r = await search({ query: 'alice', engine: 'classic' });
     expect(r.body.data.engine).toBe('arrow');

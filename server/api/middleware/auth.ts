@@ -3,6 +3,7 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../../errors.ts';
 import type { AuthService } from '../../services/auth.service.ts';
+import type { WorkspacesService } from '../../services/workspaces.service.ts';
 import type { AppState } from '../context.ts';
 
 export function presentedKey(headers: { get(name: string): string }): string | undefined {
@@ -13,7 +14,7 @@ export function presentedKey(headers: { get(name: string): string }): string | u
   return m ? m[1] : undefined;
 }
 
-export function authenticate(auth: AuthService): Middleware<AppState> {
+export function authenticate(auth: AuthService, workspaces: WorkspacesService): Middleware<AppState> {
   return async (ctx, next) => {
     const key = presentedKey(ctx);
     if (key !== undefined) {
@@ -22,6 +23,16 @@ export function authenticate(auth: AuthService): Middleware<AppState> {
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         ctx.state.authError = err;
+      }
+    }
+    // X-Workspace-Id: resolved here (id or name, within the key's reach); routes apply it (route.ts).
+    const named = ctx.get('X-Workspace-Id').trim();
+    if (named && ctx.state.auth) {
+      try {
+        [ctx.state.workspaceId] = workspaces.resolve(ctx.state.auth, [named]);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        ctx.state.workspaceError = err;
       }
     }
     await next();
