@@ -5,6 +5,11 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** A query keeps at most this many distinct words. */
 export const MAX_TERMS = 32;
 
+/** Sentences of a text: runs ending in . ! ? … with any closing quote or bracket, and the rest. */
+export function sentences(text: string): string[] {
+  return (text.match(/[^.!?…]+[.!?…]+["'’”)\]]*|[^.!?…]+$/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
+}
+
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }

@@ -13,7 +13,7 @@ import type { AssetsService } from './assets.service.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { Evidence } from '../contract/answers.ts';
 import type { FoundHit } from '../search/hits.ts';
-import { queryTerms, words as wordsOf } from '../search/tokenizer.ts';
+import { queryTerms, sentences, words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 import type { AnswerWriter } from '../ml/answer-writer.ts';
 import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from './grounded-answer.ts';
@@ -40,10 +40,6 @@ export function questionType(q: string): QuestionType {
 
 function contentWords(q: string): string[] {
   return queryTerms(q).filter((w) => !QUESTION_WORDS.has(w) && w.length > 1);
-}
-
-function sentences(text: string): string[] {
-  return (text.match(/[^.!?…]+[.!?…]+["'’”)]*|[^.!?…]+$/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
 }
 
 export function clock(t: number): string {
@@ -247,12 +243,13 @@ export class AnswersService {
    * answers exactly (counts) or not at all (refusals).
    */
   private async generate(
+    composer: Composer,
     q: string,
     r: Composed,
     maxTokens: number,
     s: Streaming,
   ): Promise<{ answer: string; evidence: 'found' | 'none'; cited: CitedMoment[]; truncated: boolean; stopped: boolean } | null> {
-    if (!this.writer?.model() || r.evidence === 'none' || r.counted || r.pool.length === 0) return null;
+    if (composer !== 'generative' || !this.writer || r.evidence === 'none' || r.counted || r.pool.length === 0) return null;
     const given: PromptEvidence[] = r.pool.map((h, i) => ({
       n: i + 1,
       where: where(h),
@@ -281,7 +278,7 @@ export class AnswersService {
     const asset = this.assets.visible(auth.workspaceId, videoId);
     const r = await this.compose(auth, query, [asset.id]);
     const composer = this.composer();
-    const g = await this.generate(query, r, RECALL_TOKENS, {});
+    const g = await this.generate(composer, query, r, RECALL_TOKENS, {});
     return {
       video_id: asset.id,
       query,
@@ -304,7 +301,7 @@ export class AnswersService {
     this.checkChat(auth, req);
     const r = await this.compose(auth, req.query, req.video_ids);
     const composer = this.composer();
-    const g = await this.generate(req.query, r, req.max_tokens, s);
+    const g = await this.generate(composer, req.query, r, req.max_tokens, s);
     if (g) {
       return {
         query: req.query,

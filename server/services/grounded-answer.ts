@@ -6,7 +6,7 @@
 // sometimes cites the neighbour of the right piece: the citation is then moved to the piece that
 // holds the words); a sentence that no piece supports, a repeated sentence, and a sentence cut off
 // by max_tokens are dropped.
-import { words as wordsOf } from '../search/tokenizer.ts';
+import { sentences, words as wordsOf } from '../search/tokenizer.ts';
 import { STOPWORDS } from '../search/stopwords.ts';
 
 export const EVIDENCE_MAX = 4;
@@ -40,29 +40,23 @@ export interface PromptEvidence {
 export function focus(text: string, asked: string[]): string {
   const t = text.replace(/\s+/g, ' ').trim();
   if (t.length <= EVIDENCE_CHARS) return t;
-  const sentences = (t.match(/[^.!?…]+(?:[.!?…]+["'’”)\]]*|$)/g) ?? [t]).map((x) => x.trim()).filter(Boolean);
+  const parts = sentences(t);
   const want = new Set(asked.map(base));
   const score = (x: string) => wordsOf(x).filter((w) => want.has(base(w))).length;
   let best = 0;
-  sentences.forEach((x, i) => {
-    if (score(x) > score(sentences[best])) best = i;
+  parts.forEach((x, i) => {
+    if (score(x) > score(parts[best])) best = i;
   });
+  // Grow around it while the whole still fits: a sentence after where one fits, else one before.
   let from = best;
   let to = best + 1;
-  const len = () => sentences.slice(from, to).join(' ').length;
+  const fits = (a: number, b: number) => parts.slice(a, b).join(' ').length <= EVIDENCE_CHARS;
   for (;;) {
-    const grew = [to < sentences.length ? 'after' : null, from > 0 ? 'before' : null].find((side) => {
-      if (side === 'after') to++;
-      else if (side === 'before') from--;
-      else return false;
-      if (len() <= EVIDENCE_CHARS) return true;
-      if (side === 'after') to--;
-      else from++;
-      return false;
-    });
-    if (!grew) break;
+    if (to < parts.length && fits(from, to + 1)) to++;
+    else if (from > 0 && fits(from - 1, to)) from--;
+    else break;
   }
-  return clip(sentences.slice(from, to).join(' '));
+  return clip(parts.slice(from, to).join(' '));
 }
 
 function clip(text: string): string {

@@ -10,6 +10,7 @@ import type { NewEntry } from '../../store/search.repo.ts';
 import type { NewVector } from '../../store/vectors.repo.ts';
 import { picturesOf, type PictureInput } from '../picture-input.ts';
 import { defineStage, needsModels } from '../stage.ts';
+import { sentences } from '../../search/tokenizer.ts';
 
 const WINDOW_S = 30;
 /**
@@ -27,15 +28,15 @@ export type Piece = Omit<NewVector, 'vector'>;
 export function sentenceWindows(text: string, max = PASSAGE_WINDOW_WORDS): string[] {
   const count = (s: string) => s.split(/\s+/).filter(Boolean).length;
   if (count(text) <= max) return [text];
-  const sentences = (text.match(/[^.!?…]+(?:[.!?…]+["'’”)\]]*|$)/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
+  const parts = sentences(text);
   const out: string[] = [];
   let i = 0;
-  while (i < sentences.length) {
+  while (i < parts.length) {
     let j = i;
     let words = 0;
-    while (j < sentences.length && (j === i || words + count(sentences[j]) <= max)) words += count(sentences[j++]);
-    out.push(sentences.slice(i, j).join(' '));
-    if (j >= sentences.length) break;
+    while (j < parts.length && (j === i || words + count(parts[j]) <= max)) words += count(parts[j++]);
+    out.push(parts.slice(i, j).join(' '));
+    if (j >= parts.length) break;
     i = j - 1 > i ? j - 1 : j;
   }
   return out;
