@@ -170,15 +170,59 @@ keys
     });
   });
 
-program
-  .command('workspaces')
+const workspaces = program.command('workspaces').description('list, create and flag workspaces');
+
+workspaces
+  .command('list', { isDefault: true })
   .description('list workspaces')
   .addOption(dataOption())
   .action((opts: { data?: string }) => {
     withStore(opts.data, (store) => {
       for (const w of store.workspaces.list()) {
-        process.stdout.write(`${w.id}  ${w.name}  ${w.asset_count} assets  ${w.key_count} keys\n`);
+        process.stdout.write(`${w.id}  ${w.name}  ${w.asset_count} assets  ${w.key_count} keys${w.read_only ? '  read-only' : ''}\n`);
       }
+    });
+  });
+
+workspaces
+  .command('create <name>')
+  .description(
+    'create a workspace; --read-only makes a demo workspace (its keys read and search, every write through the API is refused); --from indexes a folder into it',
+  )
+  .addOption(dataOption())
+  .option('--read-only', 'a read-only demo workspace')
+  .option('--from <paths...>', 'files and folders to index into it (in place)')
+  .addOption(new Option('--pipeline <name>', 'pipeline for --from').choices([...PIPELINES]).default('arrow'))
+  .option('--workers <n>', 'indexer processes for --from', (v) => Number(v))
+  .action(async (name: string, opts: { data?: string; readOnly?: boolean; from?: string[]; pipeline: string; workers?: number }) => {
+    if (opts.from?.length) {
+      if (withStore(opts.data, (store) => store.workspaces.byName(name)))
+        fail(`workspace ${name} exists already; index into it with \`media-index index --workspace ${name}\``);
+      await indexPaths(opts.from, { data: opts.data, workspace: name, pipeline: opts.pipeline, workers: opts.workers, readOnly: opts.readOnly });
+      if (opts.readOnly) process.stdout.write(`workspace ${name} is read-only\n`);
+      return;
+    }
+    withStore(opts.data, (store) => {
+      const { row, created } = store.workspaces.ensure(name);
+      if (!created) fail(`workspace ${name} exists already`);
+      if (opts.readOnly) store.workspaces.setReadOnly(row.id, true);
+      process.stdout.write(`created workspace ${row.name} (${row.id})${opts.readOnly ? ', read-only' : ''}\n`);
+    });
+  });
+
+workspaces
+  .command('set <name>')
+  .description('make a workspace read-only, or writable again')
+  .addOption(dataOption())
+  .addOption(new Option('--read-only', 'refuse every write through the API').conflicts('writable'))
+  .option('--writable', 'accept writes again')
+  .action((name: string, opts: { data?: string; readOnly?: boolean; writable?: boolean }) => {
+    if (!opts.readOnly && !opts.writable) fail('say --read-only or --writable');
+    withStore(opts.data, (store) => {
+      const row = store.workspaces.byName(name);
+      if (!row) fail(`no workspace ${name}`);
+      store.workspaces.setReadOnly(row.id, Boolean(opts.readOnly));
+      process.stdout.write(`workspace ${name} is ${opts.readOnly ? 'read-only' : 'writable'}\n`);
     });
   });
 
@@ -196,6 +240,82 @@ program
     });
   });
 
+interface IndexRun {
+  data?: string;
+  workspace: string;
+  pipeline: string;
+  options?: string;
+  workers?: number;
+  /** Set the workspace read-only before indexing (a demo workspace seeded from a folder). */
+  readOnly?: boolean;
+}
+
+/** Indexes files and folders in place into a workspace (created when new), with a progress bar. */
+async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
+  const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
+  const { files, skipped } = collectFiles(paths);
+  for (const s of skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+  if (files.length === 0) fail('no supported files found');
+  let core;
+  try {
+    core = await openCore(config, { lockInfo: 'media-index index', log: () => {} });
+  } catch (err) {
+    if (err instanceof DataFolderBusyError) {
+      fail(`${err.message}\nIndex through the running server instead (POST /api/v1/videos), or stop it first.`);
+    }
+    throw err;
+  }
+  const ensured = core.store.workspaces.ensure(opts.workspace);
+  const ws = ensured.row;
+  if (ensured.created) process.stdout.write(`created workspace ${ws.name}\n`);
+  if (opts.readOnly) core.store.workspaces.setReadOnly(ws.id, true);
+  const bar = new cliProgress.SingleBar(
+    { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
+    cliProgress.Presets.shades_classic,
+  );
+  const pending = new Set<string>();
+  let refused = 0;
+  let failedStages = 0;
+  let added = false;
+  let finish = () => {};
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  core.host.on('run-finished', (e: RunFinishedEvent) => {
+    if (!pending.has(e.assetId)) return;
+    if (e.state === 'failed') failedStages++;
+    bar.update({ stage: `${e.stage} ${e.state}` });
+    if (e.assetCompleted) {
+      pending.delete(e.assetId);
+      bar.increment();
+      if (pending.size === 0 && added) finish();
+    }
+  });
+  bar.start(files.length, 0, { stage: 'adding files' });
+  for (const file of files) {
+    try {
+      const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
+      pending.add(ack.video_id);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      refused++;
+      bar.setTotal(files.length - refused);
+      process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
+    }
+  }
+  added = true;
+  if (config.workers === 0) {
+    bar.stop();
+    process.stdout.write(`${pending.size} file(s) queued; indexing is paused (--workers 0)\n`);
+  } else {
+    if (pending.size > 0) await done;
+    else finish();
+    bar.stop();
+    process.stdout.write(
+      `${files.length - refused} indexed into workspace ${ws.name}, ${refused} refused, ${failedStages} stage run(s) failed (see GET /videos/{id})\n`,
+    );
+  }
+  await core.close();
+}
+
 program
   .command('index <paths...>')
   .description('index files and folders (recursively) in place, with a progress bar')
@@ -204,67 +324,7 @@ program
   .addOption(new Option('--pipeline <name>', 'pipeline').choices([...PIPELINES]).default('arrow'))
   .option('--options <json>', 'index options for these files (SPEC 2.7)')
   .option('--workers <n>', 'indexer processes', (v) => Number(v))
-  .action(async (paths: string[], opts: { data?: string; workspace: string; pipeline: string; options?: string; workers?: number }) => {
-    const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
-    const { files, skipped } = collectFiles(paths);
-    for (const s of skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
-    if (files.length === 0) fail('no supported files found');
-    let core;
-    try {
-      core = await openCore(config, { lockInfo: 'media-index index', log: () => {} });
-    } catch (err) {
-      if (err instanceof DataFolderBusyError) {
-        fail(`${err.message}\nIndex through the running server instead (POST /api/v1/videos), or stop it first.`);
-      }
-      throw err;
-    }
-    const ws = core.store.workspaces.ensure(opts.workspace).row;
-    const bar = new cliProgress.SingleBar(
-      { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
-      cliProgress.Presets.shades_classic,
-    );
-    const pending = new Set<string>();
-    let refused = 0;
-    let failedStages = 0;
-    let added = false;
-    let finish = () => {};
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    core.host.on('run-finished', (e: RunFinishedEvent) => {
-      if (!pending.has(e.assetId)) return;
-      if (e.state === 'failed') failedStages++;
-      bar.update({ stage: `${e.stage} ${e.state}` });
-      if (e.assetCompleted) {
-        pending.delete(e.assetId);
-        bar.increment();
-        if (pending.size === 0 && added) finish();
-      }
-    });
-    bar.start(files.length, 0, { stage: 'adding files' });
-    for (const file of files) {
-      try {
-        const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
-        pending.add(ack.video_id);
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        refused++;
-        bar.setTotal(files.length - refused);
-        process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
-      }
-    }
-    added = true;
-    if (config.workers === 0) {
-      bar.stop();
-      process.stdout.write(`${pending.size} file(s) queued; indexing is paused (--workers 0)\n`);
-    } else {
-      if (pending.size > 0) await done;
-      else finish();
-      bar.stop();
-      process.stdout.write(
-        `${files.length - refused} indexed into workspace ${ws.name}, ${refused} refused, ${failedStages} stage run(s) failed (see GET /videos/{id})\n`,
-      );
-    }
-    await core.close();
-  });
+  .action((paths: string[], opts: IndexRun) => indexPaths(paths, opts));
 
 const models = program.command('models').description('optional models: list, pull (download), verify, remove');
 
@@ -368,7 +428,7 @@ program
     await withStoreAsync(opts.data, async (store) => {
       const ws = store.workspaces.byName(opts.workspace);
       if (!ws) fail(`no workspace named ${opts.workspace}`);
-      const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [] };
+      const auth = { keyId: 'cli', workspaceId: ws.id, scopes: new Set(['read' as const]), access: [], readOnly: true };
       const request = SearchRequest.parse({ query, limit: opts.limit, rerank: Boolean(opts.rerank) });
       // Printed as the API answers, with frame URLs relative to the server.
       const answer = new Presenter(new UrlSigner(opts.data ?? defaultDataDir()), '').hits(await new SearchService(store).search(auth, request));

@@ -95,7 +95,14 @@ function inWorkspace(state: AppState, auth: AuthContext, access: Access): AuthCo
   const id = state.workspaceId;
   if (!id || id === auth.workspaceId) return auth;
   if (access !== 'read') throw Errors.forbidden("Writes go to the key's own workspace; X-Workspace-Id may name another only for reads.");
-  return { ...auth, workspaceId: id, scopes: new Set(['read'] as const), access: [] };
+  return { ...auth, workspaceId: id, scopes: new Set(['read'] as const), access: [], readOnly: true };
+}
+
+/** A read-only demo workspace (SPEC 5.7) answers reads and search to every key and refuses every change. */
+function refuseChangeToReadOnly(auth: AuthContext, spec: AnyRouteSpec): void {
+  if (spec.access === 'write' && auth.readOnly && spec.method !== 'get') {
+    throw Errors.forbidden('This workspace is a read-only demo workspace: it can be read and searched, not changed.');
+  }
 }
 
 export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteSpec[]): void {
@@ -130,7 +137,7 @@ export function mountRoutes(router: Router<AppState>, routes: readonly AnyRouteS
     };
     // Auth and scope are checked before any body is read (a read key never streams an upload).
     const gate: Middleware<AppState> = async (ctx, next) => {
-      inWorkspace(ctx.state, requireAccess(ctx.state, spec.access), spec.access);
+      refuseChangeToReadOnly(inWorkspace(ctx.state, requireAccess(ctx.state, spec.access), spec.access), spec);
       if (spec.body && ctx.request.length && !ctx.is('application/json')) {
         throw new AppError('unsupported_media_type', 415, 'Send the request body as application/json.');
       }

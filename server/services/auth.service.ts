@@ -19,6 +19,8 @@ export interface AuthContext {
   scopes: ReadonlySet<Scope>;
   /** Workspaces this key may search besides its own. */
   access: readonly string[];
+  /** The key's workspace is a read-only demo workspace: every write is refused, whatever the scopes. */
+  readOnly: boolean;
 }
 
 export interface CreatedKey {
@@ -124,6 +126,7 @@ export class AuthService {
       workspaceId: row.workspace_id,
       scopes: new Set(row.scopes.split(',') as Scope[]),
       access: JSON.parse(row.access) as string[],
+      readOnly: this.store.workspaces.byId(row.workspace_id)?.read_only === 1,
     };
   }
 

@@ -8,14 +8,17 @@ export class WorkspacesService {
   constructor(private readonly store: Store) {}
 
   /** The key's own workspace first, then those it may search, with their asset counts. */
-  reachable(auth: AuthContext): Array<{ workspace_id: string; name: string; own: boolean; may_write: boolean; asset_count: number }> {
+  reachable(auth: AuthContext): Array<{ workspace_id: string; name: string; own: boolean; may_write: boolean; read_only: boolean; asset_count: number }> {
     const ids = [auth.workspaceId, ...auth.access.filter((a) => a !== auth.workspaceId)];
     const rows = new Map(this.store.workspaces.list().map((w) => [w.id, w]));
     return ids.flatMap((id) => {
       const w = rows.get(id);
       if (!w) return [];
       const own = id === auth.workspaceId;
-      return [{ workspace_id: w.id, name: w.name, own, may_write: own && auth.scopes.has('write'), asset_count: w.asset_count }];
+      const readOnly = w.read_only === 1;
+      return [
+        { workspace_id: w.id, name: w.name, own, may_write: own && !readOnly && auth.scopes.has('write'), read_only: readOnly, asset_count: w.asset_count },
+      ];
     });
   }
 

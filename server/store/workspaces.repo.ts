@@ -6,6 +6,8 @@ export interface WorkspaceRow {
   name: string;
   index_options: string;
   created_at: number;
+  /** 1: a demo workspace, read and searched through the API, never written (SPEC 5.7). */
+  read_only: 0 | 1;
 }
 
 export class WorkspacesRepo {
@@ -23,8 +25,10 @@ export class WorkspacesRepo {
   ensure(name: string): { row: WorkspaceRow; created: boolean } {
     const existing = this.byName(name);
     if (existing) return { row: existing, created: false };
-    const row: WorkspaceRow = { id: newId('ws'), name, index_options: '{}', created_at: clock.now() };
-    this.db.prepare('INSERT INTO workspaces (id, name, index_options, created_at) VALUES (@id, @name, @index_options, @created_at)').run(row);
+    const row: WorkspaceRow = { id: newId('ws'), name, index_options: '{}', created_at: clock.now(), read_only: 0 };
+    this.db
+      .prepare('INSERT INTO workspaces (id, name, index_options, created_at, read_only) VALUES (@id, @name, @index_options, @created_at, @read_only)')
+      .run(row);
     return { row, created: true };
   }
 
@@ -37,6 +41,10 @@ export class WorkspacesRepo {
          FROM workspaces w ORDER BY w.created_at`,
       )
       .all() as Array<WorkspaceRow & { asset_count: number; key_count: number }>;
+  }
+
+  setReadOnly(id: string, readOnly: boolean): void {
+    this.db.prepare('UPDATE workspaces SET read_only = ? WHERE id = ?').run(readOnly ? 1 : 0, id);
   }
 
   setIndexOptions(id: string, json: string): void {

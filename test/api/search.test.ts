@@ -113,12 +113,12 @@ describe('POST /search (SPEC 4.5, 2.10) over indexed corpus files', () => {
     const list = await t.api('GET', '/workspaces', { key: friend });
     expect(list.status).toBe(200);
     expect(list.body.data.workspaces).toEqual([
-      { workspace_id: outsideWs, name: 'outside', own: true, may_write: true, asset_count: 0 },
-      { workspace_id: own, name: 'lib', own: false, may_write: false, asset_count: assets },
+      { workspace_id: outsideWs, name: 'outside', own: true, may_write: true, read_only: false, asset_count: 0 },
+      { workspace_id: own, name: 'lib', own: false, may_write: false, read_only: false, asset_count: assets },
     ]);
     const reader = t.key('outside', ['read']);
     expect((await t.api('GET', '/workspaces', { key: reader })).body.data.workspaces).toEqual([
-      { workspace_id: outsideWs, name: 'outside', own: true, may_write: false, asset_count: 0 },
+      { workspace_id: outsideWs, name: 'outside', own: true, may_write: false, read_only: false, asset_count: 0 },
     ]);
     expect((await t.api('GET', '/workspaces')).status).toBe(401);
 

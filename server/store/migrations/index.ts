@@ -20,6 +20,7 @@ import { migration as m0017 } from './0017-libraries.ts';
 import { migration as m0018 } from './0018-queue-at-scale.ts';
 import { migration as m0019 } from './0019-asset-metadata.ts';
 import { migration as m0020 } from './0020-face-attributes.ts';
+import { migration as m0021 } from './0021-read-only-workspaces.ts';
 
 export interface Migration {
   name: string;
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0018,
   m0019,
   m0020,
+  m0021,
 ];
