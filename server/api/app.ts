@@ -10,6 +10,7 @@ import { errorHandler } from './middleware/errors.ts';
 import { hostGuard } from './middleware/host-guard.ts';
 import { authenticate } from './middleware/auth.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
+import { methodNotAllowed } from './middleware/methods.ts';
 import { videoRoutes } from './videos/routes.ts';
 import { indexOptionsRoutes } from './index-options/routes.ts';
 import { engineRoutes } from './engines/routes.ts';
@@ -48,7 +49,8 @@ export function createApp(s: Services): Koa<AppState> {
   app.proxy = false;
   app.silent = true;
   const router = new Router<AppState>({ prefix: API_PREFIX });
-  mountRoutes(router, apiRoutes(s));
+  const routes = apiRoutes(s);
+  mountRoutes(router, routes);
 
   app.use(requestId);
   app.use(errorHandler(s.log));
@@ -64,8 +66,8 @@ export function createApp(s: Services): Koa<AppState> {
       jsonStrict: false,
     }),
   );
+  app.use(methodNotAllowed(API_PREFIX, routes));
   app.use(router.routes());
-  app.use(router.allowedMethods());
   app.use(serveUi(s.config.uiDir));
   return app;
 }

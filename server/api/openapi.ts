@@ -1,12 +1,46 @@
-// The OpenAPI document, generated from the route declarations and their zod contracts.
+// The OpenAPI document, generated from the route declarations and their zod contracts. Every status a
+// route can answer is listed (no `default`): those of its shape (below) and the ones it declares.
 import { z } from 'zod';
 import type { AnyRouteSpec } from './route.ts';
 import { ErrorEnvelope, listEnvelope, successEnvelope } from '../contract/common.ts';
 
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'unauthorized: no key, or a key that is not valid, expired or revoked',
+  403: 'forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign',
+  404: 'not_found: no such resource in the caller workspace (also one named in the query or body)',
+  405: 'method_not_allowed: the path does not take this method (Allow lists those it does)',
+  409: 'conflict or busy: the resource is in a state that does not allow this now',
+  413: 'the request body or upload is too large',
+  415: 'the request body is not of a supported type or encoding',
+  422: 'invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out',
+  429: 'rate_limited: too many requests; Retry-After says when to try again',
+  500: 'internal_error: an unexpected fault, logged with the request id',
+  503: 'unavailable: the service cannot answer this now (the message says why)',
+  507: 'no_space: the disk holding the data folder is full; nothing was stored',
+};
+
+/**
+ * JSON Schema as OpenAPI 3.1 tools read it. Tuples (`prefixItems`, which several tools do not read)
+ * become arrays of their one item type with a fixed length.
+ */
+function normalise(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalise);
+  if (!node || typeof node !== 'object') return node;
+  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, normalise(v)])) as Record<string, unknown>;
+  const prefix = o.prefixItems as unknown[] | undefined;
+  if (Array.isArray(prefix) && prefix.every((p) => JSON.stringify(p) === JSON.stringify(prefix[0]))) {
+    delete o.prefixItems;
+    o.items = prefix[0];
+    o.minItems = prefix.length;
+    o.maxItems = prefix.length;
+  }
+  return o;
+}
+
 function schema(t: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   const json = z.toJSONSchema(t, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
+  return normalise(json) as Record<string, unknown>;
 }
 
 function openApiPath(koaPath: string): string {
@@ -28,19 +62,47 @@ function parameters(spec: AnyRouteSpec): unknown[] {
   return out;
 }
 
+/** The error statuses a route of this shape can answer, and those it declares. */
+function errorStatuses(spec: AnyRouteSpec): number[] {
+  const out = new Set<number>([403, 429, 500]); // Host/Origin guard, rate limit, a fault
+  if (spec.access !== 'public') {
+    out.add(401);
+    out.add(503); // the database held by another process past the busy timeout
+  }
+  if (spec.params || spec.query || spec.body || spec.bodyDoc || spec.multipart) {
+    out.add(422);
+    out.add(404);
+  }
+  if (spec.body || spec.bodyDoc || spec.multipart) {
+    out.add(413);
+    out.add(415);
+  }
+  for (const s of spec.errors ?? []) out.add(s);
+  return [...out].sort((a, b) => a - b);
+}
+
+function operationId(method: string, koaPath: string): string {
+  return `${method}${koaPath
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('')}`;
+}
+
 export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const errorRef = { $ref: '#/components/schemas/Error' };
   for (const spec of routes) {
     const p = (paths[`/api/v1${openApiPath(spec.path)}`] ??= {});
+    const responses: Record<string, unknown> = {};
     const op: Record<string, unknown> = {
+      operationId: operationId(spec.method, spec.path),
       summary: spec.summary,
       tags: spec.tags ?? [spec.path.split('/')[1] || 'system'],
       parameters: parameters(spec),
       security: spec.access === 'public' ? [] : [{ apiKey: [] }, { bearer: [] }],
       'x-scope': spec.access,
-      responses: {
-        default: { description: 'Error', content: { 'application/json': { schema: schema(ErrorEnvelope) } } },
-      },
+      responses,
     };
     const bodyType = spec.bodyDoc ?? spec.body;
     if (spec.multipart) {
@@ -48,14 +110,25 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): 
     } else if (bodyType) {
       op.requestBody = { required: true, content: { 'application/json': { schema: schema(bodyType, 'input') } } };
     }
+    let success: Record<string, unknown>;
     if (spec.kind !== 'raw') {
       const envelope = spec.kind === 'list' ? listEnvelope(spec.response) : successEnvelope(spec.response);
-      (op.responses as Record<string, unknown>)[String(spec.status ?? 200)] = {
-        description: 'Success',
-        content: { 'application/json': { schema: schema(envelope) } },
-      };
+      success = { description: 'Success', content: { 'application/json': { schema: schema(envelope) } } };
     } else {
-      (op.responses as Record<string, unknown>)['200'] = { description: 'Success' };
+      success = { description: 'Success', content: Object.fromEntries((spec.produces ?? ['application/octet-stream']).map((t) => [t, {}])) };
+    }
+    if (spec.links) {
+      success.links = Object.fromEntries(
+        Object.entries(spec.links).map(([name, l]) => {
+          const [method, path] = l.to.split(' ');
+          if (!routes.some((r) => r.method === method && r.path === path)) throw new Error(`link ${name} of ${spec.path} leads to no route: ${l.to}`);
+          return [name, { operationId: operationId(method, path), parameters: l.parameters }];
+        }),
+      );
+    }
+    for (const status of [spec.status ?? 200, ...(spec.alsoStatus ?? [])]) responses[String(status)] = success;
+    for (const status of errorStatuses(spec)) {
+      responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
     }
     p[spec.method] = op;
   }
@@ -64,6 +137,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): 
     info: { title: 'Media Index local API', version },
     servers: [{ url: 'http://127.0.0.1:7717' }],
     components: {
+      schemas: { Error: schema(ErrorEnvelope) },
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer' },

@@ -33,6 +33,20 @@ interface BaseSpec<P, Q, B> {
   multipart?: z.ZodType;
   middleware?: Middleware[];
   status?: number;
+  /** Other success statuses the handler may choose (documentation: same body as `status`). */
+  alsoStatus?: number[];
+  /**
+   * Error statuses this route answers besides those every route of its shape may (documentation;
+   * see openapi.ts): 409 busy, 422 a well-formed but impossible request, 503, 507 and the like.
+   */
+  errors?: number[];
+  /** The content types a raw route answers with (documentation). */
+  produces?: string[];
+  /**
+   * OpenAPI links from this route's success answer: name → the route they lead to ("get
+   * /videos/:id") and its parameters as runtime expressions ("$response.body#/data/video_id").
+   */
+  links?: Record<string, { to: string; parameters: Record<string, string> }>;
   tags?: string[];
 }
 

@@ -1,7 +1,7 @@
 // Streams a file as a response, with byte ranges where asked (players seek with `Range: bytes=a-b`).
 import fs from 'node:fs';
 import type { AppContext } from './context.ts';
-import { Errors } from '../errors.ts';
+import { AppError, Errors } from '../errors.ts';
 
 /** One `bytes=a-b` range (the form players send), clamped to the file; null without a Range header. */
 export function byteRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
@@ -33,10 +33,9 @@ export async function sendFile(ctx: AppContext, file: string, type: string, opts
     ctx.set('Accept-Ranges', 'bytes');
     const range = byteRange(ctx.get('Range'), size);
     if (range === 'unsatisfiable') {
-      ctx.status = 416;
-      ctx.set('Content-Range', `bytes */${size}`);
-      ctx.body = '';
-      return;
+      throw new AppError('range_not_satisfiable', 416, `The range asked for lies outside the file (${size} bytes).`, {
+        headers: { 'Content-Range': `bytes */${size}` },
+      });
     }
     if (range) {
       ctx.status = 206;

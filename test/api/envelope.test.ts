@@ -1,3 +1,4 @@
+import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,48 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
       expect(r.headers.get('x-ratelimit-remaining')).not.toBeNull();
       expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
     }
+  });
+
+  it('answers a method a path does not take with 405 and Allow (the most specific route), OPTIONS with 204', async () => {
+    // fetch refuses to send TRACE; node:http does.
+    const trace = await new Promise<{ status: number; allow: string; body: string }>((resolve, reject) => {
+      const req = http.request(`${t.url}/api/v1/people/recluster`, { method: 'TRACE', headers: { 'X-API-Key': key } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, allow: String(res.headers.allow), body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(trace.status).toBe(405);
+    expect(JSON.parse(trace.body).error.code).toBe('method_not_allowed');
+    // /people/recluster is not /people/{id}: POST only, not GET or PATCH.
+    expect(trace.allow).toBe('POST');
+    const get = await t.api('GET', '/people/recluster', { key });
+    expect(get.status).toBe(404); // GET /people/{id} with the id "recluster": no such person
+    const facets = await t.api('OPTIONS', '/videos/facets', { key });
+    expect([facets.status, facets.headers.get('allow')]).toEqual([204, 'GET, HEAD']);
+    const put = await t.api('PUT', '/videos', { key, json: {} });
+    expect([put.status, put.headers.get('allow'), put.body.error.code]).toEqual([405, 'GET, HEAD, POST', 'method_not_allowed']);
+    const options = await t.api('OPTIONS', '/videos/vid_x', { key });
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'DELETE, GET, HEAD']);
+    expect((await t.api('GET', '/no/such/endpoint', { key })).status).toBe(404);
+  });
+
+  it('lists in the OpenAPI document every status a route answers, with links between operations', async () => {
+    const doc = (await t.api('GET', '/openapi.json')).body;
+    const recluster = doc.paths['/api/v1/people/recluster'].post.responses;
+    expect(Object.keys(recluster)).toEqual(expect.arrayContaining(['200', '202', '401', '403', '409', '422', '429']));
+    expect(recluster.default).toBeUndefined();
+    expect(recluster['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const upload = doc.paths['/api/v1/videos'].post.responses;
+    expect(Object.keys(upload)).toEqual(expect.arrayContaining(['201', '413', '415', '422', '507']));
+    expect(upload['201'].links.GetAsset).toEqual({ operationId: 'getVideosId', parameters: { id: '$response.body#/data/video_id' } });
+    // Tuples are arrays of a fixed length (tools read `items`, not `prefixItems`).
+    expect(JSON.stringify(doc)).not.toContain('prefixItems');
+    const frame = doc.paths['/api/v1/videos/{id}/frames/{name}'].get.responses;
+    expect(Object.keys(frame['200'].content)).toContain('image/jpeg');
+    expect(Object.keys(frame)).toEqual(expect.arrayContaining(['206', '416']));
   });
 
   it('serves an OpenAPI document generated from the contracts', async () => {

@@ -42,6 +42,7 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
         'As POST /chat, answered as server-sent events: with a language model, `evidence` (the moments it is given, numbered as it may cite them) and `chunk` events ({text}) as it writes; then one `answer` event (the data of POST /chat) or `error`. Closing the connection stops the answer',
       access: 'read',
       body: ChatRequest,
+      produces: ['text/event-stream'],
       handler: async ({ auth, body, ctx }) => {
         s.answers.checkChat(auth, body); // a bad request is refused before the stream starts
         const out = new PassThrough();

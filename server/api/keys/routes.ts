@@ -24,6 +24,7 @@ export function keyRoutes(s: Services): AnyRouteSpec[] {
       body: CreateKeyBody,
       status: 201,
       response: CreatedKeyView,
+      links: { RevokeKey: { to: 'delete /keys/:id', parameters: { id: '$response.body#/data/key_id' } } },
       handler: ({ auth, body }) => s.auth.createOwnKey(auth, body),
     }),
     defineRoute({

@@ -4,6 +4,14 @@ import { PaginationQuery } from '../../contract/common.ts';
 import { Library, LibraryCreate, LibraryParams, LibraryProblem, LibraryRemoved, ScanAck } from '../../contract/libraries.ts';
 import type { Services } from '../services.ts';
 
+/** OpenAPI links to what can be asked of a library, its id at `at` in the answer. */
+const libraryLinks = (at: string) => ({
+  GetLibrary: { to: 'get /libraries/:id', parameters: { id: at } },
+  Problems: { to: 'get /libraries/:id/problems', parameters: { id: at } },
+  Scan: { to: 'post /libraries/:id/scan', parameters: { id: at } },
+  Remove: { to: 'delete /libraries/:id', parameters: { id: at } },
+});
+
 export function libraryRoutes(s: Services): AnyRouteSpec[] {
   return [
     defineRoute({
@@ -11,9 +19,11 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
       path: '/libraries',
       summary: 'Add a folder as a library: indexed in place, then kept in sync (write scope)',
       access: 'write',
+      errors: [409],
       body: LibraryCreate,
       status: 201,
       response: Library,
+      links: libraryLinks('$response.body#/data/library_id'),
       handler: ({ auth, body }) => s.libraries.add(auth.workspaceId, body),
     }),
     defineListRoute({
@@ -23,6 +33,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: PaginationQuery,
       response: Library,
+      links: libraryLinks('$response.body#/data/0/library_id'),
       handler: ({ auth, query }) => s.libraries.list(auth.workspaceId, query.limit, query.offset),
     }),
     defineRoute({

@@ -24,6 +24,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       path: '/models/:name/pull',
       summary: 'Download a pinned optional model in the background (progress in GET /models); waiting stages then run',
       access: 'write',
+      errors: [409],
       params: ModelParams,
       status: 202,
       response: PullAck,
@@ -35,6 +36,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       summary:
         'Install an optional model from a folder or a file on this machine (no network): a pinned build is verified by checksum, another build of the model by its interface (progress in GET /models)',
       access: 'write',
+      errors: [409],
       params: ModelParams,
       body: ImportRequest,
       status: 202,

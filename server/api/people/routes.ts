@@ -26,9 +26,12 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/people/recluster',
       summary: 'Re-group waiting faces in the background (202); dry_run=true returns the plan and changes nothing',
+      errors: [409],
       access: 'write',
       query: ReclusterQuery,
       response: ReclusterAck,
+      status: 202,
+      alsoStatus: [200],
       handler: async ({ auth, query, ctx }) => {
         const r = await s.people.recluster(auth.workspaceId, yes(query.dry_run));
         ctx.status = r.dry_run ? 200 : 202;
@@ -42,6 +45,12 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: PeopleQuery,
       response: PeopleList,
+      links: {
+        GetPerson: { to: 'get /people/:id', parameters: { id: '$response.body#/data/people/0/person_id' } },
+        EditPerson: { to: 'patch /people/:id', parameters: { id: '$response.body#/data/people/0/person_id' } },
+        MergePerson: { to: 'post /people/:id/merge', parameters: { id: '$response.body#/data/people/0/person_id' } },
+        RemoveFaces: { to: 'post /people/:id/remove', parameters: { id: '$response.body#/data/people/0/person_id' } },
+      },
       handler: ({ auth, query, ctx }) => {
         const { people, ...rest } = s.people.list(auth.workspaceId, yes(query.include_hidden));
         const present = presenterFor(s.signer, ctx);
@@ -63,6 +72,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       method: 'patch',
       path: '/people/:id',
       summary: 'Name ("" clears), hide or unhide, or pin the cover face',
+      errors: [409],
       access: 'write',
       params: IdParam,
       body: PersonPatch,
@@ -73,6 +83,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/people/:id/merge',
       summary: 'Merge this person into another',
+      errors: [409],
       access: 'write',
       params: IdParam,
       body: MergeBody,
@@ -86,6 +97,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/people/:id/remove',
       summary: 'Take faces off a person: reject=true means not them, ever; false splits them out',
+      errors: [409],
       access: 'write',
       params: IdParam,
       body: RemoveBody,

@@ -20,6 +20,7 @@ export function systemRoutes(s: Services, allRoutes: () => readonly AnyRouteSpec
       path: '/openapi.json',
       summary: 'This API as an OpenAPI 3.1 document',
       access: 'public',
+      produces: ['application/json'],
       handler: ({ ctx }) => {
         doc ??= buildOpenApi(allRoutes(), s.version);
         ctx.type = 'application/json';

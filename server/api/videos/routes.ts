@@ -34,6 +34,18 @@ function listFilters(q: Partial<AssetListQuery>): SearchFilters {
   };
 }
 
+/** OpenAPI links to what can be asked of an asset, its id at `at` in the answer. */
+const assetLinks = (at: string) => ({
+  GetAsset: { to: 'get /videos/:id', parameters: { id: at } },
+  FirstPage: { to: 'get /videos/:id/pages/:page', parameters: { id: at, page: '1' } },
+  Regions: { to: 'get /videos/:id/regions', parameters: { id: at } },
+  Transcript: { to: 'get /videos/:id/transcript', parameters: { id: at } },
+  Xmp: { to: 'get /videos/:id/xmp', parameters: { id: at } },
+  Ask: { to: 'post /recall/:video_id/ask', parameters: { video_id: at } },
+  Reindex: { to: 'post /videos/:id/reindex', parameters: { id: at } },
+  Delete: { to: 'delete /videos/:id', parameters: { id: at } },
+});
+
 export function videoRoutes(s: Services): AnyRouteSpec[] {
   return [
     defineRoute({
@@ -44,6 +56,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       multipart: UploadFields.extend({ file: z.string().describe('the file (binary part named "file")') }),
       middleware: [uploadMiddleware(s.store.files.tmpDir, s.config.maxUploadBytes)],
       status: 201,
+      errors: [507],
+      links: assetLinks('$response.body#/data/video_id'),
       response: UploadAck,
       handler: ({ auth, ctx }) =>
         s.assets.ingest(auth.workspaceId, uploadedFile(ctx as { file?: unknown }), (ctx.request as { body?: Record<string, unknown> }).body ?? {}),
@@ -55,6 +69,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: AssetListQuery,
       response: AssetListItem,
+      links: assetLinks('$response.body#/data/0/video_id'),
       handler: ({ auth, query, ctx }) => {
         const where = filterCondition(s.filters.resolve(auth, [auth.workspaceId], listFilters(query)));
         const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset, { order: query.order, where });
@@ -97,6 +112,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       path: '/videos/:id/pages/:page',
       summary: 'One page of a document: render, text, passages with boxes, regions',
       access: 'read',
+      errors: [409],
       params: PageParams,
       response: PageView,
       handler: ({ auth, params, ctx }) => presenterFor(s.signer, ctx).framed(s.reads.page(auth.workspaceId, params.id, params.page)),
@@ -106,6 +122,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       path: '/videos/:id/regions',
       summary: 'Object, face and text boxes of a page (documents) or a moment (videos), or all of them',
       access: 'read',
+      errors: [409],
       params: IdParam,
       query: RegionsQuery,
       response: RegionsView,
@@ -127,6 +144,9 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'public',
       params: FrameParams,
       query: FrameQuery,
+      produces: ['image/jpeg', 'video/*', 'audio/*', 'application/octet-stream'],
+      alsoStatus: [206],
+      errors: [401, 416],
       handler: async ({ params, query, ctx }) => {
         const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
         ctx.set('Cache-Control', 'private, max-age=3600');
@@ -141,6 +161,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       summary: 'XMP sidecar of a photo: its named people as MWG face regions',
       access: 'read',
       params: IdParam,
+      produces: ['application/rdf+xml'],
       handler: ({ auth, params, ctx }) => {
         // Names are the owner's: a workspace the photo is shared into does not get them.
         const asset = s.assets.owned(auth.workspaceId, params.id, 'export its face regions');
