@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinyWhisper, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
+import * as ort from 'onnxruntime-node';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { transcribe } from '../server/ml/whisper.ts';
+import { readPcmWav } from '../server/ml/vad.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
 const SENTENCE = ' Alice followed the white rabbit.';
@@ -106,6 +109,56 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
   it('transcribes in the language asked for without listening for one', async () => {
     const d = await index({ transcript: { language: 'de' } });
     expect(d.index.report.stages.transcript).toMatchObject({ state: 'ok', details: { language: 'de' } });
+  });
+
+  it('prompts the decoder with the language token asked for and never runs detection; with auto, detects first', async () => {
+    // The decoder runs of the real onnxruntime, recorded in this process: each call's input_ids.
+    const added = JSON.parse(fs.readFileSync(path.join(META, 'added_tokens.json'), 'utf8')) as Record<string, number>;
+    const calls: number[][] = [];
+    type Run = (feeds: Record<string, { data: ArrayLike<bigint> }>, ...rest: unknown[]) => Promise<unknown>;
+    // onnxruntime types InferenceSession as a factory; at run time it is the class every session is made from.
+    const proto = (ort.InferenceSession as unknown as { prototype: { run: Run } }).prototype;
+    const run = proto.run;
+    proto.run = function (this: unknown, feeds, ...rest) {
+      if (feeds.input_ids) calls.push(Array.from(feeds.input_ids.data, Number));
+      return run.call(this, feeds, ...rest);
+    };
+    const wav = path.join(scratch, 'reading-16k.wav');
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
+      '-t',
+      '8',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      wav,
+    ]);
+    const pcm = await readPcmWav(wav);
+    const speech = [{ start_s: 0, end_s: 8 }];
+    const sot = added['<|startoftranscript|>'];
+    try {
+      const asked = await transcribe(data, 'whisper-tiny', pcm, speech, 'de');
+      expect(asked.language).toBe('de');
+      expect(asked.segments.map((x) => x.text)).toEqual([SENTENCE.trim()]);
+      // No detection pass (the start token alone); the prompt is <|startoftranscript|><|de|><|transcribe|>.
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.filter((c) => c.length === 1 && c[0] === sot)).toEqual([]);
+      expect(calls[0].slice(0, 3)).toEqual([sot, added['<|de|>'], added['<|transcribe|>']]);
+      expect(calls.flat()).not.toContain(added['<|fr|>']);
+
+      calls.length = 0;
+      const heard = await transcribe(data, 'whisper-tiny', pcm, speech, 'auto');
+      expect(heard.language).toBe('fr');
+      expect(calls[0]).toEqual([sot]); // detection: the start token alone
+      expect(calls[1].slice(0, 3)).toEqual([sot, added['<|fr|>'], added['<|transcribe|>']]);
+    } finally {
+      proto.run = run;
+    }
   });
 
   it('refuses a language that is not a code', async () => {

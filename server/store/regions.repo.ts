@@ -22,6 +22,10 @@ export interface RegionRow {
 
 export type NewRegion = Omit<RegionRow, 'id' | 'asset_id' | 'stage'>;
 
+// Lines of text come in the order they were read (reading order: the boxes of a tilted page's lines
+// overlap in height, so their position does not give it); faces and objects top to bottom.
+const ORDER = "kind, CASE kind WHEN 'text' THEN rowid END, y, x";
+
 export class RegionsRepo {
   constructor(private readonly db: DB) {}
 
@@ -49,17 +53,17 @@ export class RegionsRepo {
   }
 
   all(assetId: string): RegionRow[] {
-    return this.db.prepare('SELECT * FROM regions WHERE asset_id = ? ORDER BY timestamp, kind, y, x').all(assetId) as RegionRow[];
+    return this.db.prepare(`SELECT * FROM regions WHERE asset_id = ? ORDER BY timestamp, ${ORDER}`).all(assetId) as RegionRow[];
   }
 
   at(assetId: string, timestamp: number): RegionRow[] {
-    return this.db.prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY kind, y, x').all(assetId, timestamp) as RegionRow[];
+    return this.db.prepare(`SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY ${ORDER}`).all(assetId, timestamp) as RegionRow[];
   }
 
   /** Regions within `window` seconds of t, keeping for each kind only the nearest sampled time. */
   near(assetId: string, t: number, window: number): RegionRow[] {
     const rows = this.db
-      .prepare('SELECT * FROM regions WHERE asset_id = ? AND timestamp BETWEEN ? AND ? ORDER BY kind, y, x')
+      .prepare(`SELECT * FROM regions WHERE asset_id = ? AND timestamp BETWEEN ? AND ? ORDER BY ${ORDER}`)
       .all(assetId, t - window, t + window) as RegionRow[];
     const nearest = new Map<string, number>();
     for (const r of rows) {
