@@ -26,6 +26,12 @@ export interface Config {
   libraryRescanMs: number;
   librarySettleMs: number;
   libraryGraceMs: number;
+  /**
+   * Free space the disk of the data folder needs before stages that failed for want of it run
+   * again, and how often it is looked at while some wait (see services/space-watch.service.ts).
+   */
+  minFreeBytes: number;
+  spaceCheckMs: number;
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -70,5 +76,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     libraryRescanMs: overrides.libraryRescanMs ?? intEnv('MEDIA_INDEX_LIBRARY_RESCAN_MS', 30 * 60_000),
     librarySettleMs: overrides.librarySettleMs ?? intEnv('MEDIA_INDEX_LIBRARY_SETTLE_MS', 800),
     libraryGraceMs: overrides.libraryGraceMs ?? intEnv('MEDIA_INDEX_LIBRARY_GRACE_MS', 1500),
+    minFreeBytes: overrides.minFreeBytes ?? intEnv('MEDIA_INDEX_MIN_FREE_BYTES', 256 * 1024 ** 2),
+    spaceCheckMs: overrides.spaceCheckMs ?? intEnv('MEDIA_INDEX_SPACE_CHECK_MS', 10_000),
   };
 }

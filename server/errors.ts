@@ -45,6 +45,11 @@ export const Errors = {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
   internal: () => new AppError('internal_error', 500, 'Internal server error.'),
+  noSpace: () => new AppError('no_space', 507, 'The disk holding the data folder is full; nothing was stored. Free some space and try again.'),
+  databaseBusy: (retryAfterSeconds = 2) =>
+    new AppError('database_busy', 503, `The index database is held by another program; retry in ${retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    }),
 } as const;
 
 function summarize(details: ErrorDetail[]): string {

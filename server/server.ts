@@ -26,6 +26,7 @@ import { ModelPulls } from './services/model-pulls.service.ts';
 import { createApp } from './api/app.ts';
 import { LibrarySync } from './libraries/sync.ts';
 import { LibrariesService } from './services/libraries.service.ts';
+import { SpaceWatch } from './services/space-watch.service.ts';
 import type { Services } from './api/services.ts';
 import { VERSION } from './version.ts';
 
@@ -61,6 +62,10 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
       people.refresh(workspaceId);
       purger.kick();
     },
+  });
+  const space = new SpaceWatch(config.dataDir, assets, { minFreeBytes: config.minFreeBytes, checkMs: config.spaceCheckMs, log });
+  host.on('run-finished', (e) => {
+    if (e.code === 'no_space') space.arm();
   });
   const signer = new UrlSigner(config.dataDir);
   const reads = new ReadsService(store, assets, signer);
@@ -101,6 +106,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     version: VERSION,
     log,
   };
+  if (!space.check() && store.runs.failedWith('no_space').length > 0) space.arm();
   const resumed = assets.resumeWaitingForModels(config.dataDir);
   if (resumed > 0) log(`models installed since the last start: indexing ${resumed} asset(s) again with them`);
   host.start();
@@ -113,7 +119,10 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     services,
     sync,
     async close() {
+      space.stop();
       await sync.stop();
+      // A re-cluster under way is applied whole if it finishes soon; else not at all (one transaction).
+      await people.settledAll(10_000);
       await services.modelPulls.settled();
       await writer.close();
       await reads.settled();

@@ -15,6 +15,7 @@ import * as ort from 'onnxruntime-node';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { transcribe } from '../server/ml/whisper.ts';
 import { readPcmWav } from '../server/ml/vad.ts';
+import { ffmpeg } from './helpers/ffmpeg.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
 const SENTENCE = ' Alice followed the white rabbit.';
@@ -124,20 +125,7 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
       return run.call(this, feeds, ...rest);
     };
     const wav = path.join(scratch, 'reading-16k.wav');
-    execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
-      '-t',
-      '8',
-      '-ac',
-      '1',
-      '-ar',
-      '16000',
-      wav,
-    ]);
+    ffmpeg('-i $0 -t 8 -ac 1 -ar 16000 $1', corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), wav);
     const pcm = await readPcmWav(wav);
     const speech = [{ start_s: 0, end_s: 8 }];
     const sot = added['<|startoftranscript|>'];

@@ -84,6 +84,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         this.rescheduled = false;
         this.schedule();
       } while (this.rescheduled);
+    } catch (err) {
+      // The database could not take the bookkeeping (the disk full, the file held by another
+      // program): nothing was handed out; look again shortly.
+      this.log(`could not hand out work (${(err as Error).message}); trying again`);
+      setTimeout(() => this.kick(), 2000).unref();
     } finally {
       this.scheduling = false;
     }
@@ -129,8 +134,19 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     slot.channel.onExit((code) => this.onExit(slot, code));
   }
 
-  private finish(job: InFlight, outcome: StageOutcome): void {
-    this.queue.finish(job.assetId, job.stage, outcome);
+  /**
+   * Records an outcome. Where the database cannot take it now (the disk full, the file held by
+   * another program) it is tried again every few seconds; the run stays `running` meanwhile, and
+   * goes back to the queue on the next start if the service stops first.
+   */
+  private finish(job: InFlight, outcome: StageOutcome, attempt = 0): void {
+    try {
+      this.queue.finish(job.assetId, job.stage, outcome);
+    } catch (err) {
+      if (this.stopping) return;
+      this.log(`could not record ${job.stage} of ${job.assetId} (${(err as Error).message}); trying again`);
+      setTimeout(() => this.finish(job, outcome, attempt + 1), Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5))).unref();
+    }
   }
 
   private onExit(slot: Slot, code: number | null): void {

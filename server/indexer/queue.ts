@@ -18,6 +18,8 @@ export interface RunFinishedEvent {
   assetId: string;
   stage: IndexStageName;
   state: string;
+  /** A failed run's code. */
+  code?: string;
   assetCompleted: boolean;
 }
 
@@ -136,6 +138,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     const now = clock.now();
     let assetCompleted = false;
     let state: string = outcome.state;
+    let code: string | undefined;
     this.store.transaction(() => {
       const asset = this.store.assets.byId(assetId);
       if (!asset) return;
@@ -150,9 +153,10 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         }
       }
       state = final.state;
+      code = final.state === 'failed' ? (final.code ?? codeOf(final.reason)) : undefined;
       this.store.runs.finish(assetId, stage, {
         state: final.state,
-        code: final.state === 'failed' ? (final.code ?? codeOf(final.reason)) : null,
+        code: code ?? null,
         reason: final.state === 'ok' ? null : final.reason,
         counts: final.state === 'ok' ? final.counts : {},
         details: final.state === 'not_applicable' ? null : (final.details ?? null),
@@ -163,7 +167,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         assetCompleted = true;
       }
     });
-    const event: RunFinishedEvent = { assetId, stage, state, assetCompleted };
+    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted };
     this.emit('run-finished', event);
     return event;
   }

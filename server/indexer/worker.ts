@@ -17,14 +17,23 @@ function send(msg: WorkerMessage): void {
   else process.send?.(msg);
 }
 
+/** A disk that filled up, however the stage met it (a write, or a tool that said so). */
+const NO_SPACE = /ENOSPC|no space left on device|SQLITE_FULL|database or disk is full/i;
+
 async function handle(req: RunRequest): Promise<StageOutcome> {
   if (!STAGE_ORDER.includes(req.stage)) return failed('unknown_stage', req.stage);
+  let outcome: StageOutcome;
   try {
-    return await runStage(req.stage, { asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
+    outcome = await runStage(req.stage, { asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return failed('error', message.slice(0, 500));
+    outcome = failed('error', message.slice(0, 500));
   }
+  // Runs again by itself once there is room (services/space-watch.service.ts).
+  if (outcome.state === 'failed' && (outcome.code === 'no_space' || NO_SPACE.test(outcome.reason))) {
+    return failed('no_space', `the disk holding the data folder is full; this stage runs again by itself once there is room (${outcome.reason.slice(0, 300)})`);
+  }
+  return outcome;
 }
 
 function onRequest(msg: RunRequest): void {

@@ -103,6 +103,15 @@ export function runTool(bin: string, args: string[], opts: { timeoutMs?: number;
   });
 }
 
+/**
+ * Why an ffmpeg run failed, as an extraction reason: `no_space` when it could not write its output
+ * (the disk of the data folder is full: not the file's fault), else `corrupt` with its last line.
+ */
+export function ffmpegFailure(stderr: string): string {
+  if (/No space left on device/i.test(stderr)) return 'no_space: No space left on device while writing what ffmpeg drew from the file';
+  return `corrupt: ${lastError(stderr)}`;
+}
+
 /** The last meaningful line ffmpeg printed, for a failure reason. */
 export function lastError(stderr: string): string {
   const lines = stderr

@@ -6,7 +6,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
-import { findFfmpeg, lastError, runTool } from './ffmpeg.ts';
+import { findFfmpeg, ffmpegFailure, runTool } from './ffmpeg.ts';
 import { ExtractError, type ExtractOutput } from './types.ts';
 
 const require = createRequire(import.meta.url);
@@ -36,7 +36,7 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     if (!tools) throw new ExtractError('decoder_missing: BMP needs ffmpeg, which was not found');
     const png = path.join(scratch, 'decoded.png');
     const r = await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', file, '-frames:v', '1', png], { timeoutMs: 60_000 });
-    if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+    if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
     return sharp(await fs.promises.readFile(png), { limitInputPixels: MAX_PIXELS });
   }
   return sharp(file, { limitInputPixels: MAX_PIXELS, failOn: 'error', animated: false });

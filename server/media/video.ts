@@ -3,7 +3,7 @@
 // thumbnail. Stages that sample at their own rate (ocr, faces) call sampleFrames.
 import fs from 'node:fs';
 import path from 'node:path';
-import { findFfmpeg, lastError, runTool, type FfmpegTools } from './ffmpeg.ts';
+import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
 import { ExtractError, type ExtractOutput, type Frame, type Shot } from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
@@ -40,7 +40,7 @@ function rate(r: string | undefined): number | null {
 export async function probeVideo(file: string): Promise<VideoProbe> {
   const t = tools();
   const r = await runTool(t.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: 60_000 });
-  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
   let info: { format?: { duration?: string }; streams?: Array<Record<string, unknown>> };
   try {
     info = JSON.parse(r.stdout);
@@ -141,7 +141,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     args.push('-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), ...fit, '-c:a', 'pcm_s16le', audioFile);
   }
   const r = await runTool(t.ffmpeg, args, { timeoutMs: Math.max(120_000, probe.duration_s * 4000) });
-  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
   const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
 
   let audio: ExtractOutput['audio'] = null;
@@ -197,7 +197,7 @@ export async function sampleFrames(
   const r = await runTool(t.ffmpeg, ['-v', 'error', '-y', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-q:v', '3', path.join(outDir, 's%06d.jpg')], {
     timeoutMs: 30 * 60_000,
   });
-  if (r.code !== 0) throw new ExtractError(`corrupt: ${lastError(r.stderr)}`);
+  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
   const names = (await fs.promises.readdir(outDir)).filter((n) => /^s\d{6}\.jpg$/.test(n)).sort();
   return names.map((name, i) => ({ timestamp: Math.round((i / fps) * 1000) / 1000, file: path.join(outDir, name) }));
 }

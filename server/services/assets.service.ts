@@ -402,13 +402,22 @@ export class AssetsService {
    */
   resumeWaitingForModels(dataDir: string): number {
     const ready = STAGE_ORDER.filter((n) => STAGES[n].model !== null && STAGES[n].availability({ dataDir }).available);
-    const byAsset = new Map<string, string[]>();
     const waiting = this.store.runs.waitingForModels(ready);
     // Stages that add several models' outputs together: runs done before one of them arrived.
     for (const name of STAGE_ORDER) {
       for (const model of STAGES[name].combines ?? []) if (isInstalled(dataDir, model)) waiting.push(...this.store.runs.okWithout(name, model));
     }
-    for (const r of waiting) if (!byAsset.get(r.asset_id)?.includes(r.stage)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
+    return this.rerunAll(waiting);
+  }
+
+  /** Stages that failed because the disk was full run again (with what depends on them); returns how many assets were queued. */
+  resumeAfterNoSpace(): number {
+    return this.rerunAll(this.store.runs.failedWith('no_space'));
+  }
+
+  private rerunAll(runs: Array<{ asset_id: string; stage: string }>): number {
+    const byAsset = new Map<string, string[]>();
+    for (const r of runs) if (!byAsset.get(r.asset_id)?.includes(r.stage)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
     for (const [id, stages] of byAsset) {
       const a = this.store.assets.byId(id);
       if (a) this.rerun(a, stages);

@@ -120,7 +120,14 @@ export class AuthService {
     if (row.revoked_at !== null) throw Errors.unauthorized('The API key has been revoked.');
     const now = clock.now();
     if (row.expires_at !== null && row.expires_at <= now) throw Errors.unauthorized('The API key has expired.');
-    if (row.last_used_at === null || now - row.last_used_at > 60_000) this.store.keys.touch(row.id, now);
+    if (row.last_used_at === null || now - row.last_used_at > 60_000) {
+      // Best effort: a database held by another program (or a full disk) must not turn every read away.
+      try {
+        this.store.keys.touch(row.id, now);
+      } catch {
+        /* noted on a later call */
+      }
+    }
     return {
       keyId: row.id,
       workspaceId: row.workspace_id,

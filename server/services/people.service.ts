@@ -170,6 +170,11 @@ export class PeopleService {
     return { status: 'started', dry_run: false };
   }
 
+  /** Resolves when no recluster is running (at most `capMs`: one still running is left unapplied). */
+  async settledAll(capMs: number): Promise<void> {
+    await Promise.race([Promise.all(this.running.values()), new Promise((r) => setTimeout(r, capMs).unref())]);
+  }
+
   /** Resolves when no recluster of the workspace is running. */
   async settled(workspaceId: string): Promise<void> {
     await this.running.get(workspaceId);

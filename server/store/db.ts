@@ -4,9 +4,17 @@ import { MIGRATIONS } from './migrations/index.ts';
 
 export type DB = Database.Database;
 
+/** MEDIA_INDEX_DB_BUSY_MS, default 3 s. */
+function busyTimeoutMs(): number {
+  const raw = Number(process.env.MEDIA_INDEX_DB_BUSY_MS);
+  return Number.isFinite(raw) && raw >= 0 && process.env.MEDIA_INDEX_DB_BUSY_MS !== '' ? Math.floor(raw) : 3000;
+}
+
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): DB {
   const db = new Database(file, { readonly: opts.readonly ?? false });
-  db.pragma('busy_timeout = 10000');
+  // How long a statement waits for another program's lock on the file (a backup tool, the sqlite3
+  // shell) before it fails: the service answers 503 `database_busy` then, rather than hang.
+  db.pragma(`busy_timeout = ${busyTimeoutMs()}`);
   db.pragma('foreign_keys = ON');
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');

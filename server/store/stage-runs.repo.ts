@@ -103,6 +103,16 @@ export class StageRunsRepo {
     this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?").run(assetId, stage);
   }
 
+  /** Runs of live assets that failed with this code (`no_space`: the disk was full). */
+  failedWith(code: string): Array<{ asset_id: string; stage: string }> {
+    return this.db
+      .prepare(
+        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+         WHERE r.state = 'failed' AND r.code = ?`,
+      )
+      .all(code) as Array<{ asset_id: string; stage: string }>;
+  }
+
   /** Assets (not deleted) with runs of these stages that failed for want of a model. */
   waitingForModels(stages: readonly string[]): Array<{ asset_id: string; stage: string }> {
     if (stages.length === 0) return [];

@@ -14,6 +14,11 @@ function toAppError(err: unknown): AppError | null {
     return new AppError('unsupported_encoding', 415, 'Unsupported request body encoding.');
   }
   if (e.type === 'request.aborted') return new AppError('request_aborted', 400, 'The request was aborted.');
+  // The disk is full (a file written, or SQLite growing its files), or the database is locked by
+  // another program past the busy timeout: the request changed nothing (its transaction rolled back).
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'ENOSPC' || code === 'SQLITE_FULL') return Errors.noSpace();
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_'))) return Errors.databaseBusy();
   return null;
 }
 
