@@ -352,4 +352,40 @@ describe('the app in Chromium', () => {
     await page.goBack();
     await page.getByTestId('answer-text').waitFor();
   });
+
+  it('uploads a folder dropped from disk (real file handles: walked, hidden files left out) and one picked with the folder chooser', async () => {
+    const dir = tempDir('mi-e2e-drop-');
+    try {
+      fs.mkdirSync(path.join(dir, 'trip', 'day 2'), { recursive: true });
+      fs.copyFileSync(path.join(CORPUS, 'scenes/skimage/coffee.png'), path.join(dir, 'trip', 'coffee.png'));
+      fs.copyFileSync(path.join(CORPUS, 'docs/a-text.pdf'), path.join(dir, 'trip', 'day 2', 'a-text.pdf'));
+      fs.writeFileSync(path.join(dir, 'trip', '.DS_Store'), 'x');
+      fs.mkdirSync(path.join(dir, 'scans', '.git'), { recursive: true });
+      fs.copyFileSync(path.join(CORPUS, 'scenes/skimage/camera.png'), path.join(dir, 'scans', 'camera.png'));
+      fs.writeFileSync(path.join(dir, 'scans', '.git', 'HEAD'), 'ref');
+      await page.getByRole('link', { name: 'Library' }).click();
+      const library = page.getByTestId('library');
+      await library.waitFor();
+      const box = (await library.boundingBox())!;
+      // A drop as the OS makes it: Chromium gets the paths and gives the page file-system entries.
+      const cdp = await page.context().newCDPSession(page);
+      const data = { items: [], files: [path.join(dir, 'trip')], dragOperationsMask: 1 };
+      for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+        await cdp.send('Input.dispatchDragEvent', { type, x: box.x + box.width / 2, y: box.y + 80, data });
+      }
+      const done = (name: string) => page.locator('.upload[data-state=done]', { hasText: name }).first().waitFor({ timeout: 60_000 });
+      await done('coffee.png');
+      await done('a-text.pdf');
+      expect(await page.locator('.upload', { hasText: '.DS_Store' }).count()).toBe(0);
+      // The folder chooser of the browser.
+      await page.getByTestId('folder-input').setInputFiles(path.join(dir, 'scans'));
+      await done('camera.png');
+      expect(await page.locator('.upload', { hasText: 'HEAD' }).count()).toBe(0);
+      const names = (await t.api('GET', '/videos?limit=200', { key: t.key('e2e', ['read']) })).body.data.map((a: { file_name: string }) => a.file_name);
+      expect(names).toEqual(expect.arrayContaining(['coffee.png', 'a-text.pdf', 'camera.png']));
+      expect(names).not.toContain('.DS_Store');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -11,6 +11,9 @@ import type { AssetListItem, Months } from '../api/videos.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { useSession } from '../stores/session.ts';
 
+/** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
+const isHidden = (relativePath: string) => relativePath.split('/').some((part) => part.startsWith('.'));
+
 /** Every file of a drop, folders walked recursively; hidden files (.DS_Store…) left out. */
 export async function filesOfDrop(items: DataTransferItemList | null, files: FileList | null): Promise<File[]> {
   const entries = items ? [...items].map((i) => i.webkitGetAsEntry?.()).filter((e): e is FileSystemEntry => Boolean(e)) : [];
@@ -223,19 +226,37 @@ export function Library({ params }: { params: URLSearchParams }) {
             <button onClick={() => void pick('folder')}>Add a folder…</button>
           </>
         ) : (
-          <label className="button">
-            Add files…
-            <input
-              type="file"
-              multiple
-              hidden
-              onChange={(e) => {
-                const files = [...(e.target.files ?? [])];
-                e.target.value = '';
-                if (files.length) void upload(files);
-              }}
-            />
-          </label>
+          <>
+            <label className="button">
+              Add files…
+              <input
+                type="file"
+                multiple
+                hidden
+                data-testid="files-input"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = '';
+                  if (files.length) void upload(files);
+                }}
+              />
+            </label>
+            <label className="button">
+              Add a folder…
+              {/* webkitdirectory: the browser's folder chooser (every file of the folder, subfolders too). */}
+              <input
+                type="file"
+                hidden
+                data-testid="folder-input"
+                ref={(el) => el?.setAttribute('webkitdirectory', '')}
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])].filter((f) => !isHidden(f.webkitRelativePath || f.name));
+                  e.target.value = '';
+                  if (files.length) void upload(files);
+                }}
+              />
+            </label>
+          </>
         )}
       </header>
       <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
