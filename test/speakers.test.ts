@@ -1,6 +1,7 @@
 // The speakers stage end to end: WeSpeaker's weights cannot be had here, so a generated stand-in
-// (the mean filter-bank profile of each 1.5 s window: the colour of a voice and its recording) runs
-// through transformers.js's WeSpeaker feature extraction. The video holds a LibriVox reader, a
+// (the profile of the louder frames of each 1.5 s window against the window's average: the colour of
+// a voice) runs on transformers.js's WeSpeaker feature extraction with the real model's settings,
+// filter banks centred over each window. The video holds a LibriVox reader, a
 // TIMIT speaker, the LibriVox reader again, with silence between; Whisper's stand-in (see
 // transcript.test.ts) gives one transcript segment per stretch of speech.
 import fs from 'node:fs';

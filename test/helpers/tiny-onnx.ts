@@ -403,36 +403,37 @@ export function installTinyAudioTagger(modelsDir: string, name: string, labels: 
 }
 
 /**
- * A WeSpeaker ResNet stand-in (onnx/model.onnx): input_features [batch, frames, 80] → embeddings
- * [batch, dim]: the mean filter-bank profile of the stretch, less its own average (the colour of
- * the voice and the recording), in the first 80 of `dim` values.
+ * A WeSpeaker ResNet stand-in (onnx/model.onnx): input_features [batch, frames, 80] (filter banks
+ * centred over the stretch, as the real model is given them) → embeddings [batch, dim]: the
+ * profile of the stretch's louder frames — each frame weighted by how far its mean level lies
+ * above the stretch's (voiced speech, where the timbre of a voice shows) — less its own average
+ * over the bins (the colour of the voice against the recording's), in the first 80 of `dim` values.
  */
 export function tinySpeakerEmbedder(bins: number, dim: number): Uint8Array {
   const FLOAT = onnx.TensorProto.DataType.FLOAT;
   const projection = new Float32Array(bins * dim);
   for (let i = 0; i < bins; i++) projection[i * dim + i] = 1;
+  const mean = (input: string, output: string, axis: number, keep: 0 | 1): OnnxTypes.INodeProto => ({
+    opType: 'ReduceMean',
+    input: [input],
+    output: [output],
+    attribute: [
+      { name: 'axes', ints: [axis], type: INTS },
+      { name: 'keepdims', i: keep, type: INT },
+    ],
+  });
   return encodeModel('tiny-speaker-embedder', {
-    initializer: [floats('projection', [bins, dim], projection)],
+    initializer: [floats('projection', [bins, dim], projection), floats('tiny', [], Float32Array.of(1e-6))],
     node: [
-      {
-        opType: 'ReduceMean',
-        input: ['input_features'],
-        output: ['profile'],
-        attribute: [
-          { name: 'axes', ints: [1], type: INTS },
-          { name: 'keepdims', i: 0, type: INT },
-        ],
-      },
-      {
-        opType: 'ReduceMean',
-        input: ['profile'],
-        output: ['level'],
-        attribute: [
-          { name: 'axes', ints: [1], type: INTS },
-          { name: 'keepdims', i: 1, type: INT },
-        ],
-      },
-      { opType: 'Sub', input: ['profile', 'level'], output: ['colour'] },
+      mean('input_features', 'level', 2, 1), // [batch, frames, 1]: each frame's level against the stretch's
+      { opType: 'Relu', input: ['level'], output: ['weight'] },
+      { opType: 'Mul', input: ['input_features', 'weight'], output: ['weighted'] },
+      mean('weighted', 'weighted_mean', 1, 0), // [batch, bins]
+      mean('weight', 'weight_mean', 1, 0), // [batch, 1]
+      { opType: 'Add', input: ['weight_mean', 'tiny'], output: ['weight_norm'] },
+      { opType: 'Div', input: ['weighted_mean', 'weight_norm'], output: ['profile'] },
+      mean('profile', 'profile_level', 1, 1),
+      { opType: 'Sub', input: ['profile', 'profile_level'], output: ['colour'] },
       { opType: 'MatMul', input: ['colour', 'projection'], output: ['embeddings'] },
     ],
     input: [valueInfo('input_features', FLOAT, ['batch_size', 'num_frames', bins])],
@@ -441,9 +442,9 @@ export function tinySpeakerEmbedder(bins: number, dim: number): Uint8Array {
 }
 
 /**
- * Installs a speaker-embedding stand-in as `<modelsDir>/<name>`. Its preprocessor config asks
- * transformers.js's WeSpeaker feature extractor for 80-bin Kaldi filter banks left uncentred (the
- * real model's centres them and learns the voice from their shape; the stand-in keeps the mean).
+ * Installs a speaker-embedding stand-in as `<modelsDir>/<name>`. Its preprocessor config is the real
+ * model's: transformers.js's WeSpeaker feature extractor gives 80-bin Kaldi filter banks centred
+ * over each stretch (`fbank_centering_span: null`).
  */
 export function installTinySpeakerEmbedder(modelsDir: string, name: string): PinnedFile[] {
   const dir = path.join(modelsDir, name);
@@ -456,7 +457,7 @@ export function installTinySpeakerEmbedder(modelsDir: string, name: string): Pin
       feature_size: 80,
       num_mel_bins: 80,
       sampling_rate: 16000,
-      fbank_centering_span: 0,
+      fbank_centering_span: null,
       padding_value: 0,
       return_attention_mask: false,
     }),
