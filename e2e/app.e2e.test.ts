@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
 import { installTinyWhisper, writeManifest, useManifest } from '../test/helpers/tiny-onnx.ts';
 
@@ -388,4 +389,33 @@ describe('the app in Chromium', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('shows a photo stored sideways upright, in the library and the viewer, its face boxes turned with it', async () => {
+    const dir = tempDir('mi-e2e-turned-');
+    try {
+      const file = path.join(dir, 'sideways.jpg');
+      // Taken wider than tall (1920 × 1280), stored turned a quarter clockwise, with no EXIF orientation.
+      await sharp(path.join(CORPUS, 'faces/face-api-samples/sample1.jpg')).rotate(90).jpeg().toFile(file);
+      await page.getByRole('link', { name: 'Library' }).click();
+      await page.getByTestId('files-input').setInputFiles(file);
+      const card = page.locator('[data-asset]', { hasText: 'sideways.jpg' });
+      await page.locator('[data-asset][data-status=completed]', { hasText: 'sideways.jpg' }).waitFor({ timeout: 120_000 });
+      const id = await card.getAttribute('data-asset');
+      const detail = (await t.api('GET', `/videos/${id}`, { key: t.key('e2e', ['read']) })).body.data;
+      expect(detail.orientation_detected).toBe(270);
+      expect(await card.locator('img').getAttribute('style')).toContain('rotate(270deg)');
+      await card.locator('.card-open').click();
+      await page.getByTestId('viewer').waitFor();
+      const turned = page.locator('.boxed.turned[data-turn="270"]');
+      await turned.waitFor();
+      expect(await turned.locator('.box-face').count()).toBeGreaterThan(0);
+      // Upright: the frame is wider than tall, as the photo was taken, though stored taller than wide.
+      const frame = (await turned.boundingBox())!;
+      expect(frame.width / frame.height).toBeCloseTo(1920 / 1280, 1);
+      await shot('viewer-turned');
+      await page.goBack();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

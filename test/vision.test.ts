@@ -56,6 +56,48 @@ describe('faces, objects and labels', () => {
     }
   });
 
+  it('finds the faces of a photo stored sideways or upside down, boxes on the stored picture, and says which way is up', async () => {
+    const file = corpus('faces/face-api-samples/sample1.jpg');
+    const upright = await indexed(file);
+    expect(upright.orientation_detected).toBe(0);
+    const base = (await regions(upright.video_id)).faces as Array<Box & { face_id: string }>;
+    const embedding = (assetId: string, faceId: string) => Array.from(t.server.store.faces.forAsset(assetId).find((r) => r.id === faceId)!.embedding);
+    expect(base).toHaveLength(3);
+    /** A normalized box of the upright picture, on the picture turned clockwise by `turn`. */
+    const turnBox = (b: Box, turn: number): Box =>
+      turn === 90
+        ? { x: 1 - b.y - b.h, y: b.x, w: b.h, h: b.w }
+        : turn === 180
+          ? { x: 1 - b.x - b.w, y: 1 - b.y - b.h, w: b.w, h: b.h }
+          : { x: b.y, y: 1 - b.x - b.w, w: b.h, h: b.w };
+    const iou = (a: Box, b: Box) => {
+      const ix = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+      const iy = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+      return (ix * iy) / (a.w * a.h + b.w * b.h - ix * iy);
+    };
+    const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+    for (const turn of [90, 180, 270]) {
+      // Stored turned, with no EXIF orientation to say so (an album program kept the turn elsewhere).
+      const data = await sharp(file).rotate(turn).jpeg({ quality: 92 }).toBuffer();
+      expect((await sharp(data).metadata()).orientation ?? 1).toBe(1);
+      const d = await indexed({ name: `sample1-turned-${turn}.jpg`, data });
+      expect(d.orientation_detected, `stored turned ${turn}`).toBe((360 - turn) % 360);
+      expect(d.index.report.stages.faces.details).toMatchObject({ orientation_detected: (360 - turn) % 360 });
+      const faces = (await regions(d.video_id)).faces as Array<Box & { face_id: string }>;
+      expect(faces, `stored turned ${turn}`).toHaveLength(3);
+      for (const [i, b] of base.entries()) {
+        const want = turnBox(b, turn);
+        const scores = faces.map((f) => iou(f, want));
+        const j = scores.indexOf(Math.max(...scores));
+        expect(scores[j], `box ${i} of the picture stored turned ${turn}`).toBeGreaterThan(0.6);
+        // The same face: its description close to the upright one's.
+        const same = cosine(embedding(d.video_id, faces[j].face_id), embedding(upright.video_id, b.face_id));
+        console.log(`turned ${turn}: face ${i} IoU ${scores[j].toFixed(2)}, embedding cosine ${same.toFixed(3)}`);
+        expect(same).toBeGreaterThan(0.8);
+      }
+    }
+  });
+
   it('finds many faces in the bald_guys collage, each box inside the picture', async () => {
     const d = await indexed(corpus('faces/dlib-faces/bald_guys.jpg'));
     const r = await regions(d.video_id);

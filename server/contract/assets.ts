@@ -131,6 +131,12 @@ export const AssetListItem = z.object({
   offline: z.boolean(),
   /** Not in the spec: when it was taken (its metadata), or null before the metadata stage has run. */
   taken_at: z.string().nullable(),
+  /**
+   * Not in the spec: photos stored sideways or upside down — the clockwise turn, in degrees, that the
+   * faces stage found shows the picture upright (0: it is upright); null before it looked, and for
+   * videos and documents. Boxes stay in the stored picture's coordinates.
+   */
+  orientation_detected: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).nullable(),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;
 

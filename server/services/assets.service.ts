@@ -122,6 +122,7 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
     library_id: a.library_id,
     offline: a.offline === 1,
     taken_at: a.taken_at ?? null,
+    orientation_detected: a.orientation_detected ?? null,
   };
 }
 

@@ -31,10 +31,12 @@ export interface AssetRow {
   library_id: string | null;
   /** 0 while its stage runs are not written yet (the queue writes them when it reaches the asset). */
   runs_planned: 0 | 1;
+  /** Photos: the clockwise turn (degrees) the faces stage found shows it upright; null before it looked. */
+  orientation_detected: 0 | 90 | 180 | 270 | null;
 }
 
 /** A new asset's row (library and planning may be left out: none, and planned). */
-export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned'> & { library_id?: string | null; runs_planned?: 0 | 1 };
+export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected'> & { library_id?: string | null; runs_planned?: 0 | 1 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
 export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
@@ -59,6 +61,10 @@ export class AssetsRepo {
 
   constructor(private readonly db: DB) {
     this.sql = statementCache(db);
+  }
+
+  setOrientationDetected(id: string, turn: 0 | 90 | 180 | 270): void {
+    this.sql('UPDATE assets SET orientation_detected = ? WHERE id = ?').run(turn, id);
   }
 
   insertWithRuns(asset: NewAssetRow, runs: StageRunRow[]): void {

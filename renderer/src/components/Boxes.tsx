@@ -8,20 +8,37 @@ export interface Overlay extends Box {
   label: string;
 }
 
-/** `aspect` (width / height of the picture) sizes the frame before the picture arrives, so boxes sit right. */
+/**
+ * `aspect` (width / height of the picture) sizes the frame before the picture arrives, so boxes sit
+ * right. `turn` (degrees clockwise: a photo stored sideways) shows it upright, its boxes turned with it.
+ */
 export function BoxedPicture({
   src,
   alt,
   boxes,
   aspect,
+  turn = 0,
   children,
 }: {
   src: string | null;
   alt: string;
   boxes: Overlay[];
   aspect: number | null;
+  turn?: number;
   children?: ReactNode;
 }) {
+  if (turn && src && aspect) {
+    // The frame takes the upright shape; the picture and its boxes inside it are turned about its centre.
+    const shown = turn % 180 ? 1 / aspect : aspect;
+    const inner = turn % 180 ? { width: `${100 / shown}%`, height: `${100 * shown}%` } : { width: '100%', height: '100%' };
+    return (
+      <div className="boxed sized turned" style={{ aspectRatio: String(shown), width: `min(100%, calc(78vh * ${shown}))` }} data-turn={turn}>
+        <div className="boxed-turn" style={{ ...inner, transform: `translate(-50%, -50%) rotate(${turn}deg)` }}>
+          <BoxedPicture src={src} alt={alt} boxes={boxes} aspect={null} />
+        </div>
+      </div>
+    );
+  }
   const frame = src && aspect ? { aspectRatio: String(aspect), width: `min(100%, calc(78vh * ${aspect}))` } : undefined;
   return (
     <div className={`boxed ${frame ? 'sized' : ''}`} style={frame}>

@@ -55,7 +55,11 @@ function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: numbe
   return (
     <article className="card" data-asset={a.video_id} data-status={a.status} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && open()}>
       <button className="card-open" onClick={open} aria-label={`open ${a.file_name}`}>
-        {a.thumbnail_url ? <img src={a.thumbnail_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${a.kind}`}>{a.kind}</div>}
+        {a.thumbnail_url ? (
+          <img src={a.thumbnail_url} alt="" loading="lazy" style={a.orientation_detected ? { transform: `rotate(${a.orientation_detected}deg)` } : undefined} />
+        ) : (
+          <div className={`kind-icon kind-${a.kind}`}>{a.kind}</div>
+        )}
       </button>
       <div className="card-body">
         <div className="card-name" title={a.file_name}>

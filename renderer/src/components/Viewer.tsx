@@ -166,7 +166,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               }}
             />
           ) : null}
-          <BoxedPicture src={src} alt={asset.file_name} boxes={boxes} aspect={aspect}>
+          <BoxedPicture src={src} alt={asset.file_name} boxes={boxes} aspect={aspect} turn={asset.orientation_detected ?? 0}>
             {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
           </BoxedPicture>
         </div>

@@ -1,13 +1,88 @@
 // faces, the run: Human's detector, mesh, description and emotion models on each picture (see
 // ml/human.ts); faces whose smaller side is under `min_face_px` (in original pixels) are dropped;
-// quality from size, sharpness and pose (ml/face-quality.ts).
+// quality from size, sharpness and pose (ml/face-quality.ts). A photo or picture page stored
+// sideways or upside down is looked at again turned (see `upright`), boxes mapped back.
+import sharp from 'sharp';
 import { clampBox } from '../../media/layout.ts';
 import { ExtractError } from '../../media/types.ts';
-import { detectFaces } from '../../ml/human.ts';
+import { detectFaces, type DetectedFace } from '../../ml/human.ts';
 import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';
 import { pictures } from '../pictures.ts';
 import { defineRunner, failedBecause, notApplicable, ok } from '../stage.ts';
 import { facesStage, type FoundFace } from './faces.stage.ts';
+
+type Turn = 0 | 90 | 180 | 270;
+type Rgb = { data: Buffer; width: number; height: number };
+
+/** A face counts as found upright at this detector score. */
+const SURE = 0.8;
+
+/** The picture turned clockwise by `turn` degrees. */
+async function turned(rgb: Rgb, turn: Turn): Promise<Rgb> {
+  const { data, info } = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+    .rotate(turn)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A point of the picture turned clockwise by `turn`, mapped back onto the picture as stored (w × h). */
+function back(turn: Turn, w: number, h: number, [x, y]: [number, number]): [number, number] {
+  if (turn === 90) return [y, h - x];
+  if (turn === 180) return [w - x, h - y];
+  if (turn === 270) return [w - y, x];
+  return [x, y];
+}
+
+/** Faces found on the turned picture, their boxes and landmarks in the stored picture's pixels. */
+function mapBack(faces: DetectedFace[], turn: Turn, w: number, h: number): DetectedFace[] {
+  if (turn === 0) return faces;
+  return faces.map((f) => {
+    const [x, y, bw, bh] = f.box;
+    const [a, b] = [back(turn, w, h, [x, y]), back(turn, w, h, [x + bw, y + bh])];
+    const [x0, x1, y0, y1] = [Math.min(a[0], b[0]), Math.max(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+    return {
+      ...f,
+      box: [x0, y0, x1 - x0, y1 - y0] as DetectedFace['box'],
+      landmarks: Object.fromEntries(Object.entries(f.landmarks).map(([k, p]) => [k, back(turn, w, h, p)])),
+    };
+  });
+}
+
+const sure = (faces: DetectedFace[]) => faces.filter((f) => f.score >= SURE).length;
+
+/**
+ * Which way up the picture is, judged by its faces: as stored when it holds a face the detector is
+ * sure of, held about level (Human's detector finds many faces of a sideways picture, rolled by
+ * about 90°). Otherwise (no sure face, or most rolled past 45°) it is looked at again turned —
+ * the turn that levels the faces first, then the others — and the turn with the most sure faces
+ * wins; the stored way up keeps ties. The extra looks happen only there.
+ */
+async function upright(rgb: Rgb, first: DetectedFace[]): Promise<{ turn: Turn; faces: DetectedFace[] }> {
+  const rolled = first.filter((f) => Math.abs(f.pose.roll) > Math.PI / 4);
+  if (sure(first) > 0 && rolled.length * 2 <= first.length) return { turn: 0, faces: first };
+  // A face rolled by +90° stands level once the picture is turned a quarter anticlockwise (270).
+  const meanRoll = rolled.reduce((a, f) => a + f.pose.roll, 0) / Math.max(1, rolled.length);
+  const order: Turn[] = rolled.length ? (meanRoll > 0 ? [270, 90, 180] : [90, 270, 180]) : [90, 270, 180];
+  let best = { turn: 0 as Turn, faces: first, sure: sure(first) };
+  for (const turn of order) {
+    const faces = await detectFaces(await turned(rgb, turn));
+    const n = sure(faces);
+    if (n > best.sure) best = { turn, faces, sure: n };
+    // Every face found before, now level and sure: no need to look further.
+    if (n > 0 && n >= first.length && faces.every((f) => Math.abs(f.pose.roll) <= Math.PI / 4)) break;
+  }
+  return { turn: best.turn, faces: mapBack(best.faces, best.turn, rgb.width, rgb.height) };
+}
+
+/** The photo's own EXIF orientation (extraction applied it): then the picture is not turned again. */
+async function hasExifOrientation(file: string): Promise<boolean> {
+  try {
+    return ((await sharp(file).metadata()).orientation ?? 1) > 1;
+  } catch {
+    return false;
+  }
+}
 
 export const runFaces = defineRunner(facesStage, async ({ asset, options, assetDir, input }) => {
   const minFacePx = options.min_face_px ?? 32;
@@ -15,11 +90,17 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   const found: FoundFace[] = [];
   let dropped = 0;
   let frames = 0;
+  // Photos and picture pages may be stored turned; video frames are not looked at again.
+  const mayTurn = asset.kind === 'document' || (asset.kind === 'image' && !(await hasExifOrientation(asset.filePath)));
+  let orientation: Turn | null = asset.kind === 'image' ? 0 : null;
   try {
     for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1)) {
       frames++;
       const { width, height } = pic.rgb;
-      for (const f of await detectFaces(pic.rgb)) {
+      const first = await detectFaces(pic.rgb);
+      const { turn, faces } = mayTurn ? await upright(pic.rgb, first) : { turn: 0 as Turn, faces: first };
+      if (asset.kind === 'image') orientation = turn;
+      for (const f of faces) {
         const [x, y, w, h] = f.box;
         const left = Math.max(0, Math.floor(x));
         const top = Math.max(0, Math.floor(y));
@@ -53,6 +134,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
           age: f.age === null ? null : Math.round(f.age * 10) / 10,
           gender: f.gender,
           gender_score: f.genderScore === null ? null : Math.round(f.genderScore * 1000) / 1000,
+          orientation: turn,
         });
       }
     }
@@ -60,5 +142,9 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
     if (err instanceof ExtractError) return failedBecause(err.reason);
     throw err;
   }
-  return ok({ frames, faces: found.length, good_faces: found.filter((f) => f.good).length, dropped_small: dropped }, found);
+  return ok(
+    { frames, faces: found.length, good_faces: found.filter((f) => f.good).length, dropped_small: dropped },
+    found,
+    orientation ? { orientation_detected: orientation } : undefined,
+  );
 });

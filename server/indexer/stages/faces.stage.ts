@@ -15,17 +15,21 @@ export interface FoundFace extends NewFace {
   box: Box;
   confidence: number;
   page: number | null;
+  /** The clockwise turn of its picture at which it was found (0: as stored); the box is in stored pixels. */
+  orientation: 0 | 90 | 180 | 270;
 }
 
 export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
   name: 'faces',
-  version: 2,
+  version: 3,
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
   model: BUNDLED_MODELS.faces,
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
   save(store, assetId, faces) {
+    // A photo's way up: the turn its faces were found at (its pictures all share one).
+    if (store.assets.byId(assetId)?.kind === 'image') store.assets.setOrientationDetected(assetId, faces[0]?.orientation ?? 0);
     let ids: string[] = [];
     replaceFacesKeepingDecisions(store, assetId, () => {
       ids = store.regions.replaceForStage(

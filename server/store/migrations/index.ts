@@ -21,6 +21,7 @@ import { migration as m0018 } from './0018-queue-at-scale.ts';
 import { migration as m0019 } from './0019-asset-metadata.ts';
 import { migration as m0020 } from './0020-face-attributes.ts';
 import { migration as m0021 } from './0021-read-only-workspaces.ts';
+import { migration as m0022 } from './0022-orientation-detected.ts';
 
 export interface Migration {
   name: string;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019,
   m0020,
   m0021,
+  m0022,
 ];
