@@ -418,4 +418,29 @@ describe('the app in Chromium', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('asks "Is this John Schneider?" about a face too small to join him by itself, and a yes adds it to him', async () => {
+    const dir = tempDir('mi-e2e-small-');
+    try {
+      const file = path.join(dir, 'small-john.jpg');
+      await sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(45).jpeg({ quality: 90 }).toFile(file);
+      await page.getByRole('link', { name: 'Library' }).click();
+      await page.getByTestId('files-input').setInputFiles(file);
+      await page.locator('[data-asset][data-status=completed]', { hasText: 'small-john.jpg' }).waitFor({ timeout: 120_000 });
+      const read = t.key('e2e', ['read']);
+      const john = (await t.api('GET', '/people', { key: read })).body.data.people.find((p: { name: string }) => p.name === 'John Schneider');
+      await page.getByRole('link', { name: 'People' }).click();
+      const question = page.locator('.suggestion', { hasText: 'Is this John Schneider?' });
+      await question.waitFor();
+      await shot('people-suggestion');
+      await question.getByRole('button', { name: 'yes, this is John Schneider' }).click();
+      await page.getByText('Added to John Schneider.').waitFor();
+      expect(await page.locator('.suggestion', { hasText: 'Is this John Schneider?' }).count()).toBe(0);
+      const after = (await t.api('GET', `/people/${john.person_id}`, { key: read })).body.data;
+      expect(after.face_count).toBe(john.face_count + 1);
+      expect(after.faces.some((f: { assigned_by: string }) => f.assigned_by === 'owner')).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -69,10 +69,23 @@ export const MergeResult = z.object({ person: Person, merged: z.array(z.string()
 export const RemoveBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), reject: z.boolean().default(false) }).strict();
 export const RemoveResult = z.object({ person: Person, removed: z.array(z.string()), rejected: z.boolean() });
 
+/** Where a face sits: its asset, moment, box and picture. */
+export const FaceSpot = Person.shape.cover.unwrap();
+
+/** A waiting face that probably is an existing person ("Is this Anna?"), for the owner to answer. */
+export const Suggestion = z.object({ face: FaceSpot, person: Person, similarity: z.number() });
+export const SuggestionsView = z.object({ suggestions: z.array(Suggestion) });
+
+/** The owner says these faces are this person, or (`not_them`) are not, ever. */
+export const OwnerFacesBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), not_them: z.boolean().default(false) }).strict();
+export const OwnerFacesResult = z.object({ person: Person, faces: z.array(z.string()), not_them: z.boolean() });
+
 export const ReclusterQuery = z.object({ dry_run: z.enum(['true', 'false', '1', '0']).optional() }).strict();
 export const ReclusterPlan = z.object({
   joins: z.array(z.object({ face_id: z.string(), person_id: z.string(), similarity: z.number() })),
   new_people: z.array(z.object({ face_ids: z.array(z.string()), cohesion: z.number() })),
+  /** Waiting faces that probably are an existing person: asked of the owner, never applied. */
+  suggestions: z.array(z.object({ face_id: z.string(), person_id: z.string(), similarity: z.number() })),
   merges: z.array(z.never()),
   waiting: z.number().int(),
 });

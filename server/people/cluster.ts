@@ -4,6 +4,9 @@
 //      centroid (of good faces) >= JOIN_SIM (JOIN_SIM_WEAK for a face that is not good), at least
 //      JOIN_MARGIN above the next person, never a person it was rejected or split from, never a
 //      person already holding a face of the same frame.
+//   1b. Suggest: a waiting face that does not join but whose best person is at least SUGGEST_SIM
+//      alike (and allowed: not rejected, no face of that frame) is proposed to the owner; nothing
+//      moves without them.
 //   2. Form: the remaining good waiting faces are grouped by average-linkage agglomeration over
 //      their nearest neighbours (HNSW), merging two groups only while their average similarity is
 //      >= CLUSTER_SIM and no frame would hold two faces of one group; groups of MIN_GROUP or more
@@ -17,6 +20,10 @@ export const JOIN_SIM = 0.68;
 export const JOIN_SIM_WEAK = 0.75;
 export const JOIN_MARGIN = 0.05;
 export const CLUSTER_SIM = 0.62;
+/** Below a join, still worth asking the owner about ("Is this Anna?"). */
+export const SUGGEST_SIM = 0.5;
+/** At most this many suggestions in a plan, the likeliest first. */
+export const MAX_SUGGESTIONS = 200;
 export const MIN_GROUP = 3;
 const NEIGHBOURS = 15;
 
@@ -27,6 +34,8 @@ export type ClusterPerson = PersonCentroid;
 export interface ClusterPlan {
   joins: Array<{ face_id: string; person_id: string; similarity: number }>;
   new_people: Array<{ face_ids: string[]; cohesion: number }>;
+  /** Waiting faces that probably are an existing person, for the owner to confirm (never applied). */
+  suggestions: Array<{ face_id: string; person_id: string; similarity: number }>;
   waiting: number;
 }
 
@@ -53,6 +62,7 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
 
   // 1. Joins on a clear match.
   const joins: ClusterPlan['joins'] = [];
+  const suggested: ClusterPlan['suggestions'] = [];
   const left: typeof waiting = [];
   for (const f of waiting) {
     let best = -1;
@@ -73,6 +83,17 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
       frames.get(p.id)?.add(f.frame);
     } else {
       left.push(f);
+      // The likeliest person it may be, allowed for it: the owner is asked.
+      let pick = -1;
+      let pickSim = SUGGEST_SIM;
+      people.forEach((q, i) => {
+        const s = dot(f.embedding, centroids[i]);
+        if (s >= pickSim && !f.excluded.includes(q.id) && !frames.get(q.id)?.has(f.frame)) {
+          pick = i;
+          pickSim = s;
+        }
+      });
+      if (pick >= 0) suggested.push({ face_id: f.id, person_id: people[pick].id, similarity: Math.round(pickSim * 1000) / 1000 });
     }
   }
 
@@ -124,5 +145,11 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
   }
   new_people.sort((a, b) => (a.face_ids[0] < b.face_ids[0] ? -1 : 1));
   const grouped = new_people.reduce((c, g) => c + g.face_ids.length, 0);
-  return { joins, new_people, waiting: left.length - grouped };
+  // A face grouped into a new person is not asked about.
+  const inGroups = new Set(new_people.flatMap((g) => g.face_ids));
+  const suggestions = suggested
+    .filter((s) => !inGroups.has(s.face_id))
+    .sort((a, b) => b.similarity - a.similarity || (a.face_id < b.face_id ? -1 : 1))
+    .slice(0, MAX_SUGGESTIONS);
+  return { joins, new_people, suggestions, waiting: left.length - grouped };
 }

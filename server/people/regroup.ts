@@ -9,7 +9,7 @@ import { applyPlan } from './apply.ts';
 export async function planRegrouping(store: Store, workspaceId: string, opts: { assetId?: string; form: boolean }): Promise<ClusterPlan> {
   const faces = store.people.waitingFaces(workspaceId, opts.assetId);
   const people = store.people.clusterPeople(workspaceId);
-  if (faces.length === 0) return { joins: [], new_people: [], waiting: 0 };
+  if (faces.length === 0) return { joins: [], new_people: [], suggestions: [], waiting: 0 };
   return runInThread<ClusterPlan>(new URL('./plan.worker.ts', import.meta.url), { faces, people, form: opts.form });
 }
 

@@ -39,6 +39,42 @@ export function takeFacesOff(store: Store, person: PersonRow, faceIds: string[],
   return removed;
 }
 
+export class CannotAddFace extends Error {}
+
+/**
+ * The owner says these faces are this person (`notThem`: are not, ever). Adding moves a face off
+ * the person it was on (split from them) and keeps the rules: a face of another workspace, or of a
+ * picture where the person already is, is refused (CannotAddFace, nothing changed). Returns the faces.
+ */
+export function ownerSays(store: Store, person: PersonRow, faceIds: string[], notThem: boolean): string[] {
+  const done: string[] = [];
+  const now = clock.now();
+  store.transaction(() => {
+    for (const faceId of new Set(faceIds)) {
+      const at = store.people.faceFrame(faceId);
+      if (!at || at.workspace_id !== person.workspace_id) throw new CannotAddFace(`Face ${faceId} not found in this workspace.`);
+      const current = store.people.personOfFace(faceId);
+      if (notThem) {
+        if (current === person.id) throw new CannotAddFace(`Face ${faceId} is this person's; take it off with /remove and reject=true.`);
+        store.people.exclude(faceId, person.id, 'rejected', now);
+      } else if (current !== person.id) {
+        if (store.people.holdsFrame(person.id, at.frame, faceId)) {
+          throw new CannotAddFace(`Face ${faceId} is in a picture where this person already is: two faces of one picture are two people.`);
+        }
+        if (current) {
+          store.people.unassign(faceId);
+          store.people.exclude(faceId, current, 'split', now);
+        }
+        store.people.unexclude(faceId, person.id);
+        store.people.assign(faceId, person.id, 'owner', now);
+      }
+      done.push(faceId);
+    }
+    removeEmptyUnnamed(store, person.workspace_id);
+  });
+  return done;
+}
+
 /** People of the workspace (or just `only`) left with no live face are removed, unless named. */
 export function removeEmptyUnnamed(store: Store, workspaceId: string, only?: string): void {
   store.transaction(() => {

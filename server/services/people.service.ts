@@ -8,7 +8,7 @@ import { AppError, Errors } from '../errors.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { Person, PersonDetail } from '../contract/people.ts';
 import type { ClusterPlan } from '../people/cluster.ts';
-import { NotTheirFace, mergePeople, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
+import { CannotAddFace, NotTheirFace, mergePeople, ownerSays, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
 import { planRegrouping, regroup } from '../people/regroup.ts';
 import { mwgRegionsXmp } from '../people/xmp.ts';
 
@@ -129,6 +129,33 @@ export class PeopleService {
     if (source.id === target.id) throw new AppError('invalid_request', 422, 'A person cannot be merged into itself.');
     mergePeople(this.store, source, target);
     return { person: this.current(target.id), merged: [source.id] };
+  }
+
+  /**
+   * Waiting faces that probably are someone already known (not hidden), likeliest first: the
+   * suggestions of a re-grouping plan, which never moves them by itself.
+   */
+  async suggestions(workspaceId: string): Promise<Array<{ face: NonNullable<PersonValue['cover']>; person: PersonValue; similarity: number }>> {
+    const plan = await planRegrouping(this.store, workspaceId, { form: false });
+    return plan.suggestions.flatMap((s) => {
+      const p = this.store.people.get(s.person_id);
+      const face = this.faceView(s.face_id);
+      return p && face && !p.hidden && !p.merged_into ? [{ face, person: this.value(p), similarity: s.similarity }] : [];
+    });
+  }
+
+  /** The owner says these faces are this person (or, `notThem`, are not, ever). */
+  ownerSays(workspaceId: string, id: string, faceIds: string[], notThem: boolean): { person: PersonValue; faces: string[]; not_them: boolean } {
+    this.guard(workspaceId);
+    const p = this.resolve(workspaceId, id);
+    let faces: string[];
+    try {
+      faces = ownerSays(this.store, p, faceIds, notThem);
+    } catch (err) {
+      if (err instanceof CannotAddFace) throw new AppError('invalid_request', 422, err.message);
+      throw err;
+    }
+    return { person: this.current(p.id), faces, not_them: notThem };
   }
 
   /** Takes faces off a person: `reject` = not them, ever; otherwise split out to be re-grouped elsewhere. */

@@ -141,6 +141,11 @@ export class PeopleRepo {
       .run(faceId, personId, kind, at);
   }
 
+  /** The owner changed their mind: the face may be this person again. */
+  unexclude(faceId: string, personId: string): void {
+    this.db.prepare('DELETE FROM face_exclusions WHERE face_id = ? AND person_id = ?').run(faceId, personId);
+  }
+
   /** Moves every face and exclusion of one person to another (merge). */
   moveAll(from: string, to: string): void {
     this.db.prepare("UPDATE face_people SET person_id = ?, assigned_by = 'owner' WHERE person_id = ?").run(to, from);
@@ -180,6 +185,24 @@ export class PeopleRepo {
 
   holdsLiveFace(personId: string, faceId: string): boolean {
     return this.db.prepare(`SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = ? AND fp.face_id = ?`).get(personId, faceId) !== undefined;
+  }
+
+  /** The face's frame (asset @ timestamp) and workspace; undefined for no live face. */
+  faceFrame(faceId: string): { frame: string; workspace_id: string } | undefined {
+    return this.db
+      .prepare(
+        `SELECT f.asset_id || '@' || f.timestamp AS frame, a.workspace_id FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL WHERE f.id = ?`,
+      )
+      .get(faceId) as { frame: string; workspace_id: string } | undefined;
+  }
+
+  /** Whether the person holds a face of this frame (asset @ timestamp) other than `except`. */
+  holdsFrame(personId: string, frame: string, except: string): boolean {
+    return Boolean(
+      this.db
+        .prepare(`SELECT 1 FROM face_people fp JOIN faces f ON f.id = fp.face_id WHERE fp.person_id = ? AND f.asset_id || '@' || f.timestamp = ? AND f.id != ?`)
+        .get(personId, frame, except),
+    );
   }
 
   personOfFace(faceId: string): string | null {

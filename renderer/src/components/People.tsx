@@ -56,6 +56,7 @@ function PlanDialog() {
           {plan.new_people.length} new unnamed people from {faces} faces
         </li>
         <li>{plan.waiting} face(s) keep waiting (no clear match)</li>
+        {plan.suggestions.length ? <li>{plan.suggestions.length} of them probably someone you have: you are asked below (nothing moves without you)</li> : null}
         <li>People are never merged automatically; names, hidden people and your corrections stay.</li>
       </ul>
       <div className="actions">
@@ -67,6 +68,39 @@ function PlanDialog() {
         </button>
       </div>
     </div>
+  );
+}
+
+/** "Is this Anna?": a waiting face beside the person it probably is, answered yes or no. */
+function Suggestions() {
+  const { suggestions, answer } = usePeople(useShallow((s) => ({ suggestions: s.suggestions, answer: s.answer })));
+  if (suggestions.length === 0) return null;
+  return (
+    <section className="suggestions" aria-label="suggestions">
+      <h3>
+        Is this…? <small>{suggestions.length}</small>
+      </h3>
+      <ul>
+        {suggestions.slice(0, 24).map((s) => {
+          const who = s.person.name || 'this person';
+          return (
+            <li key={s.face.face_id} className="suggestion" data-face={s.face.face_id} data-person={s.person.person_id}>
+              <FaceCrop src={s.face.frame_url} box={s.face.box} size={88} title="the face found" />
+              {s.person.cover ? <FaceCrop src={s.person.cover.frame_url} box={s.person.cover.box} size={88} title={who} /> : null}
+              <span className="suggestion-question">Is this {who}?</span>
+              <span className="suggestion-answer">
+                <button onClick={() => void answer(s, true)} aria-label={`yes, this is ${who}`}>
+                  Yes
+                </button>
+                <button onClick={() => void answer(s, false)} aria-label={`no, this is not ${who}`}>
+                  No
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
@@ -90,6 +124,7 @@ export function PeopleGrid() {
         </button>
       </header>
       <PlanDialog />
+      <Suggestions />
       {loaded && people.length === 0 ? <p className="empty">No people yet. Index photos or videos with faces, then re-group faces.</p> : null}
       <div className="grid people-grid">
         {people.map((p) => (

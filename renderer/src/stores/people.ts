@@ -13,7 +13,11 @@ interface PeopleState {
   selected: string[];
   plan: People.Recluster['plan'] | null;
   busy: boolean;
+  /** Waiting faces that probably are someone known, for the owner to answer. */
+  suggestions: People.FaceSuggestion[];
   load(): Promise<void>;
+  /** The owner's answer to "Is this <person>?". */
+  answer(s: People.FaceSuggestion, yes: boolean): Promise<void>;
   setIncludeHidden(v: boolean): Promise<void>;
   open(id: string): Promise<void>;
   toggle(faceId: string, extend: boolean): void;
@@ -53,9 +57,22 @@ export const usePeople = create<PeopleState>((set, get) => {
     selected: [],
     plan: null,
     busy: false,
+    suggestions: [],
     async load() {
-      const r = await attempt('Loading people', () => People.listPeople(get().includeHidden));
+      const [r, s] = await Promise.all([
+        attempt('Loading people', () => People.listPeople(get().includeHidden)),
+        attempt('Loading suggestions', () => People.suggestions()),
+      ]);
       if (r) set({ people: r.people, loaded: true, busy: r.regrouping });
+      if (s) set({ suggestions: s.suggestions });
+    },
+    async answer(s, yes) {
+      const who = s.person.name || 'this person';
+      if (await act(yes ? 'Adding the face' : 'Answering', () => People.ownerSays(s.person.person_id, [s.face.face_id], !yes))) {
+        useToasts.getState().push('info', yes ? `Added to ${who}.` : `Not ${who}: it will not be suggested again.`);
+        set({ suggestions: get().suggestions.filter((x) => x.face.face_id !== s.face.face_id) });
+        await get().load();
+      }
     },
     async setIncludeHidden(v) {
       set({ includeHidden: v });

@@ -3,6 +3,9 @@ import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { IdParam } from '../../contract/common.ts';
 import {
   MergeBody,
+  OwnerFacesBody,
+  OwnerFacesResult,
+  SuggestionsView,
   MergeResult,
   PeopleList,
   PeopleQuery,
@@ -59,6 +62,19 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     }),
     defineRoute({
       method: 'get',
+      path: '/people/suggestions',
+      summary:
+        'Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first; nothing moves until the owner answers (POST /people/{id}/faces)',
+      access: 'read',
+      response: SuggestionsView,
+      handler: async ({ auth, ctx }) => {
+        const present = presenterFor(s.signer, ctx);
+        const list = await s.people.suggestions(auth.workspaceId);
+        return { suggestions: list.map((x) => ({ face: present.framed(x.face), person: present.person(x.person), similarity: x.similarity })) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
       path: '/people/:id',
       summary: 'A person with faces (paginated) and appearances; a merged id answers the target with requested_id',
       access: 'read',
@@ -90,6 +106,20 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       response: MergeResult,
       handler: ({ auth, params, body, ctx }) => {
         const { person, ...rest } = s.people.merge(auth.workspaceId, params.id, body.into);
+        return { ...rest, person: presenterFor(s.signer, ctx).person(person) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/people/:id/faces',
+      summary: 'The owner says these faces are this person (moved here from wherever they were), or with not_them=true that they are not, ever',
+      access: 'write',
+      errors: [409],
+      params: IdParam,
+      body: OwnerFacesBody,
+      response: OwnerFacesResult,
+      handler: ({ auth, params, body, ctx }) => {
+        const { person, ...rest } = s.people.ownerSays(auth.workspaceId, params.id, body.face_ids, body.not_them);
         return { ...rest, person: presenterFor(s.signer, ctx).person(person) };
       },
     }),
