@@ -443,4 +443,25 @@ describe('the app in Chromium', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('lets the owner say who a face not grouped yet is, from the viewer', async () => {
+    const dir = tempDir('mi-e2e-assign-');
+    try {
+      const file = path.join(dir, 'small-john-2.jpg');
+      await sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(40).jpeg({ quality: 90 }).toFile(file);
+      await page.getByRole('link', { name: 'Library' }).click();
+      await page.getByTestId('files-input').setInputFiles(file);
+      const card = page.locator('[data-asset][data-status=completed]', { hasText: 'small-john-2.jpg' });
+      await card.waitFor({ timeout: 120_000 });
+      await card.locator('.card-open').click();
+      await page.getByTestId('viewer').filter({ hasText: 'small-john-2.jpg' }).waitFor();
+      const who = page.getByLabel('who is this');
+      await who.waitFor();
+      await who.selectOption({ label: 'John Schneider' });
+      await page.locator('.side li a', { hasText: 'John Schneider' }).first().waitFor();
+      expect(await page.getByLabel('who is this').count()).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

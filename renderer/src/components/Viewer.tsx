@@ -74,6 +74,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
   const loadPeople = usePeople((s) => s.load);
+  const assign = usePeople((s) => s.assign);
   const [layers, setLayers] = useState<Layers>({ passage: true, object: true, face: true, text: false });
   const pageNo = params.get('page') ? Number(params.get('page')) : null;
   const t = Number(params.get('t') ?? 0);
@@ -225,6 +226,26 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                   <li key={f.face_id}>
                     {f.person_id ? <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a> : 'not grouped yet'}{' '}
                     · quality {(f.quality ?? 0).toFixed(2)}
+                    {!f.person_id && asset.owned && people.length ? (
+                      <select
+                        aria-label="who is this"
+                        value=""
+                        onChange={(e) => {
+                          const pid = e.target.value;
+                          if (!pid) return;
+                          void assign(f.face_id, pid).then(async (done) => {
+                            if (done) await open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
+                          });
+                        }}
+                      >
+                        <option value="">Who is this?</option>
+                        {people.map((p) => (
+                          <option key={p.person_id} value={p.person_id}>
+                            {p.name || `Unnamed person (${p.face_count} faces)`}
+                          </option>
+                        ))}
+                      </select>
+                    ) : null}
                   </li>
                 ))}
               </ul>

@@ -18,6 +18,8 @@ interface PeopleState {
   load(): Promise<void>;
   /** The owner's answer to "Is this <person>?". */
   answer(s: People.FaceSuggestion, yes: boolean): Promise<void>;
+  /** The owner says who a face is (from the viewer); true when it was done. */
+  assign(faceId: string, personId: string): Promise<boolean>;
   setIncludeHidden(v: boolean): Promise<void>;
   open(id: string): Promise<void>;
   toggle(faceId: string, extend: boolean): void;
@@ -65,6 +67,13 @@ export const usePeople = create<PeopleState>((set, get) => {
       ]);
       if (r) set({ people: r.people, loaded: true, busy: r.regrouping });
       if (s) set({ suggestions: s.suggestions });
+    },
+    async assign(faceId, personId) {
+      const r = await act('Saying who it is', () => People.ownerSays(personId, [faceId], false));
+      if (!r) return false;
+      useToasts.getState().push('info', `Added to ${r.person.name || 'the person'}.`);
+      await get().load();
+      return true;
     },
     async answer(s, yes) {
       const who = s.person.name || 'this person';
