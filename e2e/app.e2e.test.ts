@@ -390,78 +390,67 @@ describe('the app in Chromium', () => {
     }
   }, 120_000);
 
-  it('shows a photo stored sideways upright, in the library and the viewer, its face boxes turned with it', async () => {
-    const dir = tempDir('mi-e2e-turned-');
+  /** A photo the test makes (`make` writes it), added with the browser's file chooser and indexed: its card. */
+  const addMadePhoto = async (name: string, make: (file: string) => Promise<unknown>) => {
+    const dir = tempDir('mi-e2e-made-');
     try {
-      const file = path.join(dir, 'sideways.jpg');
-      // Taken wider than tall (1920 × 1280), stored turned a quarter clockwise, with no EXIF orientation.
-      await sharp(path.join(CORPUS, 'faces/face-api-samples/sample1.jpg')).rotate(90).jpeg().toFile(file);
+      const file = path.join(dir, name);
+      await make(file);
       await page.getByRole('link', { name: 'Library' }).click();
       await page.getByTestId('files-input').setInputFiles(file);
-      const card = page.locator('[data-asset]', { hasText: 'sideways.jpg' });
-      await page.locator('[data-asset][data-status=completed]', { hasText: 'sideways.jpg' }).waitFor({ timeout: 120_000 });
-      const id = await card.getAttribute('data-asset');
-      const detail = (await t.api('GET', `/videos/${id}`, { key: t.key('e2e', ['read']) })).body.data;
-      expect(detail.orientation_detected).toBe(270);
-      expect(await card.locator('img').getAttribute('style')).toContain('rotate(270deg)');
-      await card.locator('.card-open').click();
-      await page.getByTestId('viewer').waitFor();
-      const turned = page.locator('.boxed.turned[data-turn="270"]');
-      await turned.waitFor();
-      expect(await turned.locator('.box-face').count()).toBeGreaterThan(0);
-      // Upright: the frame is wider than tall, as the photo was taken, though stored taller than wide.
-      const frame = (await turned.boundingBox())!;
-      expect(frame.width / frame.height).toBeCloseTo(1920 / 1280, 1);
-      await shot('viewer-turned');
-      await page.goBack();
+      const card = page.locator('[data-asset][data-status=completed]', { hasText: name });
+      await card.waitFor({ timeout: 120_000 });
+      return card;
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  };
+  const smallJohn = (width: number) => (file: string) =>
+    sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(width).jpeg({ quality: 90 }).toFile(file);
+
+  it('shows a photo stored sideways upright, in the library and the viewer, its face boxes turned with it', async () => {
+    // Taken wider than tall (1920 × 1280), stored turned a quarter clockwise, with no EXIF orientation.
+    const card = await addMadePhoto('sideways.jpg', (file) => sharp(path.join(CORPUS, 'faces/face-api-samples/sample1.jpg')).rotate(90).jpeg().toFile(file));
+    const id = await card.getAttribute('data-asset');
+    const detail = (await t.api('GET', `/videos/${id}`, { key: t.key('e2e', ['read']) })).body.data;
+    expect(detail.orientation_detected).toBe(270);
+    expect(await card.locator('img').getAttribute('style')).toContain('rotate(270deg)');
+    await card.locator('.card-open').click();
+    await page.getByTestId('viewer').waitFor();
+    const turned = page.locator('.boxed.turned[data-turn="270"]');
+    await turned.waitFor();
+    expect(await turned.locator('.box-face').count()).toBeGreaterThan(0);
+    // Upright: the frame is wider than tall, as the photo was taken, though stored taller than wide.
+    const frame = (await turned.boundingBox())!;
+    expect(frame.width / frame.height).toBeCloseTo(1920 / 1280, 1);
+    await shot('viewer-turned');
+    await page.goBack();
   }, 180_000);
 
   it('asks "Is this John Schneider?" about a face too small to join him by itself, and a yes adds it to him', async () => {
-    const dir = tempDir('mi-e2e-small-');
-    try {
-      const file = path.join(dir, 'small-john.jpg');
-      await sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(45).jpeg({ quality: 90 }).toFile(file);
-      await page.getByRole('link', { name: 'Library' }).click();
-      await page.getByTestId('files-input').setInputFiles(file);
-      await page.locator('[data-asset][data-status=completed]', { hasText: 'small-john.jpg' }).waitFor({ timeout: 120_000 });
-      const read = t.key('e2e', ['read']);
-      const john = (await t.api('GET', '/people', { key: read })).body.data.people.find((p: { name: string }) => p.name === 'John Schneider');
-      await page.getByRole('link', { name: 'People' }).click();
-      const question = page.locator('.suggestion', { hasText: 'Is this John Schneider?' });
-      await question.waitFor();
-      await shot('people-suggestion');
-      await question.getByRole('button', { name: 'yes, this is John Schneider' }).click();
-      await page.getByText('Added to John Schneider.').waitFor();
-      expect(await page.locator('.suggestion', { hasText: 'Is this John Schneider?' }).count()).toBe(0);
-      const after = (await t.api('GET', `/people/${john.person_id}`, { key: read })).body.data;
-      expect(after.face_count).toBe(john.face_count + 1);
-      expect(after.faces.some((f: { assigned_by: string }) => f.assigned_by === 'owner')).toBe(true);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    await addMadePhoto('small-john.jpg', smallJohn(45));
+    const read = t.key('e2e', ['read']);
+    const john = (await t.api('GET', '/people', { key: read })).body.data.people.find((p: { name: string }) => p.name === 'John Schneider');
+    await page.getByRole('link', { name: 'People' }).click();
+    const question = page.locator('.suggestion', { hasText: 'Is this John Schneider?' });
+    await question.waitFor();
+    await shot('people-suggestion');
+    await question.getByRole('button', { name: 'yes, this is John Schneider' }).click();
+    await page.getByText('Added to John Schneider.').waitFor();
+    expect(await page.locator('.suggestion', { hasText: 'Is this John Schneider?' }).count()).toBe(0);
+    const after = (await t.api('GET', `/people/${john.person_id}`, { key: read })).body.data;
+    expect(after.face_count).toBe(john.face_count + 1);
+    expect(after.faces.some((f: { assigned_by: string }) => f.assigned_by === 'owner')).toBe(true);
   }, 180_000);
 
   it('lets the owner say who a face not grouped yet is, from the viewer', async () => {
-    const dir = tempDir('mi-e2e-assign-');
-    try {
-      const file = path.join(dir, 'small-john-2.jpg');
-      await sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(40).jpeg({ quality: 90 }).toFile(file);
-      await page.getByRole('link', { name: 'Library' }).click();
-      await page.getByTestId('files-input').setInputFiles(file);
-      const card = page.locator('[data-asset][data-status=completed]', { hasText: 'small-john-2.jpg' });
-      await card.waitFor({ timeout: 120_000 });
-      await card.locator('.card-open').click();
-      await page.getByTestId('viewer').filter({ hasText: 'small-john-2.jpg' }).waitFor();
-      const who = page.getByLabel('who is this');
-      await who.waitFor();
-      await who.selectOption({ label: 'John Schneider' });
-      await page.locator('.side li a', { hasText: 'John Schneider' }).first().waitFor();
-      expect(await page.getByLabel('who is this').count()).toBe(0);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const card = await addMadePhoto('small-john-2.jpg', smallJohn(40));
+    await card.locator('.card-open').click();
+    await page.getByTestId('viewer').filter({ hasText: 'small-john-2.jpg' }).waitFor();
+    const who = page.getByLabel('who is this');
+    await who.waitFor();
+    await who.selectOption({ label: 'John Schneider' });
+    await page.locator('.side li a', { hasText: 'John Schneider' }).first().waitFor();
+    expect(await page.getByLabel('who is this').count()).toBe(0);
   }, 180_000);
 });

@@ -68,8 +68,8 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
     let best = -1;
     let bestSim = -Infinity;
     let second = -Infinity;
-    people.forEach((p, i) => {
-      const s = dot(f.embedding, centroids[i]);
+    const sims = centroids.map((c) => dot(f.embedding, c));
+    sims.forEach((s, i) => {
       if (s > bestSim) {
         second = bestSim;
         bestSim = s;
@@ -87,7 +87,7 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
       let pick = -1;
       let pickSim = SUGGEST_SIM;
       people.forEach((q, i) => {
-        const s = dot(f.embedding, centroids[i]);
+        const s = sims[i];
         if (s >= pickSim && !f.excluded.includes(q.id) && !frames.get(q.id)?.has(f.frame)) {
           pick = i;
           pickSim = s;

@@ -42,7 +42,13 @@ type Box = OcrParagraph['bbox'];
  * text costs a quarter to a tenth of a full reading (measured on the corpus: no text image lost its
  * text).
  */
-async function readPicture(image: Buffer, width: number, height: number, languages: OcrLanguage[], prepare: 'photo' | 'frame'): Promise<OcrParagraph[]> {
+async function readPicture(
+  image: Buffer | string,
+  width: number,
+  height: number,
+  languages: OcrLanguage[],
+  prepare: 'photo' | 'frame',
+): Promise<OcrParagraph[]> {
   const full = { upscale: prepare === 'photo' };
   const quick = { upscale: false, longSide: PROBE_LONG_SIDE };
   // Where the quick look would be most of a full reading (a 1280 px frame), the picture is read once.
@@ -65,7 +71,7 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   const [w, h] = [meta.width ?? 1, meta.height ?? 1];
   if (prepare === 'page') return normalize(await recognize(image, languages), w, h);
   const skew = await textSkew(image);
-  if (skew === 0) return normalize(await readPicture(await sharp(image).toBuffer(), w, h, languages, prepare), w, h);
+  if (skew === 0) return normalize(await readPicture(image, w, h, languages, prepare), w, h);
   const turned = await sharp(image).rotate(skew, { background: '#ffffff' }).png().toBuffer();
   const t = await sharp(turned).metadata();
   const size = { width: t.width ?? w, height: t.height ?? h };
