@@ -17,6 +17,14 @@ import type { Engine } from './lexical.ts';
 export const MIN_DENSE_SIMILARITY = 0.33;
 /** The same for a description against a picture (CLIP puts matching pairs near 0.25–0.35, unrelated near 0.1–0.2). */
 export const MIN_PICTURE_SIMILARITY = 0.22;
+/** How far under the true cosine the index's int8 similarity may fall (measured errors stay under 0.01). */
+const QUANTIZATION_MARGIN = 0.02;
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+};
 
 async function embedQuery(modelsRoot: string, model: string, query: string): Promise<Float32Array> {
   const [q] =
@@ -39,26 +47,26 @@ export async function nearestByMeaning(
   const dataDir = store.files.root;
   if (!isInstalled(dataDir, model)) return null;
   const q = await embedQuery(modelsDir(dataDir), model, query);
-  let near: Array<{ id: number; similarity: number }>;
+  const min = model === PICTURE_EMBEDDING_MODEL ? MIN_PICTURE_SIMILARITY : MIN_DENSE_SIMILARITY;
+  let candidates: number[];
   if (opts.assetId) {
     // One asset: an exact scan of its vectors.
-    near = store.vectors.ofAsset(opts.assetId, model).map((v) => {
-      let dot = 0;
-      for (let i = 0; i < q.length; i++) dot += q[i] * v.vector[i];
-      return { id: v.id, similarity: dot };
-    });
+    candidates = store.vectors
+      .ofAsset(opts.assetId, model)
+      .filter((v) => dot(q, v.vector) >= min)
+      .map((v) => v.id);
   } else {
-    near = store.vectorIndex.nearest(model, q, opts.limit);
+    // The index proposes (its similarities come from quantized vectors, so those a little under the
+    // cut-off stay candidates); the rows decide.
+    candidates = store.vectorIndex
+      .nearest(model, q, opts.limit)
+      .filter((n) => n.similarity >= min - QUANTIZATION_MARGIN)
+      .map((n) => n.id);
   }
-  const min = model === PICTURE_EMBEDDING_MODEL ? MIN_PICTURE_SIMILARITY : MIN_DENSE_SIMILARITY;
-  near = near.filter((n) => n.similarity >= min);
-  const similarity = new Map(near.map((n) => [n.id, n.similarity]));
   return store.vectors
-    .visible(
-      near.map((n) => n.id),
-      opts,
-    )
-    .map((v) => ({ ...v, similarity: similarity.get(v.id) ?? 0 }))
+    .visible(candidates, opts)
+    .map(({ vector, ...v }) => ({ ...v, similarity: dot(q, vector) }))
+    .filter((v) => v.similarity >= min)
     .sort((a, b) => b.similarity - a.similarity);
 }
 

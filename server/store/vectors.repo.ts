@@ -1,5 +1,6 @@
-// Dense vectors of indexed evidence, per model. The rows are the truth; the HNSW file of each model
-// (vector-index.ts) is rebuilt from them when it is missing or behind.
+// Dense vectors of indexed evidence, per model. The rows are the truth; the index file of each model
+// (vector-index.ts) is rebuilt from them when it is missing or behind, and the similarity of what it
+// proposes is computed again from them.
 import type { DB } from './db.ts';
 import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
 import type { EntryHit, NewEntry } from './search.repo.ts';
@@ -59,6 +60,11 @@ export class VectorsRepo {
     return out;
   }
 
+  /** Rows of a model with an id up to `lastId`. */
+  countUpTo(model: string, lastId: number): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM vectors WHERE model = ? AND id <= ?').get(model, lastId) as { n: number }).n;
+  }
+
   count(model: string): number {
     return (this.db.prepare('SELECT count(*) AS n FROM vectors WHERE model = ?').get(model) as { n: number }).n;
   }
@@ -83,7 +89,10 @@ export class VectorsRepo {
    * The rows behind these ids that sit in assets visible to any of the workspaces (owned or shared,
    * not deleted) of one engine, optionally one asset. Ids whose rows are gone are left out.
    */
-  visible(ids: number[], opts: { workspaceIds: string[]; assetId?: string; engine: string; where?: SqlCondition }): Array<Omit<VectorHit, 'similarity'>> {
+  visible(
+    ids: number[],
+    opts: { workspaceIds: string[]; assetId?: string; engine: string; where?: SqlCondition },
+  ): Array<Omit<VectorHit, 'similarity'> & { vector: Float32Array }> {
     if (ids.length === 0) return [];
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
     const where = opts.where ?? NO_CONDITION;
@@ -91,7 +100,7 @@ export class VectorsRepo {
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     return this.db
       .prepare(
-        `SELECT v.id, v.asset_id, v.modality, v.timestamp, v.page, v.ref, v.region_id, v.text, a.kind, a.file_name,
+        `SELECT v.id, v.asset_id, v.modality, v.timestamp, v.page, v.ref, v.region_id, v.text, v.vector, a.kind, a.file_name,
                 CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
                      ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
          FROM vectors v JOIN assets a ON a.id = v.asset_id
@@ -99,6 +108,10 @@ export class VectorsRepo {
            AND (@asset IS NULL OR a.id = @asset) AND (${where.sql})
            AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))`,
       )
-      .all(params) as Array<Omit<VectorHit, 'similarity'>>;
+      .all(params)
+      .map((r) => {
+        const row = r as Omit<VectorHit, 'similarity'> & { vector: Buffer };
+        return { ...row, vector: asFloats(row.vector) };
+      });
   }
 }
