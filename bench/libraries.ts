@@ -5,17 +5,15 @@
 // tree, the time from a file appearing to its asset existing (the watch latency, default settle
 // time included), and the service's peak RSS during the first walk. Each is the median of --runs.
 // Usage: npm run bench:libraries [-- --files 100000 --runs 3]
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { fileURLToPath } from 'node:url';
 import { arg, writeResults } from './report.ts';
+import { procBytes, serve, type Service } from './serve.ts';
 
 const FILES = arg('files', 100_000);
 const RUNS = arg('runs', 3);
-const BIN = fileURLToPath(new URL('../bin/media-index.js', import.meta.url));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
@@ -39,45 +37,11 @@ async function generate(root: string, n: number): Promise<void> {
   }
 }
 
-interface Service {
-  url: string;
-  key: string;
-  pid: number;
-  stop(): Promise<void>;
+async function serveLibrary(dataDir: string, root: string): Promise<Service> {
+  return serve(dataDir, { workers: 0, env: { MEDIA_INDEX_LIBRARY_ROOTS: root } });
 }
 
-async function serve(dataDir: string, root: string): Promise<Service> {
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--workers', '0', '--data', dataDir], {
-    env: { ...process.env, MEDIA_INDEX_LIBRARY_ROOTS: root, MEDIA_INDEX_RATE_LIMIT: '1000000' },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  const key = fs
-    .readFileSync(path.join(dataDir, 'first-api-key.txt'), 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('mi_')) as string;
-  return {
-    url,
-    key,
-    pid: child.pid as number,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMiB = (pid: number) => procBytes(pid, 'VmRSS') / 1024 / 1024;
 
 interface Lib {
   library_id: string;
@@ -118,7 +82,7 @@ const rescans: number[] = [];
 const latencies: number[] = [];
 for (let run = 0; run < RUNS; run++) {
   const dataDir = path.join(base, `data-${run}`);
-  const s = await serve(dataDir, root);
+  const s = await serveLibrary(dataDir, root);
   try {
     let peak = rssMiB(s.pid);
     const sample = () => (peak = Math.max(peak, rssMiB(s.pid)));

@@ -10,7 +10,7 @@ import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinyMiniLM, seededTable, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import { openDatabase } from '../server/store/db.ts';
 import { VectorsRepo } from '../server/store/vectors.repo.ts';
-import { VectorIndex } from '../server/store/vector-index.ts';
+import { BUILD_IN_PLACE_MAX, VectorIndex } from '../server/store/vector-index.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/all-MiniLM-L6-v2');
 const VOCAB = 30522;
@@ -179,6 +179,53 @@ describe('vector index files', () => {
     const near = reopened.nearest(MODEL, unit(1), 3).map((n) => n.id);
     expect(near).not.toContain(a.added[1].id);
     expect(near).toHaveLength(2);
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds a large index in a worker thread, answers no candidates meanwhile, and takes out what was removed during the build', async () => {
+    const dir = tempDir('mi-vec-big-');
+    const dbFile = path.join(dir, 'db.sqlite');
+    const db = openDatabase(dbFile);
+    db.prepare(`INSERT INTO workspaces (id, name, created_at) VALUES ('w', 'w', 0)`).run();
+    db.prepare(
+      `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, size_bytes, sha256, pipeline, engine, status, created_at)
+       VALUES ('a', 'w', 'document', 'a.txt', 'txt', 'x', 1, 'h', 'arrow', 'arrow', 'completed', 0)`,
+    ).run();
+    const repo = new VectorsRepo(db);
+    let seed = 7;
+    const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5;
+    const unit = () => {
+      const v = Float32Array.from({ length: 16 }, rand);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    };
+    const n = BUILD_IN_PLACE_MAX + 200;
+    const rows = Array.from({ length: n }, (_, i) => ({
+      modality: 'passage' as const,
+      timestamp: 0,
+      page: 1,
+      ref: i,
+      region_id: null,
+      text: `t${i}`,
+      vector: unit(),
+    }));
+    const { added } = db.transaction(() => repo.replaceForAsset('a', MODEL, rows))();
+
+    const index = new VectorIndex(path.join(dir, 'vectors'), repo, dbFile);
+    const [gone, kept] = [added[10], added[20]];
+    expect(index.nearest(MODEL, kept.vector, 1)).toEqual([]); // being built
+    db.prepare('DELETE FROM vectors WHERE id = ?').run(gone.id);
+    index.update(MODEL, [gone.id], []);
+    await index.built();
+
+    expect(fs.existsSync(path.join(dir, 'vectors', `${MODEL}.usearch`))).toBe(true);
+    expect(index.nearest(MODEL, kept.vector, 1)[0]).toMatchObject({ id: kept.id, similarity: expect.closeTo(1, 1) });
+    expect(index.nearest(MODEL, gone.vector, 5).map((x) => x.id)).not.toContain(gone.id);
+    index.save();
+    // Reopened: the saved index matches the rows, so it is mapped, not built again.
+    const again = new VectorIndex(path.join(dir, 'vectors'), repo, dbFile);
+    expect(again.nearest(MODEL, kept.vector, 1)[0]).toMatchObject({ id: kept.id });
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -45,7 +45,7 @@ export function openStore(dataDir: string): Store {
   const dbFile = path.join(dataDir, 'media-index.sqlite');
   const db = openDatabase(dbFile);
   const vectors = new VectorsRepo(db);
-  const vectorIndex = new VectorIndex(path.join(dataDir, 'vectors'), vectors);
+  const vectorIndex = new VectorIndex(path.join(dataDir, 'vectors'), vectors, dbFile);
   return {
     db,
     dbFile,

@@ -1,0 +1,76 @@
+// `media-index serve` as a user starts it, in a process of its own, for the benchmarks that measure
+// through the service: its URL, the first API key it wrote, its pid and the memory of it and of its
+// indexer processes (from /proc).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../bin/media-index.js', import.meta.url));
+
+export interface Service {
+  url: string;
+  /** The key written to first-api-key.txt on a new data folder ('' when the folder had keys). */
+  key: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the service; `workers` left out means its default indexer processes. */
+export async function serve(dataDir: string, opts: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Service> {
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const workers = opts.workers === undefined ? [] : ['--workers', String(opts.workers)];
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', ...workers, '--data', dataDir], {
+    env: { ...process.env, MEDIA_INDEX_RATE_LIMIT: '100000000', ...opts.env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  child.stdout.resume();
+  const keyFile = path.join(dataDir, 'first-api-key.txt');
+  const key = fs.existsSync(keyFile)
+    ? (fs
+        .readFileSync(keyFile, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('mi_')) ?? '')
+    : '';
+  return {
+    url,
+    key,
+    pid: child.pid as number,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A field of /proc/PID/status in bytes (VmRSS, VmHWM); 0 when the process is gone. */
+export function procBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The direct children of a process (the service's indexer processes). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Resident memory of the service and its indexer processes together, in bytes. */
+export const treeRss = (pid: number) => procBytes(pid, 'VmRSS') + childrenOf(pid).reduce((n, c) => n + procBytes(c, 'VmRSS'), 0);
