@@ -15,7 +15,7 @@ import { writeResults } from './report.ts';
 const N = arg('vectors', 100_000);
 const DIM = arg('dim', 384);
 const M = arg('M', 16);
-const EF_CONSTRUCTION = arg('efConstruction', 128);
+const EF_CONSTRUCTION = arg('efConstruction', 96);
 const QUERIES = 200;
 
 function unitRows(n: number, seed: number, centres: Float32Array, k: number): Float32Array {

@@ -39,6 +39,7 @@ function fortunes(): string {
     execFileSync('apt-get', ['download', 'fortunes'], { cwd: work, stdio: 'ignore' });
     const deb = fs.readdirSync(work).find((f) => f.endsWith('.deb'));
     if (!deb) throw new Error('apt-get download fortunes gave no package');
+    fs.mkdirSync(path.join(CACHE, 'fortunes'), { recursive: true });
     execFileSync('dpkg-deb', ['-x', path.join(work, deb), path.join(CACHE, 'fortunes')]);
     fs.rmSync(work, { recursive: true, force: true });
   }
