@@ -194,10 +194,11 @@ await server.stop();
 // words are unrelated to the synthetic clusters, which would measure ties, not the graph).
 const store = openStore(dataDir);
 const qvecs = Array.from({ length: 50 }, (_, i) => unitVector(VECTORS + 1000 + i));
-const tAnn = performance.now();
 const rows = [...store.vectors.after(MODEL, 0, 20_000)].flat();
 const byId = new Map(rows.map((r) => [r.id, r.vector]));
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((n, x, j) => n + x * b[j], 0);
+store.vectorIndex.nearest(MODEL, qvecs[0], 1); // opened before timing
+const tAnn = performance.now();
 const annIds = qvecs.map((q) =>
   store.vectorIndex
     .nearest(MODEL, q, 200)

@@ -1,5 +1,6 @@
 // Starts the local service: store, indexer host, purger and the HTTP API on loopback.
 import http from 'node:http';
+import { warmSearch } from './search/warm.ts';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './store/index.ts';
@@ -156,6 +157,7 @@ export async function startServer(config: Config, opts: { launch?: WorkerLaunche
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost}:${port}`;
   const forget = writeServiceFile(config.dataDir, url);
+  warmSearch(core.store).catch((e: Error) => core.services.log(`search: could not load ahead (${e.message}); the first query will`));
   return {
     ...core,
     url,

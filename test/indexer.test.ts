@@ -47,11 +47,15 @@ describe('async indexing: queue, report, crash and restart', () => {
   it('survives an indexer process dying: a new one takes its place and the service keeps serving', async () => {
     t = await startTestServer({ workers: 1 });
     const key = t.key('w');
+    // No indexer process while there is no work; the first upload starts one.
+    expect(t.server.host.workerCount).toBe(0);
+    const first = (await t.upload(key, corpus('docs/a-text.pdf'))).body.data.video_id;
+    await t.waitCompleted(key, first);
     const pid = t.server.host.workerPids[0];
     process.kill(pid, 'SIGKILL');
     await new Promise((r) => setTimeout(r, 100));
     expect((await t.api('GET', '/health')).status).toBe(200);
-    const id = (await t.upload(key, corpus('docs/a-text.pdf'))).body.data.video_id;
+    const id = (await t.upload(key, corpus('office/a-text.odt'))).body.data.video_id;
     const d = await t.waitCompleted(key, id);
     expect(d.index.report.stages.extract.state).toBe('ok');
     expect(t.server.host.workerCount).toBe(1);

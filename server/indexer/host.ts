@@ -39,6 +39,8 @@ export interface HostOptions {
 
 export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEvent] }> {
   private readonly slots = new Set<Slot>();
+  /** After a process exits, no new one starts before this time (a crash loop backs off). */
+  private startAfter = 0;
   private nextJobId = 1;
   private stopping = false;
   private scheduling = false;
@@ -64,10 +66,13 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     return [...this.slots].map((s) => s.channel.pid).filter((pid): pid is number => pid !== undefined);
   }
 
+  /**
+   * Starts handing out work. Indexer processes are started when there is work for them (each
+   * loads the stages' code and models): an idle library starts fast and stays light.
+   */
   start(): void {
     const requeued = this.queue.recover();
     if (requeued > 0) this.log(`resuming ${requeued} interrupted stage run(s)`);
-    for (let i = 0; i < this.opts.workers; i++) this.spawn();
     this.kick();
   }
 
@@ -169,13 +174,16 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     }
     this.crashes++;
     const delay = Math.min(10_000, 100 * 2 ** Math.min(this.crashes, 7));
-    this.log(`indexer process ${slot.channel.pid} exited (code ${code}); restarting in ${delay} ms`);
-    setTimeout(() => {
-      if (!this.stopping) this.spawn();
-    }, delay).unref();
+    this.log(`indexer process ${slot.channel.pid} exited (code ${code}); a new one may start in ${delay} ms`);
+    this.startAfter = Date.now() + delay;
+    setTimeout(() => this.kick(), delay).unref();
   }
 
   private schedule(): void {
+    if (this.slots.size < this.opts.workers && Date.now() >= this.startAfter) {
+      const want = Math.min(this.opts.workers, this.queue.next(this.opts.workers).length);
+      while (this.slots.size < want) this.spawn();
+    }
     const free = [...this.slots].filter((s) => s.ready && !s.job);
     if (free.length === 0) return;
     this.queue.next(free.length).forEach(({ assetId, stage }, i) => this.dispatch(free[i], assetId, stage));

@@ -118,6 +118,13 @@ function span(c: chrono.ParsedComponents): { after: Date; before: Date } {
   return { after: utc(y, 1), before: utc(y + 1, 1) };
 }
 
+/**
+ * What any date chrono can read holds: a digit, a month or weekday, or a word of relative time.
+ * Queries without one (most) are not given to chrono, whose parsers cost milliseconds a query.
+ */
+const DATE_WORDS =
+  /\d|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?|today|tonight|tomorrow|yesterday|now|noon|midnight|morning|afternoon|evening|night|weekends?|weeks?|months?|years?|days?|hours?|minutes?|fortnight|decades?|ago|last|next|this|past)\b/i;
+
 /** The first date or range the query names, and the query without its words; null when none. */
 export function findDates(query: string, now: Date): { range: DateRange; rest: string } | null {
   const q = query.replace(/\bbetween\s+(.+?)\s+and\s+/i, (_all, a: string) => `from ${a} to `);
@@ -126,7 +133,7 @@ export function findDates(query: string, now: Date): { range: DateRange; rest: s
     const o = own[0];
     return { range: { after: iso(o.after), before: iso(o.before), text: o.text }, rest: cut(q, o.index, o.text.length) };
   }
-  const found = chrono.parse(q, now, { forwardDate: false });
+  const found = DATE_WORDS.test(q) ? chrono.parse(q, now, { forwardDate: false }) : [];
   for (const r of found) {
     // A lone day-of-week or time of day ("at 5") is too weak to filter a library by.
     if (!r.start.isCertain('year') && !r.start.isCertain('month') && !r.start.isCertain('day') && !/\b(yesterday|today|week|month|year|ago)\b/i.test(r.text))
