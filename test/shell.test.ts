@@ -145,8 +145,13 @@ describe('desktop shell', () => {
     expect(fake.openExternal).toHaveBeenCalledTimes(1);
   });
 
-  it('runs indexers as utility processes with the chosen execution provider and restarts one that dies', async () => {
+  it('runs indexers as utility processes with the chosen execution provider once there is work, and restarts one that dies', async () => {
     running = await start('cuda');
+    // No indexer process while there is nothing to index; a picked file starts one.
+    expect(fake.children).toHaveLength(0);
+    fake.showOpenDialog.mockResolvedValue({ canceled: false, filePaths: [path.join(CORPUS, 'scenes/skimage/chelsea.png')] });
+    await fake.handlers.get(CHANNELS.pickFiles)!(fromWindow(`${running!.server.url}/`));
+    for (const until = Date.now() + 5000; fake.children.length < 1 && Date.now() < until;) await new Promise((r) => setTimeout(r, 50));
     expect(fake.children).toHaveLength(1);
     const first = fake.children[0];
     expect(first.modulePath).toMatch(/server[\\/]indexer[\\/]worker\.ts$/);
