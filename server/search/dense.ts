@@ -48,21 +48,17 @@ export async function nearestByMeaning(
   if (!isInstalled(dataDir, model)) return null;
   const q = await embedQuery(modelsDir(dataDir), model, query);
   const min = model === PICTURE_EMBEDDING_MODEL ? MIN_PICTURE_SIMILARITY : MIN_DENSE_SIMILARITY;
-  let candidates: number[];
-  if (opts.assetId) {
-    // One asset: an exact scan of its vectors.
-    candidates = store.vectors
-      .ofAsset(opts.assetId, model)
-      .filter((v) => dot(q, v.vector) >= min)
-      .map((v) => v.id);
-  } else {
-    // The index proposes (its similarities come from quantized vectors, so those a little under the
-    // cut-off stay candidates); the rows decide.
-    candidates = store.vectorIndex
-      .nearest(model, q, opts.limit)
-      .filter((n) => n.similarity >= min - QUANTIZATION_MARGIN)
-      .map((n) => n.id);
-  }
+  // One asset: every vector of it, scored exactly. Else the index proposes (its similarities come from
+  // quantized vectors, so those a little under the cut-off stay candidates) and the rows decide.
+  const candidates = opts.assetId
+    ? store.vectors
+        .idsOfAsset(opts.assetId)
+        .filter((v) => v.model === model)
+        .map((v) => v.id)
+    : store.vectorIndex
+        .nearest(model, q, opts.limit)
+        .filter((n) => n.similarity >= min - QUANTIZATION_MARGIN)
+        .map((n) => n.id);
   return store.vectors
     .visible(candidates, opts)
     .map(({ vector, ...v }) => ({ ...v, similarity: dot(q, vector) }))

@@ -18,7 +18,7 @@ export async function warmSearch(store: Store): Promise<void> {
   const dataDir = store.files.root;
   if (!isInstalled(dataDir, TEXT_EMBEDDING_MODEL)) return;
   await turn();
-  store.vectorIndex.nearest(TEXT_EMBEDDING_MODEL, new Float32Array(0), 1); // maps the index (or starts its build)
+  store.vectorIndex.prepare(TEXT_EMBEDDING_MODEL);
   await turn();
   const { embedTexts } = await import('../ml/embeddings.ts');
   await embedTexts(modelsDir(dataDir), TEXT_EMBEDDING_MODEL, ['library']);

@@ -24,7 +24,7 @@ import { runInThread } from '../thread.ts';
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)('usearch') as typeof USearch;
 type Index = USearch.Index;
 
-export const INDEX_PARAMS = { connectivity: 16, expansionAdd: 96, expansionSearch: 128, quantization: 'i8' } as const;
+export const INDEX_PARAMS = { connectivity: 16, expansionAdd: 96, expansionSearch: 128 } as const;
 const SAVE_DELAY_MS = 2000;
 /** Up to this many rows an index is built at once where it is needed (well under a second); more, in a worker thread. */
 export const BUILD_IN_PLACE_MAX = 5000;
@@ -242,6 +242,11 @@ export class VectorIndex {
       if (l) this.remove(model, l, id);
     }
     if (ids.length) this.scheduleSave();
+  }
+
+  /** Reads the model's index ahead of the first query (or starts its build). */
+  prepare(model: string): void {
+    this.open(model);
   }
 
   /**

@@ -54,12 +54,6 @@ export class VectorsRepo {
     }
   }
 
-  ids(model: string): Set<number> {
-    const out = new Set<number>();
-    for (const r of this.db.prepare('SELECT id FROM vectors WHERE model = ?').raw().iterate(model) as Iterable<[number]>) out.add(r[0]);
-    return out;
-  }
-
   /** Rows of a model with an id up to `lastId`. */
   countUpTo(model: string, lastId: number): number {
     return (this.db.prepare('SELECT count(*) AS n FROM vectors WHERE model = ? AND id <= ?').get(model, lastId) as { n: number }).n;
