@@ -406,7 +406,7 @@ describe('the app in Chromium', () => {
     }
   };
   const smallJohn = (width: number) => (file: string) =>
-    sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(width).jpeg({ quality: 90 }).toFile(file);
+    sharp(path.join(CORPUS, 'faces/dlib-johns/John_Schneider/000326_00926139.jpg')).resize(width).jpeg({ quality: 30 }).toFile(file);
 
   it('shows a photo stored sideways upright, in the library and the viewer, its face boxes turned with it', async () => {
     // Taken wider than tall (1920 × 1280), stored turned a quarter clockwise, with no EXIF orientation.
@@ -428,7 +428,7 @@ describe('the app in Chromium', () => {
   }, 180_000);
 
   it('asks "Is this John Schneider?" about a face too small to join him by itself, and a yes adds it to him', async () => {
-    await addMadePhoto('small-john.jpg', smallJohn(45));
+    await addMadePhoto('small-john.jpg', smallJohn(44));
     const read = t.key('e2e', ['read']);
     const john = (await t.api('GET', '/people', { key: read })).body.data.people.find((p: { name: string }) => p.name === 'John Schneider');
     await page.getByRole('link', { name: 'People' }).click();

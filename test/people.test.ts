@@ -244,6 +244,28 @@ describe('grouping rules', () => {
       ).new_people,
     ).toEqual([]);
   });
+
+  it('lets a face that is not good join a person formed in the same re-cluster on a clear match only', () => {
+    const weak = (id: string, noise: number, frame: string) => ({
+      id,
+      embedding: emb(id.length * 7 + noise * 100, noise, centres[0]),
+      good: false,
+      frame,
+      excluded: [],
+    });
+    const near = weak('weak_near', 0.05, 'w1@0');
+    const far = weak('weak_far', 4, 'w2@0');
+    const sameFrame = weak('weak_same_frame', 0.05, faces[0].frame);
+    const plan = planClusters([...faces, near, far, sameFrame], []);
+    const first = plan.new_people.find((g) => g.face_ids.includes('face_0_0'))!;
+    expect(first.face_ids).toContain('weak_near');
+    expect(first.face_ids).not.toContain('weak_far');
+    expect(first.face_ids).not.toContain('weak_same_frame');
+    expect(plan.new_people.flatMap((g) => g.face_ids)).not.toContain('weak_far');
+    expect(plan.waiting).toBe(2);
+    // Faces that are not good never make up the three a new person needs.
+    expect(planClusters([...faces.slice(0, 2), near], []).new_people).toEqual([]);
+  });
 });
 
 describe('re-cluster at scale', () => {

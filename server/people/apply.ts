@@ -20,7 +20,8 @@ export function applyPlan(store: Store, workspaceId: string, plan: ClusterPlan):
     }
     for (const g of plan.new_people) {
       const faces = g.face_ids.filter((id) => waiting.has(id));
-      if (faces.length < MIN_GROUP) continue;
+      // At least MIN_GROUP good faces make a person (the plan may add faces that are not good).
+      if (faces.filter((id) => waiting.get(id)?.good).length < MIN_GROUP) continue;
       const id = newId('per');
       store.people.insert({ id, workspace_id: workspaceId, name: '', hidden: 0, cover_face_id: null, merged_into: null, created_at: now, updated_at: now });
       for (const faceId of faces) {
