@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/server.ts';
 import { AuthService } from '../server/services/auth.service.ts';
+import { PHOTOS } from './sets.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
@@ -81,13 +82,7 @@ async function run(label: string, files: string[], options?: unknown) {
 }
 
 const c = (p: string) => path.join(CORPUS, p);
-const photos = [
-  ...fs.readdirSync(c('faces/face-api-samples')).map((f) => c(`faces/face-api-samples/${f}`)),
-  ...['chelsea.png', 'coffee.png', 'motorcycle_left.png', 'rocket.jpg', 'astronaut.png'].map((f) =>
-    f === 'astronaut.png' ? c('faces/portraits/astronaut.png') : c(`scenes/skimage/${f}`),
-  ),
-  ...['fruits.jpg', 'building.jpg', 'home.jpg', 'baboon.jpg', 'board.jpg', 'licenseplate_motion.jpg'].map((f) => c(`scenes/opencv/${f}`)),
-];
+const photos = PHOTOS;
 // Warm-up, not timed: each indexer process loads pdf.js and its fonts once (about 1.7 s); a library
 // of documents pays it once per process, not per document.
 await run('warm-up', [c('docs/a-text.pdf'), c('docs/a-text.pdf')]);

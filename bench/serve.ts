@@ -16,11 +16,11 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts the service; `workers` left out means its default indexer processes. */
-export async function serve(dataDir: string, opts: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Service> {
+/** Starts the service (of this checkout, or of `bin`); `workers` left out means its default indexer processes. */
+export async function serve(dataDir: string, opts: { workers?: number; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<Service> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const workers = opts.workers === undefined ? [] : ['--workers', String(opts.workers)];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', ...workers, '--data', dataDir], {
+  const child = spawn(process.execPath, [...profile, opts.bin ?? BIN, 'serve', '--port', '0', ...workers, '--data', dataDir], {
     env: { ...process.env, MEDIA_INDEX_RATE_LIMIT: '100000000', ...opts.env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

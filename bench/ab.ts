@@ -1,0 +1,94 @@
+// Photos indexed per second by two checkouts of the app, interleaved in one run: this one and a
+// base revision (a git worktree of it, sharing this checkout's node_modules). Each run starts the
+// service of one side cold on a new data folder (`media-index serve`, default indexer processes,
+// every bundled stage), indexes two other photos (not timed), then uploads the photo set of
+// bench:index through the API and times until the last photo is `completed`; the sides alternate (A B B A A B …) so drift of the machine falls on
+// both. Reports the median and range of each side and the ratio of medians.
+// Usage: npm run bench:ab -- --base <git revision> [--runs 3]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { arg, writeResults } from './report.ts';
+import { serve, type Service } from './serve.ts';
+import { CORPUS, PHOTOS } from './sets.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = process.argv.indexOf('--base');
+const base = at > 0 ? process.argv[at + 1] : 'HEAD~1';
+const runs = arg('runs', 3);
+const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/camera.png'].map((f) => path.join(CORPUS, f));
+
+/** Uploads the files through the API and waits until each is `completed`; seconds taken. */
+async function indexAll(s: Service, files: string[]): Promise<number> {
+  const headers = { 'X-API-Key': s.key };
+  const t0 = performance.now();
+  const ids: string[] = [];
+  for (const f of files) {
+    const form = new FormData();
+    form.append('pipeline', 'arrow');
+    form.append('file', await fs.openAsBlob(f), path.basename(f));
+    const r = await fetch(`${s.url}/api/v1/videos`, { method: 'POST', headers, body: form });
+    if (r.status !== 201) throw new Error(`upload of ${f} answered ${r.status}`);
+    ids.push(((await r.json()) as { data: { video_id: string } }).data.video_id);
+  }
+  for (const id of ids) {
+    for (;;) {
+      const r = (await (await fetch(`${s.url}/api/v1/videos/${id}`, { headers })).json()) as { data: { status: string } };
+      if (r.data.status === 'completed') break;
+      if (r.data.status === 'failed') throw new Error(`${id} failed`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+async function photosPerSecond(bin: string): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-ab-'));
+  const s = await serve(dataDir, { bin });
+  try {
+    // Not timed: one photo per indexer process, so both sides start the set with their processes
+    // up and their models loaded (one side may start its processes at start-up, the other at the
+    // first work).
+    await indexAll(s, WARM_UP);
+    return PHOTOS.length / (await indexAll(s, PHOTOS));
+  } finally {
+    await s.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const rev = execFileSync('git', ['rev-parse', '--short', base], { cwd: ROOT, encoding: 'utf8' }).trim();
+const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-ab-base-'));
+execFileSync('git', ['worktree', 'add', '--detach', tree, rev], { cwd: ROOT, stdio: 'ignore' });
+fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
+const sides = { base: path.join(tree, 'bin/media-index.js'), head: path.join(ROOT, 'bin/media-index.js') };
+const got: Record<'base' | 'head', number[]> = { base: [], head: [] };
+try {
+  for (let i = 0; i < runs; i++) {
+    const order: Array<'base' | 'head'> = i % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+    for (const side of order) {
+      const v = await photosPerSecond(sides[side]);
+      got[side].push(v);
+      console.log(`run ${i + 1} ${side}: ${v.toFixed(3)} photos/s`);
+    }
+  }
+} finally {
+  execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const r3 = (x: number) => Math.round(x * 1000) / 1000;
+const range = (xs: number[]) => `${r3(Math.min(...xs))}–${r3(Math.max(...xs))}`;
+writeResults('ab-photos', `Photos/s, ${PHOTOS.length} photos of bench:index, every bundled stage, ${runs} interleaved cold runs a side`, {
+  machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
+  base: rev,
+  head,
+  base_photos_per_s_median: r3(median(got.base)),
+  base_range: range(got.base),
+  head_photos_per_s_median: r3(median(got.head)),
+  head_range: range(got.head),
+  head_over_base: r3(median(got.head) / median(got.base)),
+});
+process.exit(0);
