@@ -164,3 +164,16 @@ describe('ocr stage', () => {
     expect(s.body.data.hits[0]).toMatchObject({ timestamp: 0, modality: 'ocr', asset_kind: 'video' });
   });
 });
+
+describe('a picture prepared for reading', () => {
+  it('keeps the resolution of the picture (tesseract reads by it: without it, sudoku.png reads as lines of noise)', async () => {
+    const { default: sharp } = await import('sharp');
+    const { prepareForReading } = await import('../server/ml/ocr.ts');
+    const file = corpus('ocr/images/sudoku.png');
+    for (const density of [72, 300]) {
+      const image = await sharp(file).withMetadata({ density }).png().toBuffer();
+      const ready = await sharp(await prepareForReading(image, { upscale: false, longSide: 1024 })).metadata();
+      expect(ready.density).toBe(density);
+    }
+  });
+});

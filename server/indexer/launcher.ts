@@ -10,9 +10,15 @@ export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url
 /** The TypeScript loader the processes run under (the project runs its sources directly). */
 export const TS_LOADER = pathToFileURL(require.resolve('tsx')).href;
 
+/** MEDIA_INDEX_CPU_PROFILE_DIR: each indexer process writes a V8 CPU profile there when it ends (benchmarks). */
+const profile = (): string[] => {
+  const dir = process.env.MEDIA_INDEX_CPU_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+};
+
 export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
   const child = fork(WORKER_ENTRY, [], {
-    execArgv: ['--import', TS_LOADER],
+    execArgv: ['--import', TS_LOADER, ...profile()],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -24,7 +30,11 @@ export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
     onMessage: (fn) => child.on('message', (m) => fn(m as WorkerMessage)),
     onExit: (fn) => child.on('exit', (code) => fn(code)),
     kill: () => {
-      child.kill('SIGKILL');
+      // A profiled process is let go (it exits on disconnect, writing its profile) before it is killed.
+      if (profile().length && child.connected) {
+        child.disconnect();
+        setTimeout(() => child.kill('SIGKILL'), 2500).unref();
+      } else child.kill('SIGKILL');
     },
   };
 };

@@ -72,7 +72,7 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   if (prepare === 'page') return normalize(await recognize(image, languages), w, h);
   const skew = await textSkew(image);
   if (skew === 0) return normalize(await readPicture(image, w, h, languages, prepare), w, h);
-  const turned = await sharp(image).rotate(skew, { background: '#ffffff' }).png().toBuffer();
+  const turned = await sharp(image).rotate(skew, { background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
   const t = await sharp(turned).metadata();
   const size = { width: t.width ?? w, height: t.height ?? h };
   const paragraphs = await readPicture(turned, size.width, size.height, languages, prepare);
@@ -97,7 +97,7 @@ async function photoToRead(file: string, ext: string, assetDir: string): Promise
   try {
     const meta = await sharp(file, { animated: false }).metadata();
     if (Math.max(meta.width ?? Infinity, meta.height ?? Infinity) > FRAME_LONG_SIDE) return frame;
-    return await sharp(file, { animated: false, failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).png().toBuffer();
+    return await sharp(file, { animated: false, failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
   } catch {
     return frame;
   }
