@@ -1,9 +1,11 @@
 // End-to-end indexing throughput through the real service (server, SQLite, one indexer process per
-// core, every bundled stage at its defaults): text-PDF pages/s, scanned pages/s, photos/s, video
-// seconds per wall second; CPU use of both cores and peak memory (server + indexer processes).
-// Then the photos again with one indexer process: the baseline the pool is compared against. The
-// text PDFs are timed after a warm-up document per process.
-// Usage: npm run bench:index
+// core, every bundled stage at its defaults): text-PDF pages/s, scanned pages/s, photos/s (at least
+// 200 different photos: bench/sets.ts), video seconds per wall second; CPU use of both cores and
+// peak memory (server + indexer processes). Then a part of the photos again with one indexer
+// process: the baseline the pool is compared against. Three rounds (--rounds), each on new data
+// folders with the pool and the baseline interleaved and both warmed the same way (a document and
+// two photos per process first, not timed); every figure is the median of the rounds, with its range.
+// Usage: npm run bench:index [-- --rounds 3 --photos 200]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,10 +13,13 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/server.ts';
 import { AuthService } from '../server/services/auth.service.ts';
-import { PHOTOS } from './sets.ts';
+import { arg } from './report.ts';
+import { CORPUS, variedPhotos } from './sets.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const CORPUS = path.resolve(HERE, '../../shared/corpus');
+const ROUNDS = arg('rounds', 3);
+/** How many of the photos the one-process baseline indexes (the pool indexes the same first). */
+const BASELINE_PHOTOS = 40;
 
 function cpuTimes(): { busy: number; total: number } {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -41,16 +46,27 @@ async function open(workers?: number) {
   const key = new AuthService(server.store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
   return { dataDir, server, key };
 }
-let { dataDir, server, key } = await open();
-const workers = server.host.workerCount;
-
+type Open = Awaited<ReturnType<typeof open>>;
+let current: Open | null = null;
 let peak = 0;
 const sampler = setInterval(() => {
-  const total = rssOf(process.pid) + server.host.workerPids.reduce((n, pid) => n + rssOf(pid), 0);
+  if (!current) return;
+  const total = rssOf(process.pid) + current.server.host.workerPids.reduce((n, pid) => n + rssOf(pid), 0);
   peak = Math.max(peak, total);
 }, 200);
 
-async function run(label: string, files: string[], options?: unknown) {
+interface Run {
+  label: string;
+  seconds: number;
+  cpu_busy: number;
+  pages: number;
+  video_s: number;
+  items: number;
+  stage_ms: Record<string, number>;
+}
+
+async function run(o: Open, label: string, files: string[], options?: unknown): Promise<Run> {
+  const { server, key } = o;
   const cpu0 = cpuTimes();
   const t0 = performance.now();
   const ids: string[] = [];
@@ -81,59 +97,99 @@ async function run(label: string, files: string[], options?: unknown) {
   };
 }
 
+async function close(o: Open): Promise<void> {
+  current = null;
+  await o.server.close();
+  fs.rmSync(o.dataDir, { recursive: true, force: true });
+}
+
 const c = (p: string) => path.join(CORPUS, p);
-const photos = PHOTOS;
-// Warm-up, not timed: each indexer process loads pdf.js and its fonts once (about 1.7 s); a library
-// of documents pays it once per process, not per document.
-await run('warm-up', [c('docs/a-text.pdf'), c('docs/a-text.pdf')]);
-const results = [
-  await run(
-    'text PDF (carroll-wonderland.pdf x6, warm processes)',
+const stillsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-stills-'));
+const { files: photos, about: photosAbout } = variedPhotos(stillsDir, arg('photos', 200));
+const baselinePhotos = photos.filter((_, i) => i % Math.max(1, Math.floor(photos.length / BASELINE_PHOTOS)) === 0).slice(0, BASELINE_PHOTOS);
+// Warm-up, not timed: each indexer process loads pdf.js and its fonts, and the picture models, once
+// (a library pays it once per process, not per file). Not in the photo set.
+const WARM_UP = [c('docs/a-text.pdf'), c('docs/a-text.pdf')];
+const WARM_UP_PHOTOS = [c('faces/portraits/grace_hopper_512x512.jpg'), c('scenes/skimage/camera.png')];
+let workers = 0;
+const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; peak: number }> = [];
+for (let i = 0; i < ROUNDS; i++) {
+  peak = 0;
+  const pool = (current = await open());
+  await run(pool, 'warm-up', [...WARM_UP, ...WARM_UP_PHOTOS]);
+  const pdf = await run(
+    pool,
+    'text PDF (carroll-wonderland.pdf x6)',
     [1, 2, 3, 4, 5, 6].map(() => c('docs/carroll-wonderland.pdf')),
-  ),
-  await run(
+  );
+  const scan = await run(
+    pool,
     'scanned PDF pages (examples.pdf x4, en+hi OCR)',
     [1, 2, 3, 4].map(() => c('ocr/hindi-pdf/examples.pdf')),
     { ocr: { languages: ['en', 'hi'] } },
-  ),
-  await run(`photos (${photos.length}, all bundled stages)`, photos),
-  await run('videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]),
-];
-await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
-({ dataDir, server, key } = await open(1));
-const oneWorker = await run(`photos (${photos.length}, one indexer process: baseline)`, photos);
+  );
+  const picsPart = await run(pool, `photos (${baselinePhotos.length} of them, all bundled stages)`, baselinePhotos);
+  const pics = await run(pool, `photos (${photos.length}, all bundled stages)`, photos);
+  const vids = await run(pool, 'videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]);
+  workers = pool.server.host.workerPids.length;
+  await close(pool);
+  const roundPeak = peak;
+  // The baseline, warmed the same way, right after.
+  const one = (current = await open(1));
+  await run(one, 'warm-up', [...WARM_UP.slice(0, 1), ...WARM_UP_PHOTOS]);
+  const oneWorker = await run(one, `photos (${baselinePhotos.length} of them, one indexer process: baseline)`, baselinePhotos);
+  await close(one);
+  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, peak: roundPeak });
+  console.log(
+    `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB`,
+  );
+}
 clearInterval(sampler);
-await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+fs.rmSync(stillsDir, { recursive: true, force: true });
 
-const [pdf, scan, pics, vids] = results;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const r = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const stat = (f: (x: (typeof rounds)[number]) => number, d = 2) => {
+  const xs = rounds.map(f);
+  return { median: r(median(xs), d), range: `${r(Math.min(...xs), d)}–${r(Math.max(...xs), d)}` };
+};
+const fig = {
+  text_pdf_pages_per_s: stat((x) => x.pdf.pages / x.pdf.seconds, 1),
+  scanned_pages_per_s: stat((x) => (x.scan.items * 2) / x.scan.seconds),
+  photos_per_s: stat((x) => x.pics.items / x.pics.seconds),
+  video_x_realtime: stat((x) => x.vids.video_s / x.vids.seconds),
+  peak_rss_mib: stat((x) => x.peak / 2 ** 20, 0),
+  photos_per_s_one_process: stat((x) => x.oneWorker.items / x.oneWorker.seconds),
+  pool_speedup_photos: stat((x) => x.oneWorker.seconds / x.picsPart.seconds),
+};
 const summary = {
   date: new Date().toISOString(),
   machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
-  text_pdf_pages_per_s: Math.round((pdf.pages / pdf.seconds) * 10) / 10,
-  scanned_pages_per_s: Math.round(((scan.items * 2) / scan.seconds) * 100) / 100,
-  photos_per_s: Math.round((pics.items / pics.seconds) * 100) / 100,
-  video_x_realtime: Math.round((vids.video_s / vids.seconds) * 100) / 100,
-  peak_rss_mib: Math.round(peak / 1024 / 1024),
+  rounds: ROUNDS,
+  photo_set: photosAbout,
+  ...Object.fromEntries(Object.entries(fig).map(([k, v]) => [k, v.median])),
+  ...Object.fromEntries(Object.entries(fig).map(([k, v]) => [`${k}_range`, v.range])),
   indexer_processes: workers,
-  photos_per_s_one_process: Math.round((oneWorker.items / oneWorker.seconds) * 100) / 100,
-  pool_speedup_photos: Math.round((oneWorker.seconds / pics.seconds) * 100) / 100,
-  runs: [...results, oneWorker],
+  runs: rounds,
 };
 fs.writeFileSync(path.join(HERE, 'results/index.json'), `${JSON.stringify(summary, null, 2)}\n`);
-const rows = [...results, oneWorker].map(
-  (r) =>
-    `| ${r.label} | ${r.items} | ${r.seconds} s | ${Math.round(r.cpu_busy * 100)}% | ${Object.entries(r.stage_ms)
+// The round whose photos/s is the median, for the table of where the time goes.
+const mid = [...rounds].sort((a, b) => a.pics.seconds - b.pics.seconds)[Math.floor(rounds.length / 2)];
+const rows = [mid.pdf, mid.scan, mid.pics, mid.vids, mid.picsPart, mid.oneWorker].map(
+  (x) =>
+    `| ${x.label} | ${x.items} | ${x.seconds} s | ${Math.round(x.cpu_busy * 100)}% | ${Object.entries(x.stage_ms)
       .sort((a, b) => b[1] - a[1])
-      .slice(0, 3)
-      .map(([s, ms]) => `${s} ${Math.round(ms / r.items)} ms`)
+      .slice(0, 4)
+      .map(([st, ms]) => `${st} ${Math.round(ms / x.items)} ms`)
       .join(', ')} |`,
 );
+const line = (k: keyof typeof fig, unit: string) => `${fig[k].median}${unit} (${fig[k].range})`;
 fs.writeFileSync(
   path.join(HERE, 'results/index.md'),
   [
-    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}): text PDF ${summary.text_pdf_pages_per_s} pages/s, scanned ${summary.scanned_pages_per_s} pages/s, photos ${summary.photos_per_s}/s, video ${summary.video_x_realtime}x real time, peak RSS ${summary.peak_rss_mib} MiB; ${workers} indexer processes index photos ${summary.pool_speedup_photos}x as fast as one.`,
+    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}), medians of ${ROUNDS} rounds (range): text PDF ${line('text_pdf_pages_per_s', ' pages/s')}, scanned ${line('scanned_pages_per_s', ' pages/s')}, photos ${line('photos_per_s', '/s')}, video ${line('video_x_realtime', 'x real time')}, peak RSS ${line('peak_rss_mib', ' MiB')}; ${workers} indexer processes index photos ${line('pool_speedup_photos', 'x')} as fast as one. Photos: ${photosAbout}.`,
+    '',
+    'The median round (stage times are summed over both processes, per item):',
     '',
     '| set | items | wall | CPU busy (both cores) | heaviest stages per item |',
     '|---|---|---|---|---|',

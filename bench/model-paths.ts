@@ -27,17 +27,15 @@ import { embedPictures, embedClipTexts } from '../server/ml/clip.ts';
 import { caption } from '../server/ml/captions.ts';
 import { detectPhrases } from '../server/ml/open-vocabulary.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
-import { writeResults } from './report.ts';
+import { timedRuns, writeResults } from './report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const META = path.resolve(HERE, '../../shared/models-meta/Xenova');
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
 
+/** Median ms of at least three timed calls, after an untimed one. */
 async function perItem(n: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return Math.round(((performance.now() - t0) / n) * 10) / 10;
+  return (await timedRuns(n, fn)).median;
 }
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-models-'));

@@ -11,17 +11,10 @@ import { detectFaces, detectObjects } from '../server/ml/human.ts';
 import { speechSegments } from '../server/ml/vad.ts';
 import { renderPdfPages } from '../server/media/pdf.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
-import { writeResults } from './report.ts';
+import { record, timedRuns, writeResults } from './report.ts';
 
 const CORPUS = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shared/corpus');
 const c = (p: string) => path.join(CORPUS, p);
-
-async function perItem(n: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn(); // warm: models load once per process
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) await fn();
-  return Math.round((performance.now() - t0) / n);
-}
 
 async function rgb(file: string) {
   const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -30,15 +23,15 @@ async function rgb(file: string) {
 
 const results: Record<string, number | string> = { machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}` };
 const text = c('ocr/images/imageTextN.png');
-results.ocr_ms_per_photo_imageTextN = await perItem(3, async () => recognize(await prepareForReading(text, { upscale: true }), ['en']));
+record(results, 'ocr_ms_per_photo_imageTextN', await timedRuns(3, async () => recognize(await prepareForReading(text, { upscale: true }), ['en'])));
 let scan: Buffer | null = null;
 for await (const p of renderPdfPages(c('ocr/hindi-pdf/examples.pdf'), [1], 2900)) scan = p.png;
-results.ocr_ms_per_scanned_page_en = await perItem(2, () => recognize(scan as Buffer, ['en']));
-results.ocr_ms_per_scanned_page_en_hi = await perItem(2, () => recognize(scan as Buffer, ['en', 'hi']));
+record(results, 'ocr_ms_per_scanned_page_en', await timedRuns(3, () => recognize(scan as Buffer, ['en'])));
+record(results, 'ocr_ms_per_scanned_page_en_hi', await timedRuns(3, () => recognize(scan as Buffer, ['en', 'hi'])));
 const group = await rgb(c('faces/face-api-samples/sample1.jpg'));
-results.faces_ms_per_photo_1920x1280_3_faces = await perItem(3, () => detectFaces(group));
+record(results, 'faces_ms_per_photo_1920x1280_3_faces', await timedRuns(3, () => detectFaces(group)));
 const collage = await rgb(c('faces/dlib-faces/bald_guys.jpg'));
-results.faces_ms_per_photo_collage_24_faces = await perItem(2, () => detectFaces(collage));
+record(results, 'faces_ms_per_photo_collage_24_faces', await timedRuns(3, () => detectFaces(collage)));
 const cat = await rgb(c('scenes/skimage/chelsea.png'));
 const side = Math.max(cat.width, cat.height);
 const { data } = await sharp(c('scenes/skimage/chelsea.png'))
@@ -46,14 +39,14 @@ const { data } = await sharp(c('scenes/skimage/chelsea.png'))
   .extend({ right: side - cat.width, bottom: side - cat.height })
   .raw()
   .toBuffer({ resolveWithObject: true });
-results.objects_ms_per_photo = await perItem(5, () => detectObjects(cat, { data, width: side, height: side }));
+record(results, 'objects_ms_per_photo', await timedRuns(5, () => detectObjects(cat, { data, width: side, height: side })));
 const raw = execFileSync(
   findFfmpeg()!.ffmpeg,
   ['-v', 'error', '-i', c('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), '-f', 'f32le', '-ac', '1', '-ar', '16000', '-'],
   { maxBuffer: 1 << 28 },
 );
 const audio = new Float32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-results.vad_ms_per_audio_second = Math.round(((await perItem(5, () => speechSegments(audio))) / (audio.length / 16000)) * 10) / 10;
+record(results, 'vad_ms_per_audio_second', await timedRuns(5, () => speechSegments(audio)), 1 / (audio.length / 16000));
 await closeOcr();
 writeResults('stages', 'Model time per item, one process, warm models', results);
 process.exit(0);
