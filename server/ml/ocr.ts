@@ -184,9 +184,9 @@ export async function prepareForReading(image: Buffer | string, opts: ReadingSiz
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
+  // The picture's resolution goes with it, as it did through the PNG: tesseract reads by it.
   return sharp(gray.data, { raw: { width: gray.info.width, height: gray.info.height, channels: gray.info.channels } })
     .clahe({ width: 48, height: 48, maxSlope: 5 })
-    // The picture's resolution goes with it, as it did through the PNG: tesseract reads by it.
     .withMetadata({ density: meta.density ?? 72 })
     .png({ compressionLevel: 1 })
     .toBuffer();
