@@ -72,6 +72,8 @@ describe('the app in Chromium', () => {
     await page.goto(`${t.url}/#key=${t.key('e2e')}`);
     await page.getByTestId('library').waitFor();
     expect(page.url()).not.toContain('key=');
+    // The library's first page arrives after the screen itself: wait for what it says.
+    await page.getByText('Nothing indexed yet').waitFor();
     expect(await page.getByText('Nothing indexed yet').count()).toBe(1);
   });
 
