@@ -2,15 +2,16 @@
 // base revision (a git worktree of it, sharing this checkout's node_modules). Each run starts the
 // service of one side cold on a new data folder (`media-index serve`, default indexer processes,
 // every bundled stage), indexes two other photos (not timed), then uploads the photo set of
-// bench:index through the API and times until the last photo is `completed`; the sides alternate (A B B A A B …) so drift of the machine falls on
-// both. Reports the median and range of each side and the ratio of medians.
+// bench:index through the API and times until the last photo is `completed`; the sides alternate
+// (A B B A A B …) so drift of the machine falls on both. Reports the median and range of each side
+// and the ratio of medians.
 // Usage: npm run bench:ab -- --base <git revision> [--runs 3]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { arg, writeResults } from './report.ts';
+import { arg, spread, writeResults } from './report.ts';
 import { serve, type Service } from './serve.ts';
 import { CORPUS, PHOTOS } from './sets.ts';
 
@@ -78,17 +79,15 @@ try {
 } finally {
   execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
-const range = (xs: number[]) => `${r3(Math.min(...xs))}–${r3(Math.max(...xs))}`;
+const [b, h] = [spread(got.base, 3), spread(got.head, 3)];
 writeResults('ab-photos', `Photos/s, ${PHOTOS.length} photos of bench:index, every bundled stage, ${runs} interleaved cold runs a side`, {
   machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
   base: rev,
   head,
-  base_photos_per_s_median: r3(median(got.base)),
-  base_range: range(got.base),
-  head_photos_per_s_median: r3(median(got.head)),
-  head_range: range(got.head),
-  head_over_base: r3(median(got.head) / median(got.base)),
+  base_photos_per_s_median: b.median,
+  base_range: b.range,
+  head_photos_per_s_median: h.median,
+  head_range: h.range,
+  head_over_base: Math.round((h.median / b.median) * 1000) / 1000,
 });
 process.exit(0);

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { extractPdf } from '../server/media/pdf.ts';
 import { extractVideo } from '../server/media/video.ts';
 import { extractTextDocument } from '../server/media/office.ts';
-import { writeResults } from './report.ts';
+import { spread, writeResults } from './report.ts';
 
 const CORPUS = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../shared/corpus');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-'));
@@ -27,11 +27,11 @@ async function rate(key: string, run: (i: number) => Promise<[number, number]>):
   const rates: number[] = [];
   for (let i = 0; i < 3; i++) {
     const [amount, secs] = await run(i);
-    rates.push(Math.round((amount / secs) * 10) / 10);
+    rates.push(amount / secs);
   }
-  rates.sort((a, b) => a - b);
-  results[key] = rates[1];
-  results[`${key}_range`] = `${rates[0]}–${rates[2]}`;
+  const t = spread(rates);
+  results[key] = t.median;
+  results[`${key}_range`] = t.range;
 }
 for (const renderAll of [false, true]) {
   await rate(renderAll ? 'text_pdf_pages_per_s_with_renders' : 'text_pdf_pages_per_s_text_only', async (i) => {

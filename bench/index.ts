@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/server.ts';
 import { AuthService } from '../server/services/auth.service.ts';
-import { arg } from './report.ts';
+import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -147,12 +147,7 @@ for (let i = 0; i < ROUNDS; i++) {
 clearInterval(sampler);
 fs.rmSync(stillsDir, { recursive: true, force: true });
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const r = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
-const stat = (f: (x: (typeof rounds)[number]) => number, d = 2) => {
-  const xs = rounds.map(f);
-  return { median: r(median(xs), d), range: `${r(Math.min(...xs), d)}–${r(Math.max(...xs), d)}` };
-};
+const stat = (f: (x: (typeof rounds)[number]) => number, d = 2) => spread(rounds.map(f), d);
 const fig = {
   text_pdf_pages_per_s: stat((x) => x.pdf.pages / x.pdf.seconds, 1),
   scanned_pages_per_s: stat((x) => (x.scan.items * 2) / x.scan.seconds),

@@ -27,7 +27,7 @@ import { embedPictures, embedClipTexts } from '../server/ml/clip.ts';
 import { caption } from '../server/ml/captions.ts';
 import { detectPhrases } from '../server/ml/open-vocabulary.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
-import { timedRuns, writeResults } from './report.ts';
+import { spread, timedRuns, writeResults } from './report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const META = path.resolve(HERE, '../../shared/models-meta/Xenova');
@@ -35,7 +35,7 @@ const CORPUS = path.resolve(HERE, '../../shared/corpus');
 
 /** Median ms of at least three timed calls, after an untimed one. */
 async function perItem(n: number, fn: () => Promise<unknown>): Promise<number> {
-  return (await timedRuns(n, fn)).median;
+  return spread(await timedRuns(n, fn)).median;
 }
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-models-'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openStore } from '../server/store/index.ts';
 import { PeopleService } from '../server/services/people.service.ts';
 import { insertSyntheticFaces } from '../test/helpers/synthetic-faces.ts';
-import { writeResults } from './report.ts';
+import { spread, writeResults } from './report.ts';
 
 const arg = process.argv.indexOf('--n');
 const sizes = arg > 0 ? [Number(process.argv[arg + 1])] : [10_000];
@@ -28,9 +28,9 @@ for (const n of sizes) {
     store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  ms.sort((a, b) => a - b);
-  results[`recluster_ms_${n}_faces`] = ms[1];
-  results[`recluster_ms_${n}_faces_range`] = `${ms[0]}–${ms[2]}`;
+  const t = spread(ms, 0);
+  results[`recluster_ms_${n}_faces`] = t.median;
+  results[`recluster_ms_${n}_faces_range`] = t.range;
   results[`people_expected_${n}_faces`] = Math.round(n / 50);
 }
 writeResults(sizes.length === 1 && sizes[0] !== 10_000 ? `people-${sizes[0]}` : 'people', 'Re-cluster of synthetic 1024-d faces in a worker thread', results);

@@ -21,8 +21,15 @@ export function writeResults(name: string, title: string, results: Record<string
   console.table(results);
 }
 
-/** Times `fn` `runs` times after one untimed call (models load once per process): the median and range, ms. */
-export async function timedRuns(runs: number, fn: () => Promise<unknown>): Promise<{ median: number; range: string }> {
+/** The median of the values and their range, each rounded to `digits` decimals. */
+export function spread(values: number[], digits = 1): { median: number; range: string } {
+  const xs = [...values].sort((a, b) => a - b);
+  const r = (x: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+  return { median: r(xs[Math.floor(xs.length / 2)]), range: `${r(xs[0])}–${r(xs[xs.length - 1])}` };
+}
+
+/** Times `fn` at least three times after one untimed call (models load once per process), ms. */
+export async function timedRuns(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
   await fn();
   const ms: number[] = [];
   for (let i = 0; i < Math.max(3, runs); i++) {
@@ -30,20 +37,12 @@ export async function timedRuns(runs: number, fn: () => Promise<unknown>): Promi
     await fn();
     ms.push(performance.now() - t0);
   }
-  ms.sort((a, b) => a - b);
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  return { median: r1(ms[Math.floor(ms.length / 2)]), range: `${r1(ms[0])}–${r1(ms[ms.length - 1])}` };
+  return ms;
 }
 
-/** Puts a timed figure into results as `key` (the median) and `key_range`. */
-export function record(results: Record<string, number | string>, key: string, t: { median: number; range: string }, scale = 1): void {
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  results[key] = r1(t.median * scale);
-  results[`${key}_range`] =
-    scale === 1
-      ? t.range
-      : t.range
-          .split('–')
-          .map((x) => r1(Number(x) * scale))
-          .join('–');
+/** Puts timed runs into results as `key` (the median, times `scale`) and `key_range`. */
+export function record(results: Record<string, number | string>, key: string, ms: number[], scale = 1): void {
+  const t = spread(ms.map((x) => x * scale));
+  results[key] = t.median;
+  results[`${key}_range`] = t.range;
 }
