@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, unrotateBox, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
+import { textRegions } from '../../ml/text-detect.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
 import { ExtractError } from '../../media/types.ts';
@@ -62,7 +63,9 @@ async function readPicture(
 }
 
 /**
- * Reads an image; boxes come back normalized to it. A photo or frame whose lines of text are tilted
+ * Reads an image; boxes come back normalized to it. A photo or frame in which the text detector
+ * finds no text is not read at all (most pictures: on 200 varied photos, 166, and none of them
+ * gave tesseract anything to read). A photo or frame whose lines of text are tilted
  * (a page photographed at an angle) is turned level first (tesseract reads a page tilted by 10°
  * as nothing: imageTextR.png), and the boxes found are mapped back onto the picture as stored.
  */
@@ -70,6 +73,7 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   const meta = await sharp(image).metadata();
   const [w, h] = [meta.width ?? 1, meta.height ?? 1];
   if (prepare === 'page') return normalize(await recognize(image, languages), w, h);
+  if ((await textRegions(image)).length === 0) return [];
   const skew = await textSkew(image);
   if (skew === 0) return normalize(await readPicture(image, w, h, languages, prepare), w, h);
   const turned = await sharp(image).rotate(skew, { background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
