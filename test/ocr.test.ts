@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { OCR_OTHER_TRUTH, OCR_TRUTH, cer } from './fixtures/ocr-truth.ts';
+import { maxCer as beforePlus } from './fixtures/accuracy-before.ts';
 
 // Measured (see the test below): sudoku.png, text.png and text_defocus.jpg read as nothing (a grid
 // that defeats tesseract's page layout, handwriting, a page out of focus): CER 1. The bound of 1
@@ -71,6 +72,7 @@ describe('ocr stage', () => {
     const rate = cer(readingOrder(regions.text), OCR_TRUTH[file]);
     console.log(`OCR CER ${file}: ${rate.toFixed(4)} (${report.duration_ms} ms)`);
     expect(rate).toBeLessThan(maxCer);
+    expect(rate, 'no more than 0.01 above the CER measured before').toBeLessThanOrEqual(beforePlus(file));
   });
 
   // Figures of the images the OCR heuristics were not tuned on, printed; each bound sits a little
@@ -95,6 +97,7 @@ describe('ocr stage', () => {
       const rate = cer((regions.text as TextRegion[]).map((l) => l.text).join('\n'), OCR_OTHER_TRUTH[file]);
       console.log(`OCR CER ${file}: ${rate.toFixed(4)} (${regions.text.length} lines, ${d.index.report.stages.ocr.duration_ms} ms)`);
       expect(rate).toBeLessThanOrEqual(maxCer);
+      expect(rate, 'no more than 0.01 above the CER measured before').toBeLessThanOrEqual(beforePlus(file));
     },
     240_000,
   ); // digits.png, 2000 × 1000 px of handwriting, takes most of a minute alone

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { ALLOWED_DROP, BEFORE } from './fixtures/accuracy-before.ts';
 
 const OPTIONS = { ocr: false, objects: false, labels: false };
 const TRUTH = fs
@@ -90,11 +91,13 @@ describe('People on the dlib-johns crops with degraded copies', () => {
     const s = score(truth.upright);
     console.log(`upright (${truth.upright.size} faces): precision ${s.precision.toFixed(3)} recall ${s.recall.toFixed(3)} F1 ${s.f1.toFixed(3)}`);
     expect(s.f1).toBeGreaterThanOrEqual(0.95);
+    expect(s.f1, 'no more than 0.01 below the F1 measured before').toBeGreaterThanOrEqual(BEFORE.peopleF1Upright - ALLOWED_DROP);
   });
 
   it('groups them with their turned, shrunk, blurred and grey copies with pairwise F1 of at least 0.85', () => {
     const s = score(truth.all);
     console.log(`with degraded copies (${truth.all.size} faces): precision ${s.precision.toFixed(3)} recall ${s.recall.toFixed(3)} F1 ${s.f1.toFixed(3)}`);
     expect(s.f1).toBeGreaterThanOrEqual(0.85);
+    expect(s.f1, 'no more than 0.01 below the F1 measured before').toBeGreaterThanOrEqual(BEFORE.peopleF1Degraded - ALLOWED_DROP);
   });
 });

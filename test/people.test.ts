@@ -6,6 +6,7 @@ import { CORPUS, corpus } from './helpers/corpus.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { planClusters, type ClusterFace } from '../server/people/cluster.ts';
 import { seededTable } from './helpers/tiny-onnx.ts';
+import { ALLOWED_DROP, BEFORE } from './fixtures/accuracy-before.ts';
 
 const IDENTITIES = fs
   .readFileSync(corpus('faces/dlib-johns/identities.tsv'), 'utf8')
@@ -102,6 +103,7 @@ describe('People', () => {
     );
     expect(score.precision).toBeGreaterThanOrEqual(0.95);
     expect(score.f1).toBeGreaterThanOrEqual(0.9);
+    expect(score.f1, 'no more than 0.01 below the F1 measured before').toBeGreaterThanOrEqual(BEFORE.peopleF1Johns - ALLOWED_DROP);
   });
 
   const personOf = async (who: string) => {
