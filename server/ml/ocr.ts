@@ -49,23 +49,51 @@ function languageFolder(): string {
   return dir;
 }
 
-const workers = new Map<string, Promise<Worker>>();
+interface Reader {
+  worker: Promise<Worker>;
+  /** The page layout mode the worker is set to now. */
+  mode: PSM;
+  /** The last reading asked of it: readings take turns, each in the mode it asked for. */
+  turn: Promise<unknown>;
+}
 
-/** A worker per language set and page layout mode (each keeps its own settings). */
-function workerFor(languages: readonly OcrLanguage[], mode: PSM = PSM.AUTO): Promise<Worker> {
+const readers = new Map<string, Reader>();
+
+/**
+ * A worker per language set (about 100 MiB each), shared by the page layout modes: a reading in
+ * another mode than the last sets it first.
+ */
+function readerFor(languages: readonly OcrLanguage[]): Reader {
   const codes = [...new Set(languages.map((l) => OCR_LANGUAGE_CODES[l]))].sort().join('+');
-  const key = `${codes}:${mode}`;
-  let w = workers.get(key);
-  if (!w) {
-    w = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (worker) => {
-      await worker.setParameters({ tessedit_pageseg_mode: mode, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
+  let r = readers.get(codes);
+  if (!r) {
+    const worker = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (w) => {
+      await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
         Worker['setParameters']
       >[0]);
-      return worker;
+      return w;
     });
-    workers.set(key, w);
+    r = { worker, mode: PSM.AUTO, turn: Promise.resolve() };
+    readers.set(codes, r);
+    // A worker that could not start is not remembered: the next reading tries again.
+    worker.catch(() => readers.delete(codes));
   }
-  return w;
+  return r;
+}
+
+/** Runs `fn` on the language set's worker in `mode`, after the readings asked before it. */
+function inMode<T>(languages: readonly OcrLanguage[], mode: PSM, fn: (worker: Worker) => Promise<T>): Promise<T> {
+  const r = readerFor(languages);
+  const run = r.turn.then(async () => {
+    const worker = await r.worker;
+    if (r.mode !== mode) {
+      await worker.setParameters({ tessedit_pageseg_mode: mode });
+      r.mode = mode;
+    }
+    return fn(worker);
+  });
+  r.turn = run.catch(() => undefined);
+  return run;
 }
 
 interface TessWord {
@@ -122,8 +150,7 @@ export async function recognize(image: Buffer | string, languages: readonly OcrL
 }
 
 async function read(image: Buffer | string, languages: readonly OcrLanguage[], mode: PSM): Promise<OcrParagraph[]> {
-  const worker = await workerFor(languages, mode);
-  const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+  const { data } = await inMode(languages, mode, (worker) => worker.recognize(image, {}, { blocks: true, text: false }));
   const out: OcrParagraph[] = [];
   // tesseract.js declares blocks as a generic tree; with `blocks: true` they hold paragraphs, lines and words as TessBlock says.
   for (const block of (data.blocks ?? []) as unknown as TessBlock[]) {
@@ -289,7 +316,7 @@ export function unrotateBox(
 }
 
 export async function closeOcr(): Promise<void> {
-  const all = [...workers.values()];
-  workers.clear();
-  await Promise.all(all.map(async (w) => (await w).terminate()));
+  const all = [...readers.values()];
+  readers.clear();
+  await Promise.all(all.map(async (r) => (await r.worker.catch(() => null))?.terminate()));
 }
