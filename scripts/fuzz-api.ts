@@ -119,19 +119,30 @@ async function main(): Promise<number> {
           'all',
           '--no-color',
           '--report',
-          'junit,ndjson',
+          'ndjson',
           '--report-dir',
           path.join(reports, name),
         ];
+        // Its console output (progress redrawn in place, a closing line in pytest's style) goes to a
+        // file; the log gets its count of cases, and the whole output when a run fails.
+        const output = path.join(reports, `${name}.txt`);
+        const sink = fs.openSync(output, 'w');
         const code = await new Promise<number>((resolve) => {
           const p = spawn(st, args, {
             cwd: reports, // its example database (.schemathesis/) goes there too
-            stdio: 'inherit',
+            stdio: ['ignore', sink, sink],
             env: { ...process.env, MI_FUZZ_DATA: data, SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: path.join(ROOT, 'scripts/fuzz') },
           });
           p.on('exit', (c) => resolve(c ?? 1));
         });
-        if (code !== 0) failed++;
+        fs.closeSync(sink);
+        const text = fs.readFileSync(output, 'utf8');
+        const cases = /^\s*(\d+ generated.*)$/m.exec(text)?.[1] ?? 'no count printed';
+        log(`${name} key: ${code === 0 ? 'no failures' : `exit ${code}`} (${cases}); output in ${output}`);
+        if (code !== 0) {
+          process.stderr.write(text);
+          failed++;
+        }
       }
       const health = await fetch(`${url}/api/v1/health`);
       if (health.status !== 200) {
