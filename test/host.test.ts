@@ -4,9 +4,8 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
-import { planRuns } from '../server/indexer/plan.ts';
-import { deploymentDefaults } from '../server/contract/stages.ts';
 import type { RunRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
+import { insertAsset } from './helpers/asset-row.ts';
 import { tempDir } from './helpers/server.ts';
 
 type Behaviour = (req: RunRequest, ch: ScriptedChannel) => void;
@@ -38,35 +37,7 @@ class ScriptedChannel implements WorkerChannel {
 }
 
 function seedAsset(store: Store, id = 'vid_aaaaaaaaaaaaaaaaaaaa') {
-  const ws = store.workspaces.ensure('w').row;
-  const effective = deploymentDefaults();
-  store.assets.insertWithRuns(
-    {
-      id,
-      workspace_id: ws.id,
-      kind: 'image',
-      file_name: 'x.png',
-      ext: '.png',
-      stored_path: 'assets/x/original.png',
-      linked: 0,
-      mime_type: 'image/png',
-      size_bytes: 1,
-      sha256: '0'.repeat(64),
-      pipeline: 'arrow',
-      engine: 'arrow',
-      gen1_tier: null,
-      index_options: JSON.stringify(effective),
-      status: 'processing',
-      page_count: null,
-      duration_s: null,
-      width: null,
-      height: null,
-      created_at: 1,
-      completed_at: null,
-      deleted_at: null,
-    },
-    planRuns(id, 'image', effective, 1),
-  );
+  insertAsset(store, { id, workspace: 'w', kind: 'image' });
   return id;
 }
 

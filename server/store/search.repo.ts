@@ -1,5 +1,5 @@
 // The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
 import { words as wordsOf } from '../search/tokenizer.ts';
 import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
@@ -24,7 +24,14 @@ export interface EntryHit extends NewEntry {
 }
 
 export class SearchRepo {
-  constructor(private readonly db: DB) {}
+  /** Search runs the same few statements on every query: each is prepared once. */
+  private readonly sql: ReturnType<typeof statementCache>;
+  /** The full-text ranking alone, in raw mode (rows as arrays): kept apart from the plain ones. */
+  private ranked: ReturnType<DB['prepare']> | null = null;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   /** Replaces the entries a stage wrote for an asset (call inside a transaction). */
   replaceForStage(assetId: string, stage: string, entries: NewEntry[]): void {
@@ -54,7 +61,7 @@ export class SearchRepo {
   /** Of these words, those the index holds, with how many entries hold each. */
   wordCounts(words: string[]): Map<string, number> {
     if (words.length === 0) return new Map();
-    const rows = this.db.prepare(`SELECT term, doc FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{
+    const rows = this.sql(`SELECT term, doc FROM search_vocab WHERE term IN (${words.map(() => '?').join(',')})`).all(...words) as Array<{
       term: string;
       doc: number;
     }>;
@@ -63,7 +70,7 @@ export class SearchRepo {
 
   /** About how many entries the index holds (the highest id: cheap, and close enough to weigh words). */
   approximateSize(): number {
-    return (this.db.prepare('SELECT max(id) AS n FROM search_entries').get() as { n: number | null }).n ?? 0;
+    return (this.sql('SELECT max(id) AS n FROM search_entries').get() as { n: number | null }).n ?? 0;
   }
 
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
@@ -173,15 +180,15 @@ export class SearchRepo {
       AND (@asset IS NULL OR a.id = @asset) AND (${where.sql})
       AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))`;
     if (opts.assetId) {
-      return this.db
-        .prepare(
-          `SELECT ${columns}, bm25(search_fts) AS rank FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid JOIN assets a ON a.id = e.asset_id
-           WHERE search_fts MATCH @expr AND ${visible} ORDER BY rank LIMIT @limit`,
-        )
-        .all(params) as EntryHit[];
+      return this.sql(
+        `SELECT ${columns}, bm25(search_fts) AS rank FROM search_fts JOIN search_entries e ON e.id = search_fts.rowid JOIN assets a ON a.id = e.asset_id
+         WHERE search_fts MATCH @expr AND ${visible} ORDER BY rank LIMIT @limit`,
+      ).all(params) as EntryHit[];
     }
-    const ranked = this.db.prepare('SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?').raw();
-    const join = this.db.prepare(
+    const ranked = (this.ranked ??= this.db
+      .prepare('SELECT rowid, bm25(search_fts) AS rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?')
+      .raw());
+    const join = this.sql(
       `SELECT ${columns}, top.value ->> 1 AS rank FROM json_each(@top) AS top
        JOIN search_entries e ON e.id = top.value ->> 0 JOIN assets a ON a.id = e.asset_id
        WHERE ${visible} ORDER BY rank LIMIT @limit`,

@@ -1,41 +1,18 @@
 // Synthetic faces straight into the store (for scale): one video asset whose frames each hold one
 // face, with embeddings scattered around `identities` centres.
 import type { Store } from '../../server/store/index.ts';
-import { planRuns } from '../../server/indexer/plan.ts';
-import { deploymentDefaults } from '../../server/contract/stages.ts';
+import { insertAsset } from './asset-row.ts';
 import { seededTable } from './tiny-onnx.ts';
 
 export function insertSyntheticFaces(store: Store, workspaceName: string, n: number, identities: number, dim = 1024): string {
-  const ws = store.workspaces.ensure(workspaceName).row;
   const id = `vid_synthetic${String(n).padStart(8, '0')}`;
-  const effective = deploymentDefaults();
-  store.assets.insertWithRuns(
-    {
-      id,
-      workspace_id: ws.id,
-      kind: 'video',
-      file_name: 'synthetic.mp4',
-      ext: '.mp4',
-      stored_path: 'assets/none/original.mp4',
-      linked: 0,
-      mime_type: 'video/mp4',
-      size_bytes: 1,
-      sha256: '0'.repeat(64),
-      pipeline: 'arrow',
-      engine: 'arrow',
-      gen1_tier: null,
-      index_options: JSON.stringify(effective),
-      status: 'completed',
-      page_count: null,
-      duration_s: n,
-      width: 640,
-      height: 480,
-      created_at: 1,
-      completed_at: 1,
-      deleted_at: null,
-    },
-    planRuns(id, 'video', effective, 1).map((r) => ({ ...r, state: 'ok' as const })),
-  );
+  insertAsset(store, {
+    id,
+    workspace: workspaceName,
+    kind: 'video',
+    row: { file_name: 'synthetic.mp4', stored_path: 'assets/none/original.mp4', status: 'completed', completed_at: 1, duration_s: n, width: 640, height: 480 },
+    runs: (r) => ({ ...r, state: 'ok' }),
+  });
   const centres = Array.from({ length: identities }, (_, k) => seededTable(1, dim, 1000 + k));
   const noise = seededTable(n, dim, 99);
   store.transaction(() => {
