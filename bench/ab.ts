@@ -6,18 +6,14 @@
 // (A B B A A B …) so drift of the machine falls on both. Reports the median and range of each side
 // and the ratio of medians.
 // Usage: npm run bench:ab -- --base <git revision> [--runs 3]
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { baseArg, shortRev, withBase } from './base-checkout.ts';
 import { arg, spread, writeResults } from './report.ts';
 import { serve, type Service } from './serve.ts';
 import { CORPUS, PHOTOS } from './sets.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const at = process.argv.indexOf('--base');
-const base = at > 0 ? process.argv[at + 1] : 'HEAD~1';
 const runs = arg('runs', 3);
 const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/camera.png'].map((f) => path.join(CORPUS, f));
 
@@ -60,14 +56,10 @@ async function photosPerSecond(bin: string): Promise<number> {
   }
 }
 
-const rev = execFileSync('git', ['rev-parse', '--short', base], { cwd: ROOT, encoding: 'utf8' }).trim();
-const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-ab-base-'));
-execFileSync('git', ['worktree', 'add', '--detach', tree, rev], { cwd: ROOT, stdio: 'ignore' });
-fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-const sides = { base: path.join(tree, 'bin/media-index.js'), head: path.join(ROOT, 'bin/media-index.js') };
+const rev = shortRev(baseArg());
+const head = shortRev('HEAD');
 const got: Record<'base' | 'head', number[]> = { base: [], head: [] };
-try {
+await withBase(rev, async (sides) => {
   for (let i = 0; i < runs; i++) {
     const order: Array<'base' | 'head'> = i % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
     for (const side of order) {
@@ -76,9 +68,7 @@ try {
       console.log(`run ${i + 1} ${side}: ${v.toFixed(3)} photos/s`);
     }
   }
-} finally {
-  execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: ROOT, stdio: 'ignore' });
-}
+});
 const [b, h] = [spread(got.base, 3), spread(got.head, 3)];
 writeResults('ab-photos', `Photos/s, ${PHOTOS.length} photos of bench:index, every bundled stage, ${runs} interleaved cold runs a side`, {
   machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
