@@ -8,9 +8,10 @@ import { anyOf, words } from './tokenizer.ts';
 
 /**
  * WordNet adds at most this many related words, none held by more than this share of the entries,
- * and all of them together held by at most this many entries per entry a list may bring: ranking
- * the entries of related words costs in proportion to how many there are, and they rank below the
- * words asked for (at 100k assets, 16 related words of 6,000 entries each took 15 ms of a query).
+ * and all of them together held by at most this many entries per candidate a list may bring:
+ * ranking the entries of related words costs in proportion to how many there are, and they rank
+ * below the words asked for (at 100k assets, up to 16 related words of up to 6,000 entries each
+ * took 15 ms of a query's median).
  */
 const MAX_EXPANSIONS = 16;
 const MAX_EXPANSION_SHARE = 0.02;
