@@ -1,7 +1,7 @@
 // `media-index serve` as a user starts it, in a process of its own, for the benchmarks that measure
 // through the service: its URL, the first API key it wrote, its pid and the memory of it and of its
 // indexer processes (from /proc).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,10 +16,29 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** Starts the service (of this checkout, or of `bin`); `workers` left out means its default indexer processes. */
+const built = new Set<string>();
+
+/**
+ * Builds the compiled service of the checkout a `bin/media-index.js` belongs to, where that
+ * revision has one and it is not current, so that the service runs as `npm start` runs it.
+ */
+async function ensureBuilt(bin: string): Promise<void> {
+  const tree = path.resolve(path.dirname(bin), '..');
+  const script = path.join(tree, 'scripts', 'build-server.mjs');
+  if (built.has(tree) || !fs.existsSync(script)) return;
+  const { compiledIsCurrent } = (await import(path.join(tree, 'bin', 'compiled.js'))) as { compiledIsCurrent: () => boolean };
+  if (!compiledIsCurrent()) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
+  built.add(tree);
+}
+
+/**
+ * Starts the service (of this checkout, or of `bin`), compiled as `npm start` runs it; `workers`
+ * left out means its default indexer processes.
+ */
 export async function serve(dataDir: string, opts: { workers?: number; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<Service> {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const workers = opts.workers === undefined ? [] : ['--workers', String(opts.workers)];
+  await ensureBuilt(opts.bin ?? BIN);
   const child = spawn(process.execPath, [...profile, opts.bin ?? BIN, 'serve', '--port', '0', ...workers, '--data', dataDir], {
     env: { ...process.env, MEDIA_INDEX_RATE_LIMIT: '100000000', ...opts.env },
     stdio: ['ignore', 'pipe', 'inherit'],

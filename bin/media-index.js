@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The project runs its TypeScript sources directly through tsx's loader.
-import { register } from 'tsx/esm/api';
+// The command line: the compiled service where it is current (bin/compiled.js; `npm start` builds
+// it first), else the TypeScript sources themselves through tsx's loader.
+import { COMPILED_CLI, compiledIsCurrent } from './compiled.js';
 
-register();
-await import('../server/cli.ts');
+if (compiledIsCurrent()) {
+  await import(COMPILED_CLI);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../server/cli.ts');
+}

@@ -3,7 +3,7 @@
 // restarts one that dies, with backoff. The execution provider choice travels in the environment.
 import { utilityProcess } from 'electron';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from '../server/indexer/protocol.ts';
-import { TS_LOADER, WORKER_ENTRY } from '../server/indexer/launcher.ts';
+import { WORKER_ENTRY, WORKER_EXEC_ARGV } from '../server/indexer/launcher.ts';
 
 export function utilityLauncher(opts: { device?: string } = {}): WorkerLauncher {
   return (): WorkerChannel => {
@@ -11,7 +11,7 @@ export function utilityLauncher(opts: { device?: string } = {}): WorkerLauncher 
     if (opts.device) env.MEDIA_INDEX_DEVICE = opts.device;
     const child = utilityProcess.fork(WORKER_ENTRY, [], {
       serviceName: 'Media Index indexer',
-      execArgv: ['--import', TS_LOADER],
+      execArgv: WORKER_EXEC_ARGV,
       env,
       stdio: 'inherit',
     });

@@ -1,9 +1,9 @@
 // Runtime settings: command-line flags over MEDIA_INDEX_* environment variables over defaults.
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { defaultLibraryRoots } from './libraries/policy.ts';
+import { fromRoot } from './paths.ts';
 
 export interface Config {
   dataDir: string;
@@ -68,7 +68,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
         .split(',')
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
-    uiDir: overrides.uiDir ?? fileURLToPath(new URL('../dist/renderer', import.meta.url)),
+    uiDir: overrides.uiDir ?? fromRoot('dist', 'renderer'),
     libraryRoots:
       overrides.libraryRoots ??
       (process.env.MEDIA_INDEX_LIBRARY_ROOTS ? process.env.MEDIA_INDEX_LIBRARY_ROOTS.split(path.delimiter).filter(Boolean) : defaultLibraryRoots()),

@@ -1,4 +1,4 @@
-// Runs a TypeScript module in a worker thread (long computations stay off the thread that answers
+// Runs a module of the service in a worker thread (long computations stay off the thread that answers
 // HTTP). The module receives `workerData` and posts one message back.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -27,8 +27,12 @@ export function runInThread<T>(moduleUrl: URL, data: unknown): Promise<T> {
   });
 }
 
-/** Starts a long-lived worker thread on a TypeScript module; the caller talks to it by messages. */
+/**
+ * Starts a long-lived worker thread on a module of the service (paths.ts `entryModule`): a compiled
+ * one directly, a TypeScript source through tsx. The caller talks to it by messages.
+ */
 export function startThread(moduleUrl: URL, data: unknown): Worker {
+  if (moduleUrl.pathname.endsWith('.mjs')) return new Worker(moduleUrl, { workerData: data });
   const code = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
   return new Worker(code, { eval: true, workerData: data });
 }

@@ -1,3 +1,4 @@
 import { createRequire } from 'node:module';
+import { fromRoot } from './paths.ts';
 
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+export const VERSION: string = (createRequire(import.meta.url)(fromRoot('package.json')) as { version: string }).version;

@@ -4,11 +4,12 @@ import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
+import { COMPILED, entryModule } from '../paths.ts';
 
 const require = createRequire(import.meta.url);
-export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
-/** The TypeScript loader the processes run under (the project runs its sources directly). */
-export const TS_LOADER = pathToFileURL(require.resolve('tsx')).href;
+export const WORKER_ENTRY = fileURLToPath(entryModule('indexer/worker'));
+/** How an indexer process starts Node: compiled modules as they are, sources under tsx's loader. */
+export const WORKER_EXEC_ARGV: string[] = COMPILED ? [] : ['--import', pathToFileURL(require.resolve('tsx')).href];
 
 /** MEDIA_INDEX_CPU_PROFILE_DIR: each indexer process writes a V8 CPU profile there when it ends (benchmarks). */
 const profile = (): string[] => {
@@ -18,7 +19,7 @@ const profile = (): string[] => {
 
 export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
   const child = fork(WORKER_ENTRY, [], {
-    execArgv: ['--import', TS_LOADER, ...profile()],
+    execArgv: [...WORKER_EXEC_ARGV, ...profile()],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -22,6 +22,7 @@ import { startThread } from '../thread.ts';
 import type { AssetsService, LibraryFileIn } from '../services/assets.service.ts';
 import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef, WorkRequest } from './protocol.ts';
 import { realRoots } from './policy.ts';
+import { entryModule } from '../paths.ts';
 
 export interface SyncOptions {
   /** Folders libraries may come from (symbolic links leading elsewhere are not followed). */
@@ -95,7 +96,7 @@ export class LibrarySync {
 
   start(): void {
     const data: FsThreadData = { dbFile: this.store.dbFile, roots: realRoots(this.opts.roots), settleMs: this.opts.settleMs };
-    this.thread = startThread(new URL('./fs.worker.ts', import.meta.url), data);
+    this.thread = startThread(entryModule('libraries/fs.worker'), data);
     this.thread.on('message', (m: FsMessage) => this.onMessage(m));
     this.thread.on('error', (err) => {
       this.log(`file-system thread failed: ${err.message}`);

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { startThread } from '../thread.ts';
+import { entryModule } from '../paths.ts';
 import { fileOf, manifest, modelStatus, modelsDir } from './models.ts';
 import type { FromWriter, ToWriter } from './llm.worker.ts';
 
@@ -58,7 +59,7 @@ export class AnswerWriter {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = startThread(new URL('./llm.worker.ts', import.meta.url), {});
+    const w = startThread(entryModule('ml/llm.worker'), {});
     w.on('message', (m: FromWriter) => {
       const p = this.pending.get(m.id);
       if (!p) return;

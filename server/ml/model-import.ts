@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { runInThread } from '../thread.ts';
+import { entryModule } from '../paths.ts';
 import { ModelError, RECEIPT, fileOf, modelsDir, sha256, type ModelEntry, type ModelFile, type Receipt } from './models.ts';
 import type { InterfaceOf, ModelInterface } from './model-interface.worker.ts';
 
@@ -43,7 +44,7 @@ function listSource(from: string): string[] {
 
 /** The interface of a weights file, read in a worker thread (parsing a model can take a while). */
 export function readInterface(file: string): Promise<InterfaceOf> {
-  return runInThread<InterfaceOf>(new URL('./model-interface.worker.ts', import.meta.url), { file });
+  return runInThread<InterfaceOf>(entryModule('ml/model-interface.worker'), { file });
 }
 
 /** Why an interface is not the one the manifest describes, or null when it is. */

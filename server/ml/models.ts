@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
 import type { ModelInterface } from './model-interface.worker.ts';
+import { fromRoot } from '../paths.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -44,7 +45,7 @@ interface Manifest {
   models: ModelEntry[];
 }
 
-const BUNDLED: Manifest = require('../../models/manifest.json');
+const BUNDLED: Manifest = require(fromRoot('models', 'manifest.json'));
 let local: { file: string; mtimeMs: number; manifest: Manifest } | null = null;
 
 /**

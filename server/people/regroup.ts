@@ -3,6 +3,7 @@
 // which checks each step against what changed meanwhile.
 import type { Store } from '../store/index.ts';
 import { runInThread } from '../thread.ts';
+import { entryModule } from '../paths.ts';
 import type { ClusterPlan } from './cluster.ts';
 import { applyPlan } from './apply.ts';
 
@@ -10,7 +11,7 @@ export async function planRegrouping(store: Store, workspaceId: string, opts: { 
   const faces = store.people.waitingFaces(workspaceId, opts.assetId);
   const people = store.people.clusterPeople(workspaceId);
   if (faces.length === 0) return { joins: [], new_people: [], suggestions: [], waiting: 0 };
-  return runInThread<ClusterPlan>(new URL('./plan.worker.ts', import.meta.url), { faces, people, form: opts.form });
+  return runInThread<ClusterPlan>(entryModule('people/plan.worker'), { faces, people, form: opts.form });
 }
 
 export async function regroup(store: Store, workspaceId: string): Promise<{ joined: number; created: number }> {

@@ -13,6 +13,7 @@ import { fileRef } from '../store/media.repo.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from './auth.service.ts';
+import { entryModule } from '../paths.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
@@ -145,7 +146,7 @@ export class ReadsService {
     if (!asset || asset.ext !== '.pdf' || !this.store.media.page(id, page)?.render_path) return file;
     let job = this.drawing.get(file);
     if (!job) {
-      job = runInThread<{ ok: boolean; error?: string }>(new URL('../media/render.worker.ts', import.meta.url), {
+      job = runInThread<{ ok: boolean; error?: string }>(entryModule('media/render.worker'), {
         file: this.store.files.abs(asset.stored_path),
         page,
         out: file,

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import type * as USearch from 'usearch';
 import type { StoredVector, VectorsRepo } from './vectors.repo.ts';
 import { runInThread } from '../thread.ts';
+import { entryModule } from '../paths.ts';
 
 /**
  * Chosen from `npm run bench:search` (docs/performance.md): with the candidates scored again from
@@ -170,7 +171,7 @@ export class VectorIndex {
 
   private buildInThread(model: string): void {
     const removed = new Set<number>();
-    const done = runInThread<{ ok: boolean; error?: string }>(new URL('./vector-build.worker.ts', import.meta.url), {
+    const done = runInThread<{ ok: boolean; error?: string }>(entryModule('store/vector-build.worker'), {
       dbFile: this.dbFile,
       dir: this.dir,
       model,

@@ -1,0 +1,2 @@
+export const COMPILED_CLI: string;
+export function compiledIsCurrent(): boolean;
