@@ -28,6 +28,12 @@ export function spread(values: number[], digits = 1): { median: number; range: s
   return { median: r(xs[Math.floor(xs.length / 2)]), range: `${r(xs[0])}–${r(xs[xs.length - 1])}` };
 }
 
+/** The p-th percentile (0–1) of the values, by nearest rank: the value at ⌊(n − 1)·p⌋ once sorted. */
+export function percentile(values: number[], p: number): number {
+  const xs = [...values].sort((a, b) => a - b);
+  return xs[Math.floor((xs.length - 1) * p)];
+}
+
 /** Times `fn` at least three times after one untimed call (models load once per process), ms. */
 export async function timedRuns(runs: number, fn: () => Promise<unknown>): Promise<number[]> {
   await fn();

@@ -5,14 +5,15 @@
 // folder holds), asks 20 queries not timed, then times 300 queries through POST /api/v1/search —
 // one to three words of the benchmark's prose, each distinct word equally likely, the same queries
 // for both sides; the sides alternate (A B B A …) so drift of the machine falls on both. Reports the
-// median and range over runs of each side's p50 and p99, and the ratio of the p50 medians.
+// median and range over runs of each side's p50 and p99, and the ratio of the p50 medians; and the
+// time from launching each side's service to its first answer (a cold start, the index on disk).
 // Usage: npm run bench:search-ab -- --data <kept folder> --base <git revision> [--runs 3]
 import os from 'node:os';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { STOPWORDS } from '../server/search/stopwords.ts';
 import { baseArg, shortRev, withBase } from './base-checkout.ts';
-import { arg, spread, writeResults } from './report.ts';
+import { arg, percentile, spread, writeResults } from './report.ts';
 import { serve } from './serve.ts';
 import { realTexts } from './texts.ts';
 
@@ -38,10 +39,11 @@ const queries = Array.from({ length: QUERIES + 20 }, () =>
   Array.from({ length: 1 + Math.floor(rand() * 3) }, () => vocabulary[Math.floor(rand() * vocabulary.length)]).join(' '),
 );
 const env = { MEDIA_INDEX_MODELS: '', MEDIA_INDEX_MODEL_MANIFEST: '' };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-async function latencies(bin: string): Promise<{ p50: number; p99: number; recipe: string }> {
+async function latencies(bin: string): Promise<{ cold: number; p50: number; p99: number; recipe: string }> {
+  const t0 = performance.now();
   const s = await serve(dataDir, { bin, env });
+  let cold = 0;
   try {
     const ms: number[] = [];
     let recipe = '';
@@ -54,10 +56,11 @@ async function latencies(bin: string): Promise<{ p50: number; p99: number; recip
       });
       const body = (await r.json()) as { data: { recipe: string } };
       if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(body)}`);
+      if (i === 0) cold = performance.now() - t0;
       if (i >= 20) ms.push(performance.now() - t);
       recipe = body.data.recipe;
     }
-    return { p50: pct(ms, 0.5), p99: pct(ms, 0.99), recipe };
+    return { cold, p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), recipe };
   } finally {
     await s.stop();
   }
@@ -65,20 +68,27 @@ async function latencies(bin: string): Promise<{ p50: number; p99: number; recip
 
 const rev = shortRev(baseArg());
 const head = shortRev('HEAD');
-const got = { base: { p50: [] as number[], p99: [] as number[] }, head: { p50: [] as number[], p99: [] as number[] } };
+const got = {
+  base: { cold: [] as number[], p50: [] as number[], p99: [] as number[] },
+  head: { cold: [] as number[], p50: [] as number[], p99: [] as number[] },
+};
 await withBase(rev, async (sides) => {
   for (let i = 0; i < runs; i++) {
     const order: Array<'base' | 'head'> = i % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
     for (const side of order) {
       const r = await latencies(sides[side]);
       if (!r.recipe.includes('dense')) throw new Error(`${side} answered without the vector index: ${r.recipe}`);
+      got[side].cold.push(r.cold);
       got[side].p50.push(r.p50);
       got[side].p99.push(r.p99);
-      console.log(`run ${i + 1} ${side}: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.recipe})`);
+      console.log(
+        `run ${i + 1} ${side}: first answer ${Math.round(r.cold)} ms after launch, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms (${r.recipe})`,
+      );
     }
   }
 });
 const [b50, h50, b99, h99] = [spread(got.base.p50), spread(got.head.p50), spread(got.base.p99), spread(got.head.p99)];
+const [bCold, hCold] = [spread(got.base.cold, 0), spread(got.head.cold, 0)];
 writeResults('ab-search', `Hybrid search latency, ${assets} assets (folder of bench:search-service), ${QUERIES} queries, ${runs} interleaved runs a side`, {
   machine: `${os.cpus()[0]?.model ?? 'cpu'} x${os.availableParallelism()}`,
   base: rev,
@@ -91,6 +101,10 @@ writeResults('ab-search', `Hybrid search latency, ${assets} assets (folder of be
   base_p99_range: b99.range,
   head_p99_ms_median: h99.median,
   head_p99_range: h99.range,
+  base_cold_start_ms_median: bCold.median,
+  base_cold_start_range: bCold.range,
+  head_cold_start_ms_median: hCold.median,
+  head_cold_start_range: hCold.range,
   head_over_base_p50: Math.round((h50.median / b50.median) * 1000) / 1000,
 });
 process.exit(0);

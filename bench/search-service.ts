@@ -21,7 +21,7 @@ import { planRuns } from '../server/indexer/plan.ts';
 import { deploymentDefaults } from '../server/contract/stages.ts';
 import { modelsDir } from '../server/ml/models.ts';
 import { installTinyMiniLM, seededTable, writeManifest } from '../test/helpers/tiny-onnx.ts';
-import { arg, writeResults } from './report.ts';
+import { arg, percentile, writeResults } from './report.ts';
 import { STOPWORDS } from '../server/search/stopwords.ts';
 import { fetchMiniLM } from '../scripts/real-models.ts';
 import { realTexts } from './texts.ts';
@@ -170,10 +170,7 @@ await server.stop();
 const indexFile = path.join(dataDir, 'vectors', `${MODEL}.usearch`);
 const sizeMiB = fs.statSync(indexFile).size / 1024 / 1024;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.floor(p * (s.length - 1))] * 100) / 100;
-};
+const pct = (xs: number[], p: number) => Math.round(percentile(xs, p) * 100) / 100;
 
 // Three runs, each a start: from launching the process to the first authenticated hybrid answer
 // (index mapped from disk), then 20 queries not timed and the measured queries.
