@@ -1,5 +1,6 @@
-// End-to-end indexing throughput through the real service (server, SQLite, one indexer process per
-// core, every bundled stage at its defaults): text-PDF pages/s, scanned pages/s, photos/s (at least
+// End-to-end indexing throughput through the real service (`media-index serve` as a user runs it,
+// compiled, in its own process: server, SQLite, one indexer process per core, every bundled stage
+// at its defaults): text-PDF pages/s, scanned pages/s, photos/s (at least
 // 200 different photos: bench/sets.ts), video seconds per wall second; CPU use of both cores and
 // peak memory (server + indexer processes). Then a part of the photos again with one indexer
 // process: the baseline the pool is compared against. Three rounds (--rounds), each on new data
@@ -10,11 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../server/config.ts';
-import { startServer } from '../server/server.ts';
+import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
+import { childrenOf, serve, treeRss, type Service } from './serve.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
@@ -28,32 +29,32 @@ function cpuTimes(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-function rssOf(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
+/** A new data folder and the service on it, as a user runs it (compiled, its own process). */
 async function open(workers?: number) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-index-'));
-  const server = await startServer(loadConfig({ dataDir, port: 0, rateLimit: { max: 1e9, windowMs: 60_000 }, ...(workers ? { workers } : {}) }), {
-    log: () => {},
-  });
-  const key = new AuthService(server.store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
+  const store = openStore(dataDir);
+  const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
+  store.close();
+  const server = await serve(dataDir, workers ? { workers } : {});
   return { dataDir, server, key };
 }
-type Open = Awaited<ReturnType<typeof open>>;
+type Open = { dataDir: string; server: Service; key: string };
 let current: Open | null = null;
 let peak = 0;
 const sampler = setInterval(() => {
-  if (!current) return;
-  const total = rssOf(process.pid) + current.server.host.workerPids.reduce((n, pid) => n + rssOf(pid), 0);
-  peak = Math.max(peak, total);
+  if (current) peak = Math.max(peak, treeRss(current.server.pid));
 }, 200);
+
+interface AssetView {
+  status: string;
+  page_count: number | null;
+  duration_s: number | null;
+  index: { report: { stages: Record<string, { duration_ms: number | null }> } };
+}
+async function asset(o: Open, id: string): Promise<AssetView> {
+  const r = await fetch(`${o.server.url}/api/v1/videos/${id}`, { headers: { 'X-API-Key': o.key } });
+  return ((await r.json()) as { data: AssetView }).data;
+}
 
 interface Run {
   label: string;
@@ -78,14 +79,14 @@ async function run(o: Open, label: string, files: string[], options?: unknown): 
     const r = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
     ids.push(((await r.json()) as { data: { video_id: string } }).data.video_id);
   }
-  for (const id of ids) while (server.store.assets.byId(id)?.status !== 'completed') await new Promise((r) => setTimeout(r, 50));
+  for (const id of ids) while ((await asset(o, id)).status !== 'completed') await new Promise((r) => setTimeout(r, 50));
   const seconds = (performance.now() - t0) / 1000;
   const cpu1 = cpuTimes();
+  const assets = await Promise.all(ids.map((id) => asset(o, id)));
   const stages: Record<string, number> = {};
-  for (const id of ids) {
-    for (const r of server.store.runs.forAsset(id)) if (r.duration_ms) stages[r.stage] = (stages[r.stage] ?? 0) + r.duration_ms;
+  for (const a of assets) {
+    for (const [stage, r] of Object.entries(a.index.report.stages)) if (r.duration_ms) stages[stage] = (stages[stage] ?? 0) + r.duration_ms;
   }
-  const assets = ids.map((id) => server.store.assets.byId(id)!);
   return {
     label,
     seconds: Math.round(seconds * 100) / 100,
@@ -99,7 +100,7 @@ async function run(o: Open, label: string, files: string[], options?: unknown): 
 
 async function close(o: Open): Promise<void> {
   current = null;
-  await o.server.close();
+  await o.server.stop();
   fs.rmSync(o.dataDir, { recursive: true, force: true });
 }
 
@@ -131,7 +132,7 @@ for (let i = 0; i < ROUNDS; i++) {
   const picsPart = await run(pool, `photos (${baselinePhotos.length} of them, all bundled stages)`, baselinePhotos);
   const pics = await run(pool, `photos (${photos.length}, all bundled stages)`, photos);
   const vids = await run(pool, 'videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]);
-  workers = pool.server.host.workerPids.length;
+  workers = childrenOf(pool.server.pid).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('indexer')).length;
   await close(pool);
   const roundPeak = peak;
   // The baseline, warmed the same way, right after.

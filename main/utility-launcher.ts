@@ -3,11 +3,11 @@
 // restarts one that dies, with backoff. The execution provider choice travels in the environment.
 import { utilityProcess } from 'electron';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from '../server/indexer/protocol.ts';
-import { WORKER_ENTRY, WORKER_EXEC_ARGV } from '../server/indexer/launcher.ts';
+import { WORKER_ENTRY, WORKER_EXEC_ARGV, indexerEnv } from '../server/indexer/launcher.ts';
 
 export function utilityLauncher(opts: { device?: string } = {}): WorkerLauncher {
   return (): WorkerChannel => {
-    const env: Record<string, string> = { ...(process.env as Record<string, string>) };
+    const env = indexerEnv() as Record<string, string>;
     if (opts.device) env.MEDIA_INDEX_DEVICE = opts.device;
     const child = utilityProcess.fork(WORKER_ENTRY, [], {
       serviceName: 'Media Index indexer',

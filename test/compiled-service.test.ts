@@ -72,6 +72,9 @@ describe('the compiled service', () => {
     expect(indexers).toHaveLength(1);
     expect(indexers[0]).toContain(path.join(OUT_DIR, 'indexer', 'worker.mjs'));
     expect(indexers[0].join(' ')).not.toMatch(/tsx|--import/);
+    // With malloc held to two arenas (launcher.ts indexerEnv).
+    const pid = children(serve.child.pid as number).find((p) => cmdline(p)[0] === process.execPath) as number;
+    expect(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
     const hits = (await api('POST', '/search', { query: 'second page', engine: 'arrow' })).body.data.hits as Array<{ file_name?: string; page?: number }>;
     expect(hits.length).toBeGreaterThan(0);
   }, 120_000);

@@ -11,6 +11,17 @@ export const WORKER_ENTRY = fileURLToPath(entryModule('indexer/worker'));
 /** How an indexer process starts Node: compiled modules as they are, sources under tsx's loader. */
 export const WORKER_EXEC_ARGV: string[] = COMPILED ? [] : ['--import', pathToFileURL(require.resolve('tsx')).href];
 
+/**
+ * The environment of an indexer process: the service's, with glibc's malloc held to two arenas
+ * (unless MALLOC_ARENA_MAX is set). Every thread of the process — libuv's pool running sharp,
+ * onnxruntime, tesseract's worker — would otherwise grow an arena of its own: measured on 100 varied
+ * photos, 2301 → 2030 MiB at the peak for the service with its two indexer processes, at the same
+ * photos per second (one arena: 2021 MiB, slower).
+ */
+export function indexerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2' };
+}
+
 /** MEDIA_INDEX_CPU_PROFILE_DIR: each indexer process writes a V8 CPU profile there when it ends (benchmarks). */
 const profile = (): string[] => {
   const dir = process.env.MEDIA_INDEX_CPU_PROFILE_DIR;
@@ -20,6 +31,7 @@ const profile = (): string[] => {
 export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
   const child = fork(WORKER_ENTRY, [], {
     execArgv: [...WORKER_EXEC_ARGV, ...profile()],
+    env: indexerEnv(),
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -60,13 +60,20 @@ interface Reader {
 const readers = new Map<string, Reader>();
 
 /**
- * A worker per language set (about 100 MiB each), shared by the page layout modes: a reading in
- * another mode than the last sets it first.
+ * The worker of a language set, shared by the page layout modes: a reading in another mode than the
+ * last sets it first. One worker at a time (about 100 MiB each, the more with each language): a
+ * reading in another language set ends the last set's worker once its readings are done, and a
+ * new one loads (≈ 0.7 s; an indexer process runs one stage at a time, and a library's files mostly
+ * ask for the same languages).
  */
 function readerFor(languages: readonly OcrLanguage[]): Reader {
   const codes = [...new Set(languages.map((l) => OCR_LANGUAGE_CODES[l]))].sort().join('+');
   let r = readers.get(codes);
   if (!r) {
+    for (const [other, old] of readers) {
+      readers.delete(other);
+      void old.turn.then(async () => (await old.worker).terminate()).catch(() => undefined);
+    }
     const worker = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (w) => {
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
         Worker['setParameters']
@@ -313,6 +320,11 @@ export function unrotateBox(
     x1: Math.max(...corners.map((p) => p[0])),
     y1: Math.max(...corners.map((p) => p[1])),
   };
+}
+
+/** The language sets (tesseract codes) that have a worker now: one at most. */
+export function ocrWorkerSets(): string[] {
+  return [...readers.keys()];
 }
 
 export async function closeOcr(): Promise<void> {

@@ -39,7 +39,9 @@ let session: Promise<InferenceSession> | null = null;
 
 function detector(): Promise<InferenceSession> {
   session ??= import('onnxruntime-node').then((ort) =>
-    ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' }),
+    // No memory patterns: they are planned per input shape, and each picture's shape is its own
+    // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
+    ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
   );
   session.catch(() => (session = null));
   return session;
