@@ -132,7 +132,13 @@ for (let i = 0; i < ROUNDS; i++) {
   const picsPart = await run(pool, `photos (${baselinePhotos.length} of them, all bundled stages)`, baselinePhotos);
   const pics = await run(pool, `photos (${photos.length}, all bundled stages)`, photos);
   const vids = await run(pool, 'videos (movie-hello.mp4, vtest.avi, all bundled stages)', [c('video/forensics/movie-hello.mp4'), c('video/opencv/vtest.avi')]);
-  workers = childrenOf(pool.server.pid).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('indexer')).length;
+  workers = childrenOf(pool.server.pid).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('indexer');
+    } catch {
+      return false; // ended meanwhile
+    }
+  }).length;
   await close(pool);
   const roundPeak = peak;
   // The baseline, warmed the same way, right after.

@@ -26,8 +26,9 @@ async function ensureBuilt(bin: string): Promise<void> {
   const tree = path.resolve(path.dirname(bin), '..');
   const script = path.join(tree, 'scripts', 'build-server.mjs');
   if (built.has(tree) || !fs.existsSync(script)) return;
-  const { compiledIsCurrent } = (await import(path.join(tree, 'bin', 'compiled.js'))) as { compiledIsCurrent: () => boolean };
-  if (!compiledIsCurrent()) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
+  const compiled = (await import(path.join(tree, 'bin', 'compiled.js'))) as { currentBuild?: () => string | null; compiledIsCurrent?: () => boolean };
+  const current = compiled.currentBuild ? compiled.currentBuild() !== null : compiled.compiledIsCurrent?.();
+  if (!current) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
   built.add(tree);
 }
 

@@ -1,28 +1,37 @@
-// The compiled service (dist/server, `npm run build:server`) and whether it may run: it must be
-// newer than every source under server/, so that an edited source is never shadowed by an older
-// build. MEDIA_INDEX_SOURCES=1 runs the sources regardless.
+// The compiled service (`npm run build:server`): dist/server/current.json names the build to run
+// and the newest source time it was made from. It runs only while no file under server/ is newer,
+// so that an edited source is never shadowed by an older build. MEDIA_INDEX_SOURCES=1 runs the
+// sources regardless.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const COMPILED_CLI = path.join(root, 'dist', 'server', 'cli.mjs');
+export const SOURCES_DIR = path.join(root, 'server');
+export const BUILDS_DIR = path.join(root, 'dist', 'server', 'builds');
+export const CURRENT_FILE = path.join(root, 'dist', 'server', 'current.json');
 
-function newestSource(dir) {
+/** The newest modification time of the files under a folder (ms). */
+export function newestMtime(dir) {
   let newest = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestSource(p) : fs.statSync(p).mtimeMs);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
   }
   return newest;
 }
 
-/** True when dist/server is built and newer than every source (and sources are not asked for). */
-export function compiledIsCurrent() {
-  if (process.env.MEDIA_INDEX_SOURCES === '1') return false;
+/**
+ * The folder of the current build where it may run (none newer among `sources`, sources not asked
+ * for), else null.
+ */
+export function currentBuild(sources = SOURCES_DIR) {
+  if (process.env.MEDIA_INDEX_SOURCES === '1') return null;
   try {
-    return fs.statSync(COMPILED_CLI).mtimeMs > newestSource(path.join(root, 'server'));
+    const { id, sources_mtime: made } = JSON.parse(fs.readFileSync(CURRENT_FILE, 'utf8'));
+    const dir = path.join(BUILDS_DIR, id);
+    return fs.existsSync(path.join(dir, 'cli.mjs')) && newestMtime(sources) <= made ? dir : null;
   } catch {
-    return false;
+    return null;
   }
 }

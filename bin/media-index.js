@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The command line: the compiled service where it is current (bin/compiled.js; `npm start` builds
 // it first), else the TypeScript sources themselves through tsx's loader.
-import { COMPILED_CLI, compiledIsCurrent } from './compiled.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { currentBuild } from './compiled.js';
 
-if (compiledIsCurrent()) {
-  await import(COMPILED_CLI);
+const build = currentBuild();
+if (build) {
+  await import(pathToFileURL(path.join(build, 'cli.mjs')).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -1,3 +1,2 @@
-export const OUT_DIR: string;
 export function entryPoints(): string[];
-export function buildServer(): Promise<void>;
+export function buildServer(): Promise<string>;

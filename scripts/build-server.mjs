@@ -1,34 +1,38 @@
-// `npm run build:server`: compiles the service's TypeScript into dist/server — the command line,
-// the indexer process's module and every worker thread's module (`*.worker.ts`) as entries, the
-// code they share in chunks, the packages left to node_modules. bin/media-index.js runs these
-// modules while they are newer than every source (it runs the sources through tsx otherwise), which
-// spares each start, indexer process and worker thread the loader's work on some 250 modules.
+// `npm run build:server`: compiles the service's TypeScript for `media-index` to run — the command
+// line, the indexer process's module and every worker thread's module (`*.worker.ts`) as entries,
+// the code they share in chunks, the packages left to node_modules. Each build goes to a folder of
+// its own under dist/server/builds, with the newest source time it was made from (build.json);
+// dist/server/current.json names the build to run. A service already running keeps its own build
+// (its chunks, worker and indexer modules load lazily), so the two builds before stay.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { BUILDS_DIR, CURRENT_FILE, SOURCES_DIR, newestMtime } from '../bin/compiled.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const OUT_DIR = path.join(ROOT, 'dist', 'server');
+const KEEP = 3;
 
 export function entryPoints() {
   const workers = fs
-    .readdirSync(path.join(ROOT, 'server'), { recursive: true })
+    .readdirSync(SOURCES_DIR, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.worker.ts'))
     .map((f) => path.join('server', f));
   return ['server/cli.ts', 'server/indexer/worker.ts', ...workers.sort()];
 }
 
-/** Builds beside the last build, then puts the new one in its place. */
+/** Builds into a new folder and makes it the current build; returns that folder. */
 export async function buildServer() {
-  const next = `${OUT_DIR}.next`;
-  fs.rmSync(next, { recursive: true, force: true });
+  // Taken before reading the sources: one saved while the build runs counts as newer than it.
+  const sourcesMtime = newestMtime(SOURCES_DIR);
+  const id = `${Date.now().toString(36)}-${process.pid}`;
+  const dir = path.join(BUILDS_DIR, id);
   await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: entryPoints(),
     outbase: 'server',
-    outdir: next,
+    outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -38,8 +42,16 @@ export async function buildServer() {
     packages: 'external',
     logLevel: 'warning',
   });
-  fs.rmSync(OUT_DIR, { recursive: true, force: true });
-  fs.renameSync(next, OUT_DIR);
+  fs.writeFileSync(path.join(dir, 'build.json'), `${JSON.stringify({ id, sources_mtime: sourcesMtime })}\n`);
+  const tmp = `${CURRENT_FILE}.${process.pid}`;
+  fs.writeFileSync(tmp, `${JSON.stringify({ id, sources_mtime: sourcesMtime })}\n`);
+  fs.renameSync(tmp, CURRENT_FILE);
+  const builds = fs
+    .readdirSync(BUILDS_DIR)
+    .map((name) => ({ name, mtime: fs.statSync(path.join(BUILDS_DIR, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const old of builds.slice(KEEP)) if (old.name !== id) fs.rmSync(path.join(BUILDS_DIR, old.name), { recursive: true, force: true });
+  return dir;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -1,12 +1,13 @@
-// The service as `npm start` runs it: compiled into dist/server (scripts/build-server.mjs), its
-// indexer processes and worker threads started from the compiled modules, with no TypeScript
-// loader anywhere; and the command line running the sources while the build is older than them.
+// The service as `npm start` runs it: compiled (scripts/build-server.mjs), its indexer processes and
+// worker threads started from the build's modules, with no TypeScript loader anywhere; a build is
+// run only while no source is newer than those it was made from; a new build leaves the one a
+// running service uses in place.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, entryPoints, OUT_DIR } from '../scripts/build-server.mjs';
-import { compiledIsCurrent } from '../bin/compiled.js';
+import { buildServer, entryPoints } from '../scripts/build-server.mjs';
+import { currentBuild } from '../bin/compiled.js';
 import { CLI, startServe } from './helpers/serve.ts';
 import { corpus } from './helpers/corpus.ts';
 import { tempDir } from './helpers/server.ts';
@@ -20,6 +21,7 @@ describe('the compiled service', () => {
   const data = tempDir('mi-compiled-');
   const folder = tempDir('mi-compiled-lib-');
   let key: string;
+  let build: string;
   let serve: ReturnType<typeof startServe>;
   let url: string;
   const api = async (method: string, p: string, json?: unknown) => {
@@ -32,7 +34,7 @@ describe('the compiled service', () => {
   };
 
   beforeAll(async () => {
-    if (!compiledIsCurrent()) await buildServer();
+    build = currentBuild() ?? (await buildServer());
     const store = openStore(data);
     key = new AuthService(store).createKey({ workspace: 'compiled', scopes: ['read', 'write'] }).key;
     store.close();
@@ -49,7 +51,7 @@ describe('the compiled service', () => {
 
   it('has an entry for the command line, the indexer process and every worker thread module', () => {
     for (const entry of entryPoints()) {
-      const out = path.join(OUT_DIR, path.relative('server', entry).replace(/\.ts$/, '.mjs'));
+      const out = path.join(build, path.relative('server', entry).replace(/\.ts$/, '.mjs'));
       expect(fs.existsSync(out), out).toBe(true);
     }
     expect(entryPoints()).toContain('server/libraries/fs.worker.ts');
@@ -66,38 +68,54 @@ describe('the compiled service', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     // The indexer process that did the work (started on demand).
-    const indexers = children(serve.child.pid as number)
-      .map(cmdline)
-      .filter((c) => c[0] === process.execPath);
+    const indexers = children(serve.child.pid as number).filter((p) => cmdline(p)[0] === process.execPath);
     expect(indexers).toHaveLength(1);
-    expect(indexers[0]).toContain(path.join(OUT_DIR, 'indexer', 'worker.mjs'));
-    expect(indexers[0].join(' ')).not.toMatch(/tsx|--import/);
-    // With malloc held to two arenas (launcher.ts indexerEnv).
-    const pid = children(serve.child.pid as number).find((p) => cmdline(p)[0] === process.execPath) as number;
-    expect(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
-    const hits = (await api('POST', '/search', { query: 'second page', engine: 'arrow' })).body.data.hits as Array<{ file_name?: string; page?: number }>;
+    expect(cmdline(indexers[0])).toContain(path.join(build, 'indexer', 'worker.mjs'));
+    expect(cmdline(indexers[0]).join(' ')).not.toMatch(/tsx|--import/);
+    // With malloc held to two arenas (launcher.ts indexerEnv) unless the environment says otherwise.
+    expect(fs.readFileSync(`/proc/${indexers[0]}/environ`, 'utf8').split('\0')).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+    const hits = (await api('POST', '/search', { query: 'second page', engine: 'arrow' })).body.data.hits as Array<{ video_id: string }>;
     expect(hits.length).toBeGreaterThan(0);
   }, 120_000);
 
-  it('runs the sources instead where they are newer than the build, or where asked to', () => {
+  it('runs a build only while no source is newer than it was made from, or unless asked for the sources', () => {
+    const sources = tempDir('mi-compiled-src-');
+    try {
+      const file = path.join(sources, 'a.ts');
+      fs.writeFileSync(file, '');
+      const made = (JSON.parse(fs.readFileSync(path.join(build, 'build.json'), 'utf8')) as { sources_mtime: number }).sources_mtime;
+      fs.utimesSync(file, new Date(made - 1000), new Date(made - 1000));
+      expect(currentBuild(sources)).toBe(build);
+      fs.utimesSync(file, new Date(made + 1000), new Date(made + 1000));
+      expect(currentBuild(sources)).toBeNull();
+    } finally {
+      fs.rmSync(sources, { recursive: true, force: true });
+    }
     const r = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `import('${CLI.replace('media-index.js', 'compiled.js')}').then((m) => console.log(m.compiledIsCurrent()))`],
-      {
-        encoding: 'utf8',
-        env: { ...process.env, MEDIA_INDEX_SOURCES: '1' },
-      },
+      ['--input-type=module', '-e', `import('${CLI.replace('media-index.js', 'compiled.js')}').then((m) => console.log(m.currentBuild()))`],
+      { encoding: 'utf8', env: { ...process.env, MEDIA_INDEX_SOURCES: '1' } },
     );
-    expect(r.stdout.trim()).toBe('false');
-    const source = path.resolve('server', 'paths.ts');
-    const mtime = fs.statSync(source).mtime;
-    const later = new Date(fs.statSync(path.join(OUT_DIR, 'cli.mjs')).mtimeMs + 1000);
-    try {
-      fs.utimesSync(source, later, later);
-      expect(compiledIsCurrent()).toBe(false);
-    } finally {
-      fs.utimesSync(source, mtime, mtime);
-    }
-    expect(compiledIsCurrent()).toBe(true);
+    expect(r.stdout.trim()).toBe('null');
   });
+
+  it('leaves the running service its build when a new one is made: an indexer process started after it runs the old build', async () => {
+    const next = await buildServer();
+    expect(next).not.toBe(build);
+    expect(currentBuild()).toBe(next);
+    // The indexer process dies; the service starts another, from its own build, which indexes a new file.
+    const [old] = children(serve.child.pid as number).filter((p) => cmdline(p)[0] === process.execPath);
+    process.kill(old, 'SIGKILL');
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'A note written while the service ran, about a heron by the river.\n');
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const list = (await api('GET', '/videos?limit=10')).body.data as Array<{ status: string }>;
+      if (list.length === 2 && list.every((a) => a.status === 'completed')) break;
+      if (Date.now() > deadline) throw new Error(`the new file was not indexed: ${JSON.stringify(list)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const [again] = children(serve.child.pid as number).filter((p) => cmdline(p)[0] === process.execPath);
+    expect(again).not.toBe(old);
+    expect(cmdline(again)).toContain(path.join(build, 'indexer', 'worker.mjs'));
+  }, 120_000);
 });

@@ -9,9 +9,10 @@ import { closeOcr, ocrWorkerSets, recognize, type OcrParagraph } from '../server
 const threads = () => fs.readdirSync('/proc/self/task').length;
 const text = (ps: OcrParagraph[]) => ps.map((p) => p.text).join('\n');
 
-async function settled(want: number): Promise<number> {
+/** The process's thread count once it is down to `most` (or after 10 s). */
+async function settled(most: number): Promise<number> {
   const deadline = Date.now() + 10_000;
-  while (threads() !== want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (threads() > most && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return threads();
 }
 
@@ -27,7 +28,8 @@ describe('tesseract workers', () => {
     const withOne = threads();
     expect(withOne).toBeGreaterThan(before);
 
-    // Two readings asked at once in the two sets: both answered, the English one by its worker.
+    // Two readings asked at once in the two sets: each ends the other set's worker after its
+    // reading (one worker at a time, whatever the order), and both read as before.
     const [hindiToo, englishAgain] = await Promise.all([recognize(image, ['en', 'hi']), recognize(image, ['en'])]);
     expect(text(hindiToo).length).toBeGreaterThan(20);
     expect(text(englishAgain)).toBe(english);
@@ -36,6 +38,6 @@ describe('tesseract workers', () => {
     expect(last).toBe(text(hindiToo));
     expect(ocrWorkerSets()).toEqual(['eng+hin']);
     // The English worker's thread is gone: as many threads as with one worker.
-    expect(await settled(withOne)).toBe(withOne);
+    expect(await settled(withOne)).toBeLessThanOrEqual(withOne);
   }, 60_000);
 });

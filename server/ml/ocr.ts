@@ -58,6 +58,8 @@ interface Reader {
 }
 
 const readers = new Map<string, Reader>();
+/** Workers of another language set, ended once their readings are done. */
+const retiring = new Set<Promise<unknown>>();
 
 /**
  * The worker of a language set, shared by the page layout modes: a reading in another mode than the
@@ -72,7 +74,9 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
   if (!r) {
     for (const [other, old] of readers) {
       readers.delete(other);
-      void old.turn.then(async () => (await old.worker).terminate()).catch(() => undefined);
+      const ending = old.turn.then(async () => (await old.worker).terminate()).catch(() => undefined);
+      retiring.add(ending);
+      void ending.finally(() => retiring.delete(ending));
     }
     const worker = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (w) => {
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
@@ -82,8 +86,11 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
     });
     r = { worker, mode: PSM.AUTO, turn: Promise.resolve() };
     readers.set(codes, r);
-    // A worker that could not start is not remembered: the next reading tries again.
-    worker.catch(() => readers.delete(codes));
+    // A worker that could not start is not remembered (unless another took its place): the next reading tries again.
+    const mine = r;
+    worker.catch(() => {
+      if (readers.get(codes) === mine) readers.delete(codes);
+    });
   }
   return r;
 }
@@ -330,5 +337,5 @@ export function ocrWorkerSets(): string[] {
 export async function closeOcr(): Promise<void> {
   const all = [...readers.values()];
   readers.clear();
-  await Promise.all(all.map(async (r) => (await r.worker.catch(() => null))?.terminate()));
+  await Promise.all([...all.map(async (r) => (await r.worker.catch(() => null))?.terminate()), ...retiring]);
 }
