@@ -84,8 +84,8 @@ interface Lib {
 
 async function app(dir: string, files: number): Promise<Run> {
   const data = fs.mkdtempSync(path.join(base, 'data-'));
-  const t0 = performance.now();
   const s = await serve(data, { env: { MEDIA_INDEX_LIBRARY_ROOTS: dir } });
+  const t0 = s.launchedAt;
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, treeRss(s.pid))), 100);
   const call = async <T>(method: string, p: string, json?: unknown): Promise<T> => {

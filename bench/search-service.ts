@@ -7,8 +7,9 @@
 // the first dense query (both cores); cold start from launching the process to the first
 // authenticated hybrid answer (median of 3 starts); p50/p95/p99 of hybrid queries after each start
 // (one to three distinct words of the prose's vocabulary; medians of the 3 runs, with the runs);
-// the server's resident memory while serving (and its indexer processes'); recall@10 of the dense part as the service asks it (200 candidates scored
-// again from the rows) against an exact scan (the baseline) in the same run.
+// the server's resident memory while serving (and its indexer processes'); recall@10 of the dense
+// part as the service asks it (200 candidates scored again from the rows) against an exact scan
+// (the baseline) in the same run.
 // Usage: npm run bench:search-service [-- --assets 10000 --vectors 100000 --queries 300 --keep --stand-in]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -178,10 +179,9 @@ const cold: number[] = [];
 const latency = { p50: [] as number[], p95: [] as number[], p99: [] as number[] };
 for (let i = 0; i < 3; i++) {
   if (i > 0) await server.stop();
-  const t0 = performance.now();
   server = await serve(dataDir, { env });
   const answer = await ask(server.url, 'alice');
-  cold.push(performance.now() - t0);
+  cold.push(performance.now() - server.launchedAt);
   if (!answer.recipe.includes('dense')) throw new Error(`the first answer after a start was not hybrid: ${answer.recipe}`);
   for (const q of queries.slice(0, 20)) await ask(server.url, q); // warm-up
   const hybrid: number[] = [];

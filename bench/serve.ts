@@ -13,6 +13,8 @@ export interface Service {
   /** The key written to first-api-key.txt on a new data folder ('' when the folder had keys). */
   key: string;
   pid: number;
+  /** performance.now() when the process was launched (after any build): where start-up timings begin. */
+  launchedAt: number;
   stop(): Promise<void>;
 }
 
@@ -26,9 +28,8 @@ async function ensureBuilt(bin: string): Promise<void> {
   const tree = path.resolve(path.dirname(bin), '..');
   const script = path.join(tree, 'scripts', 'build-server.mjs');
   if (built.has(tree) || !fs.existsSync(script)) return;
-  const compiled = (await import(path.join(tree, 'bin', 'compiled.js'))) as { currentBuild?: () => string | null; compiledIsCurrent?: () => boolean };
-  const current = compiled.currentBuild ? compiled.currentBuild() !== null : compiled.compiledIsCurrent?.();
-  if (!current) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
+  const { currentBuild } = (await import(path.join(tree, 'bin', 'compiled.js'))) as { currentBuild: () => string | null };
+  if (!currentBuild()) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
   built.add(tree);
 }
 
@@ -40,6 +41,7 @@ export async function serve(dataDir: string, opts: { workers?: number; env?: Nod
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const workers = opts.workers === undefined ? [] : ['--workers', String(opts.workers)];
   await ensureBuilt(opts.bin ?? BIN);
+  const launchedAt = performance.now();
   const child = spawn(process.execPath, [...profile, opts.bin ?? BIN, 'serve', '--port', '0', ...workers, '--data', dataDir], {
     env: { ...process.env, MEDIA_INDEX_RATE_LIMIT: '100000000', ...opts.env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -65,6 +67,7 @@ export async function serve(dataDir: string, opts: { workers?: number; env?: Nod
     url,
     key,
     pid: child.pid as number,
+    launchedAt,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

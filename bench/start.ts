@@ -11,11 +11,10 @@ import { writeResults } from './report.ts';
 import { serve } from './serve.ts';
 
 async function firstAnswerMs(dataDir: string, key: string): Promise<number> {
-  const t0 = performance.now();
   const s = await serve(dataDir);
   const r = await fetch(`${s.url}/api/v1/videos`, { headers: { 'X-API-Key': key } });
   if (r.status !== 200) throw new Error(`GET /videos answered ${r.status}`);
-  const ms = performance.now() - t0;
+  const ms = performance.now() - s.launchedAt;
   await s.stop();
   return Math.round(ms);
 }
