@@ -72,8 +72,11 @@ describe('the compiled service', () => {
     expect(indexers).toHaveLength(1);
     expect(cmdline(indexers[0])).toContain(path.join(build, 'indexer', 'worker.mjs'));
     expect(cmdline(indexers[0]).join(' ')).not.toMatch(/tsx|--import/);
-    // With malloc held to two arenas (launcher.ts indexerEnv) unless the environment says otherwise.
-    expect(fs.readFileSync(`/proc/${indexers[0]}/environ`, 'utf8').split('\0')).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+    // With malloc held to two arenas (launcher.ts indexerEnv) unless the environment says otherwise,
+    const environ = fs.readFileSync(`/proc/${indexers[0]}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(`MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2'}`);
+    // And blocks of 1 MiB or more mapped apart, given back when freed.
+    expect(environ).toContain(`MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20)}`);
     const hits = (await api('POST', '/search', { query: 'second page', engine: 'arrow' })).body.data.hits as Array<{ video_id: string }>;
     expect(hits.length).toBeGreaterThan(0);
   }, 120_000);

