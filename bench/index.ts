@@ -2,7 +2,9 @@
 // compiled, in its own process: server, SQLite, one indexer process per core, every bundled stage
 // at its defaults): text-PDF pages/s, scanned pages/s, photos/s (at least
 // 200 different photos: bench/sets.ts), video seconds per wall second; CPU use of both cores and
-// peak memory (server + indexer processes). Then a part of the photos again with one indexer
+// peak memory of the server and its indexer processes, as resident memory summed (RSS: the pages
+// they share — Node's code, the native libraries — counted once in each) and as proportional memory
+// summed (PSS: each shared page counted once in all), sampled together every 200 ms. Then a part of the photos again with one indexer
 // process: the baseline the pool is compared against. Three rounds (--rounds), each on new data
 // folders with the pool and the baseline interleaved and both warmed the same way (a document and
 // two photos per process first, not timed); every figure is the median of the rounds, with its range.
@@ -15,7 +17,7 @@ import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
-import { childrenOf, serve, treeRss, type Service } from './serve.ts';
+import { childrenOf, serve, treePss, treeRss, type Service } from './serve.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
@@ -41,8 +43,11 @@ async function open(workers?: number) {
 type Open = { dataDir: string; server: Service; key: string };
 let current: Open | null = null;
 let peak = 0;
+let peakPss = 0;
 const sampler = setInterval(() => {
-  if (current) peak = Math.max(peak, treeRss(current.server.pid));
+  if (!current) return;
+  peak = Math.max(peak, treeRss(current.server.pid));
+  peakPss = Math.max(peakPss, treePss(current.server.pid));
 }, 200);
 
 interface AssetView {
@@ -113,9 +118,10 @@ const baselinePhotos = photos.filter((_, i) => i % Math.max(1, Math.floor(photos
 const WARM_UP = [c('docs/a-text.pdf'), c('docs/a-text.pdf')];
 const WARM_UP_PHOTOS = [c('faces/portraits/grace_hopper_512x512.jpg'), c('scenes/skimage/camera.png')];
 let workers = 0;
-const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; peak: number }> = [];
+const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; peak: number; peakPss: number }> = [];
 for (let i = 0; i < ROUNDS; i++) {
   peak = 0;
+  peakPss = 0;
   const pool = (current = await open());
   await run(pool, 'warm-up', [...WARM_UP, ...WARM_UP_PHOTOS]);
   const pdf = await run(
@@ -141,14 +147,15 @@ for (let i = 0; i < ROUNDS; i++) {
   }).length;
   await close(pool);
   const roundPeak = peak;
+  const roundPeakPss = peakPss;
   // The baseline, warmed the same way, right after.
   const one = (current = await open(1));
   await run(one, 'warm-up', [...WARM_UP.slice(0, 1), ...WARM_UP_PHOTOS]);
   const oneWorker = await run(one, `photos (${baselinePhotos.length} of them, one indexer process: baseline)`, baselinePhotos);
   await close(one);
-  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, peak: roundPeak });
+  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, peak: roundPeak, peakPss: roundPeakPss });
   console.log(
-    `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB`,
+    `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB RSS, ${Math.round(roundPeakPss / 2 ** 20)} MiB PSS`,
   );
 }
 clearInterval(sampler);
@@ -161,6 +168,7 @@ const fig = {
   photos_per_s: stat((x) => x.pics.items / x.pics.seconds),
   video_x_realtime: stat((x) => x.vids.video_s / x.vids.seconds),
   peak_rss_mib: stat((x) => x.peak / 2 ** 20, 0),
+  peak_pss_mib: stat((x) => x.peakPss / 2 ** 20, 0),
   photos_per_s_one_process: stat((x) => x.oneWorker.items / x.oneWorker.seconds),
   pool_speedup_photos: stat((x) => x.oneWorker.seconds / x.picsPart.seconds),
 };
@@ -189,7 +197,7 @@ const line = (k: keyof typeof fig, unit: string) => `${fig[k].median}${unit} (${
 fs.writeFileSync(
   path.join(HERE, 'results/index.md'),
   [
-    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}), medians of ${ROUNDS} rounds (range): text PDF ${line('text_pdf_pages_per_s', ' pages/s')}, scanned ${line('scanned_pages_per_s', ' pages/s')}, photos ${line('photos_per_s', '/s')}, video ${line('video_x_realtime', 'x real time')}, peak RSS ${line('peak_rss_mib', ' MiB')}; ${workers} indexer processes index photos ${line('pool_speedup_photos', 'x')} as fast as one. Photos: ${photosAbout}.`,
+    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}), medians of ${ROUNDS} rounds (range): text PDF ${line('text_pdf_pages_per_s', ' pages/s')}, scanned ${line('scanned_pages_per_s', ' pages/s')}, photos ${line('photos_per_s', '/s')}, video ${line('video_x_realtime', 'x real time')}, peak memory ${line('peak_rss_mib', ' MiB')} RSS summed, ${line('peak_pss_mib', ' MiB')} PSS summed; ${workers} indexer processes index photos ${line('pool_speedup_photos', 'x')} as fast as one. Photos: ${photosAbout}.`,
     '',
     'The median round (stage times are summed over both processes, per item):',
     '',

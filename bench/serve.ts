@@ -95,5 +95,21 @@ export function childrenOf(pid: number): number[] {
   }
 }
 
-/** Resident memory of the service and its indexer processes together, in bytes. */
+/**
+ * Proportional memory of a process in bytes (PSS, /proc/PID/smaps_rollup): its private pages, and
+ * each page it shares (Node's own code, the native libraries) divided by the processes sharing it;
+ * 0 when the process is gone.
+ */
+export function procPss(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Memory of the service and its indexer processes together with each shared page counted once (summed PSS), in bytes. */
+export const treePss = (pid: number) => procPss(pid) + childrenOf(pid).reduce((n, c) => n + procPss(c), 0);
+
+/** Resident memory of the service and its indexer processes together, in bytes (pages they share counted in each). */
 export const treeRss = (pid: number) => procBytes(pid, 'VmRSS') + childrenOf(pid).reduce((n, c) => n + procBytes(c, 'VmRSS'), 0);
