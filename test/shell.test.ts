@@ -155,7 +155,8 @@ describe('desktop shell', () => {
     expect(fake.children).toHaveLength(1);
     const first = fake.children[0];
     expect(first.modulePath).toMatch(/server[\\/]indexer[\\/]worker\.ts$/);
-    expect(first.options.execArgv).toEqual(['--import', expect.stringContaining('tsx')]);
+    // The sources through tsx, with the indexer's small young generation (launcher.ts WORKER_EXEC_ARGV).
+    expect(first.options.execArgv).toEqual(['--max-semi-space-size=4', '--import', expect.stringContaining('tsx')]);
     expect((first.options.env as Record<string, string>).MEDIA_INDEX_DEVICE).toBe('cuda');
     first.emit('exit', 1);
     const deadline = Date.now() + 5000;

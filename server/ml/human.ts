@@ -170,14 +170,14 @@ function centre(points: ReadonlyArray<ReadonlyArray<number | undefined>> | undef
  */
 export const FACE_INPUT_LONG_SIDE = 1024;
 
-/** The picture with its long side at most `longSide`, and original pixels per pixel of it. */
-async function fitted(rgb: Rgb, longSide: number): Promise<{ rgb: Rgb; k: number }> {
-  if (!longSide || Math.max(rgb.width, rgb.height) <= longSide) return { rgb, k: 1 };
+/** The picture with its long side at most `longSide`, and original pixels per pixel of it across and down. */
+async function fitted(rgb: Rgb, longSide: number): Promise<{ rgb: Rgb; kx: number; ky: number }> {
+  if (Math.max(rgb.width, rgb.height) <= longSide) return { rgb, kx: 1, ky: 1 };
   const { data, info } = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
     .resize({ width: longSide, height: longSide, fit: 'inside' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { rgb: { data, width: info.width, height: info.height }, k: rgb.width / info.width };
+  return { rgb: { data, width: info.width, height: info.height }, kx: rgb.width / info.width, ky: rgb.height / info.height };
 }
 
 /**
@@ -186,19 +186,18 @@ async function fitted(rgb: Rgb, longSide: number): Promise<{ rgb: Rgb; k: number
  */
 export async function detectFaces(rgb: Rgb, with_?: { recognizer: Recognizer; modelsDir?: string }): Promise<DetectedFace[]> {
   const h = with_ ? await human(with_.recognizer, with_.modelsDir) : undefined;
-  const { rgb: seen, k } = await fitted(rgb, FACE_INPUT_LONG_SIDE);
+  const { rgb: seen, kx, ky } = await fitted(rgb, FACE_INPUT_LONG_SIDE);
   const r = await detect(seen, { object: { enabled: false }, face: { enabled: true } }, h);
-  const px = (v: number) => Math.round(v * k * 10) / 10;
   return r.face
     .filter((f) => f.embedding && f.embedding.length > 0)
     .map((f) => {
       const landmarks: Record<string, [number, number]> = {};
       for (const [name, keys] of Object.entries(LANDMARKS)) {
         const c = centre(keys.flatMap((key) => f.annotations?.[key] ?? []));
-        if (c) landmarks[name] = [px(c[0]), px(c[1])];
+        if (c) landmarks[name] = [Math.round(c[0] * kx * 10) / 10, Math.round(c[1] * ky * 10) / 10];
       }
       return {
-        box: (k === 1 ? f.box : f.box.map((v) => v * k)) as DetectedFace['box'],
+        box: [f.box[0] * kx, f.box[1] * ky, f.box[2] * kx, f.box[3] * ky],
         score: Number(f.faceScore ?? f.boxScore ?? f.score ?? 0),
         embedding: Float32Array.from(f.embedding ?? []),
         emotions: (f.emotion ?? []).map((e) => ({ emotion: e.emotion, score: e.score })),
