@@ -336,7 +336,8 @@ describe('libraries: crash safety', () => {
     const root = tempDir('mi-crash-lib-');
     const N = 2000;
     for (let i = 0; i < N; i++) put(root, `batch-${Math.floor(i / 50)}/note-${i}.txt`, `Note number ${i}: a distinct line about item ${i * 7919}.\n`);
-    const env = { MEDIA_INDEX_LIBRARY_ROOTS: root, MEDIA_INDEX_WORKERS: '1' };
+    // The probes below ask every 10 ms: past the default rate limit (1200 a minute) on a slow machine.
+    const env = { MEDIA_INDEX_LIBRARY_ROOTS: root, MEDIA_INDEX_WORKERS: '1', MEDIA_INDEX_RATE_LIMIT: '100000000' };
     const first = startServe(['--data', data], env);
     const url = await first.url;
     const key = fs
