@@ -78,6 +78,10 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     graceMs: config.libraryGraceMs,
     log,
   });
+  const libraries = new LibrariesService(store, assets, sync, { roots: config.libraryRoots, dataDir: config.dataDir });
+  host.on('run-finished', (e) => {
+    if (e.assetCompleted) libraries.assetCompleted();
+  });
   const search = new SearchService(store);
   // Writes answers when a language model is installed; its worker starts on the first question.
   const writer = new AnswerWriter(config.dataDir);
@@ -103,7 +107,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
       log,
     ),
     people,
-    libraries: new LibrariesService(store, assets, sync, { roots: config.libraryRoots, dataDir: config.dataDir }),
+    libraries,
     version: VERSION,
     log,
   };

@@ -378,3 +378,25 @@ describe('stopping while a page is drawn', () => {
     fs.rmSync(t.dataDir, { recursive: true, force: true });
   });
 });
+
+describe('PDF reading and the process around it', () => {
+  it("leaves the runtime's own built-ins in place once pdf.js is loaded", () => {
+    // In a process of its own: pdf.js's legacy build carries core-js, which replaced Array's push
+    // and JSON's parse and stringify with slower versions for the whole process.
+    const script = path.join(tempDir('mi-pdfjs-'), 'load.mts');
+    const pdf = path.resolve('server/media/pdf.ts');
+    fs.writeFileSync(
+      script,
+      [
+        `const before = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify };`,
+        `const { extractPdf } = await import(${JSON.stringify(pdf)});`,
+        `const out = await extractPdf(${JSON.stringify(corpus('docs/a-text.pdf'))}, { assetDir: ${JSON.stringify(tempDir('mi-pdfjs-asset-'))}, renderAll: false, maxPages: 10 });`,
+        // (core-js also makes its versions print as native code: they are told apart by identity.)
+        `const kept = { push: Array.prototype.push === before.push, parse: JSON.parse === before.parse, stringify: JSON.stringify === before.stringify };`,
+        `console.log(JSON.stringify({ pages: out.pages.length, ...kept, withResolvers: typeof (Promise as any).withResolvers }));`,
+      ].join('\n'),
+    );
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' }).trim().split('\n').at(-1) as string);
+    expect(out).toEqual({ pages: 2, push: true, parse: true, stringify: true, withResolvers: 'function' });
+  });
+});

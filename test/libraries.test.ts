@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { startServe } from './helpers/serve.ts';
+import type { RunFinishedEvent } from '../server/indexer/host.ts';
 
 const JOHNS = fs
   .readFileSync(corpus('faces/dlib-johns/identities.tsv'), 'utf8')
@@ -130,6 +131,35 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     const a = await until('the new file', () => byName('john-4.jpg'), 20_000);
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(a.library_id).toBe(libraryId);
+    await settled();
+  });
+
+  it('shows its last asset done as soon as that asset is', async () => {
+    // A book takes longer to index than the moment for which polled views share one count; the
+    // library is read over and over meanwhile, and once more the moment the book is done.
+    copy(root, 'docs/late.pdf', corpus('docs/carroll-wonderland.pdf'));
+    const book = await until('the book to be admitted', () => byName('late.pdf'), 20_000, 20);
+    let polling = true;
+    let sawPending = false;
+    const poll = (async () => {
+      while (polling) {
+        const { pending } = await library();
+        sawPending ||= pending > 0;
+      }
+    })();
+    const viewWhenDone = new Promise<LibraryView>((resolve) => {
+      const onFinished = (e: RunFinishedEvent) => {
+        if (e.assetId !== book.video_id || !e.assetCompleted) return;
+        t.server.host.off('run-finished', onFinished);
+        resolve(library());
+      };
+      t.server.host.on('run-finished', onFinished);
+    });
+    const view = await viewWhenDone;
+    polling = false;
+    await poll;
+    expect(sawPending).toBe(true);
+    expect(view.pending).toBe(0);
     await settled();
   });
 

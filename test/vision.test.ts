@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { makePdf } from './helpers/pdf.ts';
 
 interface Box {
   x: number;
@@ -211,6 +212,22 @@ describe('faces, objects and labels', () => {
     expect(entries.n).toBeGreaterThan(1);
     const hits = (await t.api('POST', '/search', { key, json: { query: 'face', video_id: d.video_id } })).body.data.hits;
     expect(hits).toHaveLength(1);
+  });
+
+  it('finds the faces on the picture pages of a document, the picture drawn as an image object or inline', async () => {
+    const photo = corpus('faces/face-api-samples/sample1.jpg');
+    const { width, height } = await sharp(photo).metadata();
+    const jpeg = fs.readFileSync(photo);
+    const text = 'A page of text before the pictures, long enough to be read as it is.\nIts second line says the same again.';
+    // One file draws it as an image object, the other only inline (no image object in the file).
+    for (const inline of [false, true]) {
+      const data = makePdf([{ text }, { jpeg, width: width!, height: height!, inline }, { text }]);
+      const d = await indexed({ name: inline ? 'inline.pdf' : 'album.pdf', data });
+      expect(d.index.report.stages.faces, `inline: ${inline}`).toMatchObject({ state: 'ok' });
+      expect(t.server.store.media.picturePages(d.video_id).map((p) => p.page)).toEqual([2]);
+      const faces = t.server.store.faces.forAsset(d.video_id);
+      expect(faces.map((f) => f.timestamp)).toEqual([1, 1, 1]);
+    }
   });
 
   it('looks for faces and objects on picture pages of documents only', async () => {

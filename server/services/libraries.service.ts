@@ -112,8 +112,16 @@ export class LibrariesService {
     return lib;
   }
 
-  /** Counting a library of 100,000 files takes milliseconds: polled views share one count for a moment. */
+  /**
+   * Counting a library of 100,000 files takes milliseconds: polled views share one count for a
+   * moment, or until an asset is done (so that a library's last asset shows as soon as it is).
+   */
   private readonly counted = new Map<string, { at: number; counts: LibraryCounts }>();
+
+  /** An asset was completed: the next view counts again. */
+  assetCompleted(): void {
+    this.counted.clear();
+  }
 
   private counts(id: string): LibraryCounts {
     const hit = this.counted.get(id);
