@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { forkLauncher } from '../server/indexer/launcher.ts';
 
 describe('async indexing: queue, report, crash and restart', () => {
   let t: TestServer | undefined;
@@ -59,6 +60,27 @@ describe('async indexing: queue, report, crash and restart', () => {
     const d = await t.waitCompleted(key, id);
     expect(d.index.report.stages.extract.state).toBe('ok');
     expect(t.server.host.workerCount).toBe(1);
+  });
+
+  it("loads each stage's libraries when the stage first runs: none at start, no document reader for photos", async () => {
+    // The native libraries an indexer process has loaded, as the system maps them.
+    const natives = (pid: number) => {
+      const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+      return ['sharp', 'canvas', 'onnxruntime', 'tesseract'].filter((lib) => new RegExp(`${lib}[^/]*/.*\\.(node|so)`).test(maps) || maps.includes(`/${lib}`));
+    };
+    const channel = forkLauncher();
+    try {
+      await new Promise<void>((resolve) => channel.onMessage((m) => m.type === 'ready' && resolve()));
+      expect(natives(channel.pid!)).toEqual([]);
+    } finally {
+      channel.kill();
+    }
+    t = await startTestServer({ workers: 1 });
+    const key = t.key('w');
+    await t.index(key, corpus('faces/face-api-samples/sample1.jpg'));
+    const loaded = natives(t.server.host.workerPids[0]);
+    expect(loaded).toContain('sharp');
+    expect(loaded).not.toContain('canvas'); // pdf.js and the sheet drawing use it: documents only
   });
 
   it('reports a failed stage without failing the run, and fails dependants with the reason', async () => {

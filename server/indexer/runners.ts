@@ -3,45 +3,38 @@
 // `save`.
 import type { STAGE_MANIFESTS } from './registry.ts';
 import type { IndexStageName, RunOf, StageContext, StageOutcome } from './stage.ts';
-import { runExtract } from './stages/extract.run.ts';
-import { runMetadata } from './stages/metadata.run.ts';
-import { runSpeech } from './stages/speech.run.ts';
-import { runTranscript } from './stages/transcript.run.ts';
-import { runCaptions } from './stages/captions.run.ts';
-import { runSpeakers } from './stages/speakers.run.ts';
-import { runSounds } from './stages/sounds.run.ts';
-import { runLabels } from './stages/labels.run.ts';
-import { runOcr } from './stages/ocr.run.ts';
-import { runFaces } from './stages/faces.run.ts';
-import { runObjects } from './stages/objects.run.ts';
-import { runPeople } from './stages/people.run.ts';
-import { runEmbeddings } from './stages/embeddings.run.ts';
-import { runMusic } from './stages/music.run.ts';
 
-const RUNNERS: { [K in IndexStageName]: RunOf<(typeof STAGE_MANIFESTS)[K]> } = {
-  extract: runExtract,
-  metadata: runMetadata,
-  speech: runSpeech,
-  transcript: runTranscript,
-  captions: runCaptions,
-  speakers: runSpeakers,
-  sounds: runSounds,
-  labels: runLabels,
-  ocr: runOcr,
-  faces: runFaces,
-  objects: runObjects,
-  people: runPeople,
-  embeddings: runEmbeddings,
-  music: runMusic,
+type Loaders = { [K in IndexStageName]: () => Promise<RunOf<(typeof STAGE_MANIFESTS)[K]>> };
+
+/**
+ * Each stage's run is loaded the first time it is asked for: an indexer process is ready as soon
+ * as it starts, and holds the libraries of the stages it has run only (a process that reads text
+ * documents loads no picture or sound library, one that reads photos no office or PDF library).
+ */
+const RUNNERS: Loaders = {
+  extract: async () => (await import('./stages/extract.run.ts')).runExtract,
+  metadata: async () => (await import('./stages/metadata.run.ts')).runMetadata,
+  speech: async () => (await import('./stages/speech.run.ts')).runSpeech,
+  transcript: async () => (await import('./stages/transcript.run.ts')).runTranscript,
+  captions: async () => (await import('./stages/captions.run.ts')).runCaptions,
+  speakers: async () => (await import('./stages/speakers.run.ts')).runSpeakers,
+  sounds: async () => (await import('./stages/sounds.run.ts')).runSounds,
+  labels: async () => (await import('./stages/labels.run.ts')).runLabels,
+  ocr: async () => (await import('./stages/ocr.run.ts')).runOcr,
+  faces: async () => (await import('./stages/faces.run.ts')).runFaces,
+  objects: async () => (await import('./stages/objects.run.ts')).runObjects,
+  people: async () => (await import('./stages/people.run.ts')).runPeople,
+  embeddings: async () => (await import('./stages/embeddings.run.ts')).runEmbeddings,
+  music: async () => (await import('./stages/music.run.ts')).runMusic,
 };
 
 /**
  * Runs a stage on what the host sent. The request crossed a process boundary, so its input and
  * options are trusted to be what the stage's `prepare` and the effective options made of them.
  */
-export function runStage(name: IndexStageName, ctx: StageContext<unknown, IndexStageName>): Promise<StageOutcome> {
+export async function runStage(name: IndexStageName, ctx: StageContext<unknown, IndexStageName>): Promise<StageOutcome> {
   // A method signature is compared bivariantly: the one place where a stage's typed run is called
   // with the untyped request.
-  const erased: { run(ctx: StageContext<unknown, IndexStageName>): Promise<StageOutcome> } = { run: RUNNERS[name] };
+  const erased: { run(ctx: StageContext<unknown, IndexStageName>): Promise<StageOutcome> } = { run: await RUNNERS[name]() };
   return erased.run(ctx);
 }

@@ -6,11 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { hashFile } from '../../media/hash.ts';
-import { extractPdf } from '../../media/pdf.ts';
-import { extractTextDocument } from '../../media/office.ts';
 import { extractImage } from '../../media/image.ts';
 import { extractVideo } from '../../media/video.ts';
-import { drawSheet } from '../../media/sheet.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
@@ -20,12 +17,14 @@ const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
 export const MAX_PAGES = Number(process.env.MEDIA_INDEX_MAX_PAGES) || 5000;
 
+// The readers of documents (pdf.js, the office formats' parsers, the canvas that lays out a sheet)
+// are loaded when a document of their kind comes: a process that reads only photos holds none.
 async function extractDocument(asset: StageAsset, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
   const { pages, details } =
     asset.ext === '.pdf'
-      ? await extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
-      : await extractTextDocument(asset.filePath, asset.ext);
+      ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
+      : await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext);
   if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
   let thumbnail: string | null = null;
   const first = pages[0]?.render;
@@ -34,6 +33,7 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
     thumbnail = 'thumb.jpg';
   } else if (pages[0]?.passages.length) {
     // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.
+    const { drawSheet } = await import('../../media/sheet.ts');
     await fs.promises.writeFile(path.join(assetDir, 'thumb.jpg'), drawSheet(pages[0]));
     thumbnail = 'thumb.jpg';
   }
