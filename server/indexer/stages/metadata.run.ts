@@ -1,9 +1,9 @@
 // metadata, the run: reads the file and its sidecars (media/metadata.ts) and looks the GPS
-// position up in the offline gazetteer (places/gazetteer.ts). Bad metadata never fails the run:
-// what could not be read is listed in the report's details.
+// position up in the offline gazetteer (places/gazetteer.ts, loaded with its country borders the
+// first time a file has a position). Bad metadata never fails the run: what could not be read is
+// listed in the report's details.
 import fs from 'node:fs';
 import { dateMs, readMetadata } from '../../media/metadata.ts';
-import { placeAt } from '../../places/gazetteer.ts';
 import { defineRunner, ok } from '../stage.ts';
 import { metadataStage } from './metadata.stage.ts';
 
@@ -13,6 +13,7 @@ export const runMetadata = defineRunner(metadataStage, async ({ asset, input }) 
   let placeNames: string[] = [];
   let place = null;
   if (m.gps) {
+    const { placeAt } = await import('../../places/gazetteer.ts');
     const p = placeAt(m.gps.lat, m.gps.lon);
     if (p) {
       place = { city: p.city, region: p.region, country: p.country, country_code: p.country_code };
