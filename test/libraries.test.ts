@@ -362,6 +362,38 @@ describe('libraries: who may add which folder', () => {
 });
 
 describe('libraries: crash safety', () => {
+  it('stops cleanly while its folder keeps changing: nothing runs against the closed database', async () => {
+    const root = tempDir('mi-stop-lib-');
+    put(root, 'first.txt', 'The first note.\n');
+    const t = await startTestServer({ libraryRoots: [os.tmpdir()], workers: 0, ...SYNC });
+    const key = t.key('stop');
+    const id = (await t.api('POST', '/libraries', { key, json: { path: root } })).body.data.library_id;
+    await until('the folder to be watched', async () => (await t.api('GET', `/libraries/${id}`, { key })).body.data.status === 'watching');
+    // Files keep coming (new, and changed while still settling) before, during and after the stop.
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) {
+        fs.writeFileSync(path.join(root, `note-${i % 40}.txt`), `Note ${i}.\n`);
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    })();
+    const failures: unknown[] = [];
+    const onFailure = (err: unknown) => failures.push(err);
+    process.on('unhandledRejection', onFailure);
+    try {
+      await new Promise((r) => setTimeout(r, 400));
+      await t.close();
+      // A scan asked for once stopped (as the periodic tick or a request in flight may).
+      t.server.sync.scan(id);
+      await new Promise((r) => setTimeout(r, SYNC.librarySettleMs + SYNC.libraryGraceMs + 300));
+    } finally {
+      writing = false;
+      await writer;
+      process.off('unhandledRejection', onFailure);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('killed mid-scan and restarted, indexes every file exactly once', async () => {
     const data = tempDir('mi-crash-data-');
     const root = tempDir('mi-crash-lib-');

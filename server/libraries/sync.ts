@@ -121,6 +121,7 @@ export class LibrarySync {
 
   /** A full scan now, or after the one running. */
   scan(libraryId: string): void {
+    if (this.stopping) return;
     const st = this.state(libraryId);
     if (st.scanning) {
       st.scanQueued = true;
@@ -159,9 +160,14 @@ export class LibrarySync {
     this.opts.log?.(`libraries: ${msg}`);
   }
 
+  /** Work that stop() waits for; a failure is logged (never left unhandled, which would end the process). */
   private track<T>(p: Promise<T>): void {
     this.running.add(p);
-    void p.finally(() => this.running.delete(p));
+    void p
+      .catch((err: unknown) => {
+        if (!this.stopping) this.log(`library work failed: ${(err as Error)?.message ?? err}`);
+      })
+      .finally(() => this.running.delete(p));
   }
 
   private state(id: string): LibState {
@@ -246,8 +252,9 @@ export class LibrarySync {
   }
 
   private async runScan(libraryId: string): Promise<void> {
+    if (this.stopping) return;
     const lib = this.store.libraries.byId(libraryId);
-    if (!lib || this.stopping) return;
+    if (!lib) return;
     const st = this.state(libraryId);
     st.scanning = true;
     st.startedAt = clock.now();
@@ -300,6 +307,8 @@ export class LibrarySync {
     if (st.subscription) return;
     try {
       st.subscription = await watcher.subscribe(lib.path, (err, events) => {
+        // Events still coming while the library is forgotten or the service stops.
+        if (this.stopping || this.states.get(lib.id) !== st) return;
         if (err) {
           this.log(`watching ${lib.path}: ${err.message}`);
           this.tick();
@@ -327,8 +336,9 @@ export class LibrarySync {
 
   private async runChecks(libraryId: string): Promise<void> {
     const st = this.states.get(libraryId);
+    if (!st || this.stopping) return;
     const lib = this.store.libraries.byId(libraryId);
-    if (!st || !lib || this.stopping) return;
+    if (!lib) return;
     st.checkTimer = null;
     const paths = [...st.checks];
     st.checks.clear();
@@ -349,8 +359,9 @@ export class LibrarySync {
       rel,
       setTimeout(() => {
         st.deletions.delete(rel);
+        if (this.stopping) return;
         const lib = this.store.libraries.byId(libraryId);
-        if (lib && lib.status !== 'offline' && !this.stopping) this.removeMissing(lib, [rel]);
+        if (lib && lib.status !== 'offline') this.removeMissing(lib, [rel]);
       }, this.opts.graceMs),
     );
   }
