@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { baseArg, shortRev, withBase } from './base-checkout.ts';
 import { arg, spread, writeResults } from './report.ts';
-import { serve, type Service } from './serve.ts';
+import { allCompleted, serve, uploadAll, type Service } from './serve.ts';
 import { CORPUS, PHOTOS } from './sets.ts';
 
 const runs = arg('runs', 3);
@@ -19,25 +19,8 @@ const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/cam
 
 /** Uploads the files through the API and waits until each is `completed`; seconds taken. */
 async function indexAll(s: Service, files: string[]): Promise<number> {
-  const headers = { 'X-API-Key': s.key };
   const t0 = performance.now();
-  const ids: string[] = [];
-  for (const f of files) {
-    const form = new FormData();
-    form.append('pipeline', 'arrow');
-    form.append('file', await fs.openAsBlob(f), path.basename(f));
-    const r = await fetch(`${s.url}/api/v1/videos`, { method: 'POST', headers, body: form });
-    if (r.status !== 201) throw new Error(`upload of ${f} answered ${r.status}`);
-    ids.push(((await r.json()) as { data: { video_id: string } }).data.video_id);
-  }
-  for (const id of ids) {
-    for (;;) {
-      const r = (await (await fetch(`${s.url}/api/v1/videos/${id}`, { headers })).json()) as { data: { status: string } };
-      if (r.data.status === 'completed') break;
-      if (r.data.status === 'failed') throw new Error(`${id} failed`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
-  }
+  await allCompleted(s, await uploadAll(s, files));
   return (performance.now() - t0) / 1000;
 }
 

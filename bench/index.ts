@@ -17,7 +17,7 @@ import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
-import { childrenOf, serve, treePss, treeRss, type Service } from './serve.ts';
+import { allCompleted, childrenOf, serve, treePss, treeRss, uploadAll, type Service } from './serve.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
@@ -56,11 +56,6 @@ interface AssetView {
   duration_s: number | null;
   index: { report: { stages: Record<string, { duration_ms: number | null }> } };
 }
-async function asset(o: Open, id: string): Promise<AssetView> {
-  const r = await fetch(`${o.server.url}/api/v1/videos/${id}`, { headers: { 'X-API-Key': o.key } });
-  return ((await r.json()) as { data: AssetView }).data;
-}
-
 interface Run {
   label: string;
   seconds: number;
@@ -75,19 +70,11 @@ async function run(o: Open, label: string, files: string[], options?: unknown): 
   const { server, key } = o;
   const cpu0 = cpuTimes();
   const t0 = performance.now();
-  const ids: string[] = [];
-  for (const f of files) {
-    const form = new FormData();
-    form.append('pipeline', 'arrow');
-    if (options) form.append('options', JSON.stringify(options));
-    form.append('file', await fs.openAsBlob(f), path.basename(f));
-    const r = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
-    ids.push(((await r.json()) as { data: { video_id: string } }).data.video_id);
-  }
-  for (const id of ids) while ((await asset(o, id)).status !== 'completed') await new Promise((r) => setTimeout(r, 50));
+  const api = { url: server.url, key };
+  const ids = await uploadAll(api, files, options);
+  const assets = await allCompleted<AssetView>(api, ids, 50);
   const seconds = (performance.now() - t0) / 1000;
   const cpu1 = cpuTimes();
-  const assets = await Promise.all(ids.map((id) => asset(o, id)));
   const stages: Record<string, number> = {};
   for (const a of assets) {
     for (const [stage, r] of Object.entries(a.index.report.stages)) if (r.duration_ms) stages[stage] = (stages[stage] ?? 0) + r.duration_ms;

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { writeResults } from './report.ts';
-import { serve } from './serve.ts';
+import { allCompleted, serve, uploadAll } from './serve.ts';
 import { CORPUS } from './sets.ts';
 
 const TURNS = [0, 90, 180, 270];
@@ -27,26 +27,19 @@ const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['rea
 store.close();
 const server = await serve(dataDir, bin ? { bin } : {});
 try {
-  const jobs: Array<{ file: string; turn: number; id: string }> = [];
+  const api = { url: server.url, key };
+  const jobs: Array<{ file: string; turn: number }> = [];
+  const uploads: Array<{ name: string; data: Uint8Array }> = [];
   for (const file of FILES) {
     for (const turn of TURNS) {
-      const form = new FormData();
-      form.append('pipeline', 'arrow');
-      form.append('file', new Blob([await sharp(file).rotate(turn).jpeg({ quality: 85 }).toBuffer()]), `${path.basename(file)}-turned-${turn}.jpg`);
-      const r = await fetch(`${server.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form });
-      if (r.status !== 201) throw new Error(`upload answered ${r.status}`);
-      jobs.push({ file: path.basename(file), turn, id: ((await r.json()) as { data: { video_id: string } }).data.video_id });
+      jobs.push({ file: path.basename(file), turn });
+      uploads.push({ name: `${path.basename(file)}-turned-${turn}.jpg`, data: await sharp(file).rotate(turn).jpeg({ quality: 85 }).toBuffer() });
     }
   }
+  const views = await allCompleted<{ status: string; orientation_detected: number | null }>(api, await uploadAll(api, uploads));
   const wrong: string[] = [];
-  for (const job of jobs) {
-    let asset: { status: string; orientation_detected: number | null };
-    for (;;) {
-      const r = await fetch(`${server.url}/api/v1/videos/${job.id}`, { headers: { 'X-API-Key': key } });
-      asset = ((await r.json()) as { data: typeof asset }).data;
-      if (asset.status === 'completed' || asset.status === 'failed') break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
+  for (const [i, job] of jobs.entries()) {
+    const asset = views[i];
     if (asset.orientation_detected !== (360 - job.turn) % 360) wrong.push(`${job.file} turned ${job.turn}: ${asset.orientation_detected}`);
   }
   writeResults('orientation', `Which way up, ${jobs.length} photos held out (${bin ?? 'this checkout'})`, {

@@ -113,3 +113,44 @@ export const treePss = (pid: number) => procPss(pid) + childrenOf(pid).reduce((n
 
 /** Resident memory of the service and its indexer processes together, in bytes (pages they share counted in each). */
 export const treeRss = (pid: number) => procBytes(pid, 'VmRSS') + childrenOf(pid).reduce((n, c) => n + procBytes(c, 'VmRSS'), 0);
+
+/** What `uploadAll` sends: a file on disk, or bytes under a name. */
+export type Upload = string | { name: string; data: Uint8Array };
+
+/** Uploads each file through the API (with index options, if given) and returns their ids in order. */
+export async function uploadAll(api: { url: string; key: string }, files: Upload[], options?: unknown): Promise<string[]> {
+  const ids: string[] = [];
+  for (const f of files) {
+    const form = new FormData();
+    form.append('pipeline', 'arrow');
+    if (options) form.append('options', JSON.stringify(options));
+    if (typeof f === 'string') form.append('file', await fs.openAsBlob(f), path.basename(f));
+    else form.append('file', new Blob([new Uint8Array(f.data)]), f.name);
+    const r = await fetch(`${api.url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': api.key }, body: form });
+    if (r.status !== 201) throw new Error(`upload of ${typeof f === 'string' ? f : f.name} answered ${r.status}`);
+    ids.push(((await r.json()) as { data: { video_id: string } }).data.video_id);
+  }
+  return ids;
+}
+
+/** An asset as `GET /videos/{id}` shows it. */
+export async function assetView<T extends { status: string }>(api: { url: string; key: string }, id: string): Promise<T> {
+  const r = await fetch(`${api.url}/api/v1/videos/${id}`, { headers: { 'X-API-Key': api.key } });
+  return ((await r.json()) as { data: T }).data;
+}
+
+/** Waits until every asset is `completed`, asking every `everyMs`; returns their views in order. */
+export async function allCompleted<T extends { status: string }>(api: { url: string; key: string }, ids: string[], everyMs = 100): Promise<T[]> {
+  const views: T[] = [];
+  for (const id of ids) {
+    for (;;) {
+      const v = await assetView<T>(api, id);
+      if (v.status === 'completed') {
+        views.push(v);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
+  return views;
+}
