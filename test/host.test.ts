@@ -34,6 +34,10 @@ class ScriptedChannel implements WorkerChannel {
   die(code: number) {
     setImmediate(() => this.ev.emit('exit', code));
   }
+  /** Exits within the current callback (the host hears it before the event loop moves on). */
+  dieNow(code: number) {
+    this.ev.emit('exit', code);
+  }
 }
 
 function seedAsset(store: Store, id = 'vid_aaaaaaaaaaaaaaaaaaaa') {
@@ -80,6 +84,39 @@ describe('IndexerHost with processes that die or hang', () => {
     expect(extract.reason).toMatch(/^indexer_crashed/);
     expect(launches).toBe(MAX_ATTEMPTS + 1);
     expect(store.runs.get(id, 'ocr')!.reason).toBe('dependency_failed: extract');
+  });
+
+  it('starts a new process after a death even when its timer fires before the clock says the wait is over', async () => {
+    store = openStore(tempDir());
+    const id = seedAsset(store);
+    let launches = 0;
+    host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () => {
+        launches++;
+        return new ScriptedChannel((req, ch) => {
+          if (req.stage === 'extract' && launches === 1) {
+            // A timer counts on the event loop's clock, Date.now() on the system's: measured here,
+            // 1 timer in 40 fires a millisecond before Date.now() says its delay is over. Made
+            // certain by hearing the exit while Date.now() runs 5 ms ahead.
+            setImmediate(() => {
+              const now = Date.now;
+              Date.now = () => now() + 5;
+              try {
+                ch.dieNow(139);
+              } finally {
+                Date.now = now;
+              }
+            });
+          } else ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+        });
+      },
+    });
+    host.start();
+    await until(() => launches === 2, 3000);
+    await until(() => store!.assets.byId(id)!.status === 'completed');
+    expect(store.runs.get(id, 'extract')!.attempts).toBe(2);
   });
 
   it('kills a process that runs past the stage timeout and reports a timeout', async () => {

@@ -175,8 +175,15 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     this.crashes++;
     const delay = Math.min(10_000, 100 * 2 ** Math.min(this.crashes, 7));
     this.log(`indexer process ${slot.channel.pid} exited (code ${code}); a new one may start in ${delay} ms`);
-    this.startAfter = Date.now() + delay;
-    setTimeout(() => this.kick(), delay).unref();
+    const startAfter = Date.now() + delay;
+    this.startAfter = startAfter;
+    // The timer counts from the event loop's time, which may lag the clock (a long callback before
+    // this one): it may fire before `startAfter` by the clock, and nothing else may come to kick.
+    // When it fires, the wait it stands for is over, unless a later exit set a later one.
+    setTimeout(() => {
+      if (this.startAfter === startAfter) this.startAfter = 0;
+      this.kick();
+    }, delay).unref();
   }
 
   private schedule(): void {
