@@ -53,6 +53,27 @@ async function until(cond: () => boolean, ms = 5000) {
   }
 }
 
+/**
+ * A host of one indexer process at a time, each launch counted: an extract run goes to `onExtract`
+ * (with the number of the process's launch), which says whether it took it; every other run, and
+ * an extract it did not take, answers failed.
+ */
+function hostOfOne(store: Store, onExtract: (ch: ScriptedChannel, launch: number) => boolean): { host: IndexerHost; launches: () => number } {
+  let launches = 0;
+  const host = new IndexerHost(store, {
+    workers: 1,
+    stageTimeoutMs: 60_000,
+    launch: () => {
+      const launch = ++launches;
+      return new ScriptedChannel((req, ch) => {
+        if (req.stage === 'extract' && onExtract(ch, launch)) return;
+        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+      });
+    },
+  });
+  return { host, launches: () => launches };
+}
+
 describe('IndexerHost with processes that die or hang', () => {
   let host: IndexerHost | undefined;
   let store: Store | undefined;
@@ -64,57 +85,43 @@ describe('IndexerHost with processes that die or hang', () => {
   it(`retries a run whose process died, and fails it after ${MAX_ATTEMPTS} deaths; the asset still completes`, async () => {
     store = openStore(tempDir());
     const id = seedAsset(store);
-    let launches = 0;
-    host = new IndexerHost(store, {
-      workers: 1,
-      stageTimeoutMs: 60_000,
-      launch: () => {
-        launches++;
-        return new ScriptedChannel((req, ch) => {
-          if (req.stage === 'extract') ch.die(139);
-          else ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
-        });
-      },
+    const pool = hostOfOne(store, (ch) => {
+      ch.die(139);
+      return true;
     });
+    host = pool.host;
     host.start();
     await until(() => store!.assets.byId(id)!.status === 'completed');
     const extract = store.runs.get(id, 'extract')!;
     expect(extract.state).toBe('failed');
     expect(extract.attempts).toBe(MAX_ATTEMPTS);
     expect(extract.reason).toMatch(/^indexer_crashed/);
-    expect(launches).toBe(MAX_ATTEMPTS + 1);
+    expect(pool.launches()).toBe(MAX_ATTEMPTS + 1);
     expect(store.runs.get(id, 'ocr')!.reason).toBe('dependency_failed: extract');
   });
 
   it('starts a new process after a death even when its timer fires before the clock says the wait is over', async () => {
     store = openStore(tempDir());
     const id = seedAsset(store);
-    let launches = 0;
-    host = new IndexerHost(store, {
-      workers: 1,
-      stageTimeoutMs: 60_000,
-      launch: () => {
-        launches++;
-        return new ScriptedChannel((req, ch) => {
-          if (req.stage === 'extract' && launches === 1) {
-            // A timer counts on the event loop's clock, Date.now() on the system's: measured here,
-            // 1 timer in 40 fires a millisecond before Date.now() says its delay is over. Made
-            // certain by hearing the exit while Date.now() runs 5 ms ahead.
-            setImmediate(() => {
-              const now = Date.now;
-              Date.now = () => now() + 5;
-              try {
-                ch.dieNow(139);
-              } finally {
-                Date.now = now;
-              }
-            });
-          } else ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
-        });
-      },
+    const pool = hostOfOne(store, (ch, launch) => {
+      if (launch > 1) return false;
+      // A timer counts on the event loop's clock, Date.now() on the system's: measured here,
+      // 1 timer in 40 fires a millisecond before Date.now() says its delay is over. Made
+      // certain by hearing the exit while Date.now() runs 5 ms ahead.
+      setImmediate(() => {
+        const now = Date.now;
+        Date.now = () => now() + 5;
+        try {
+          ch.dieNow(139);
+        } finally {
+          Date.now = now;
+        }
+      });
+      return true;
     });
+    host = pool.host;
     host.start();
-    await until(() => launches === 2, 3000);
+    await until(() => pool.launches() === 2, 3000);
     await until(() => store!.assets.byId(id)!.status === 'completed');
     expect(store.runs.get(id, 'extract')!.attempts).toBe(2);
   });
