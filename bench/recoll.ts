@@ -17,6 +17,8 @@ import { arg, writeResults } from './report.ts';
 import { serve, treeRss } from './serve.ts';
 
 const RUNS = arg('runs', 3);
+/** How often the app's library is read while it indexes: the resolution of the app's time (Recoll's ends with its process). */
+const POLL_MS = 25;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
 
@@ -103,7 +105,7 @@ async function app(dir: string, files: number): Promise<Run> {
     for (;;) {
       const l = await call<Lib>('GET', `/libraries/${lib.library_id}`);
       if (l.assets === files && l.pending === 0 && !l.scan.running && !l.scan.queued) break;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const seconds = (performance.now() - t0) / 1000;
     const list = await call<Array<{ status: string }>>('GET', '/videos?limit=100');

@@ -150,3 +150,39 @@ describe('IndexerHost with processes that die or hang', () => {
     expect(store.runs.get(id, 'extract')!.state).toBe('pending');
   });
 });
+
+describe('IndexerHost and runs that have nothing to do', () => {
+  it('records them itself, as their runners would answer, and hands a process only runs with work', async () => {
+    const store = openStore(tempDir());
+    const id = 'doc_aaaaaaaaaaaaaaaaaaaa';
+    // A text document already extracted: no picture pages, no page to read by OCR.
+    insertAsset(store, { id, workspace: 'w', kind: 'document', runs: (r) => (r.stage === 'extract' ? { ...r, state: 'ok' } : r) });
+    const sent: string[] = [];
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          sent.push(req.stage);
+          ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'ok', counts: {}, output: {} } });
+        }),
+    });
+    try {
+      host.start();
+      await until(() => store.assets.byId(id)!.status === 'completed');
+      expect(sent).toEqual(['metadata']);
+      const run = (stage: string) => store.runs.get(id, stage)!;
+      expect(run('faces')).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });
+      expect(run('objects')).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });
+      expect(run('ocr')).toMatchObject({ state: 'not_applicable', reason: 'every page has a usable text layer' });
+      // No optional model is installed in this data folder: failed as `withModel` answers in a process.
+      expect(run('captions')).toMatchObject({ state: 'failed', code: 'model_not_installed' });
+      expect(run('captions').reason).toMatch(/^model_not_installed: vit-gpt2-image-captioning \(media-index models pull /);
+      expect(run('embeddings')).toMatchObject({ state: 'failed', code: 'model_not_installed' });
+      expect(run('people')).toMatchObject({ state: 'not_applicable' });
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts
 import { STAGES } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
-import type { IndexStageName, StageOutcome } from './stage.ts';
+import { outcomeWithoutRun, type IndexStageName, type StageOutcome } from './stage.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
 
@@ -193,12 +193,27 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     }
     const free = [...this.slots].filter((s) => s.ready && !s.job);
     if (free.length === 0) return;
-    this.queue.next(free.length).forEach(({ assetId, stage }, i) => this.dispatch(free[i], assetId, stage));
+    for (const { assetId, stage } of this.queue.next(free.length)) {
+      const slot = free[0];
+      if (this.dispatch(slot, assetId, stage)) free.shift();
+    }
   }
 
-  private dispatch(slot: Slot, assetId: string, stage: IndexStageName): void {
+  /**
+   * Hands a run to a free process; or records its outcome here when its manifest says what it would
+   * answer without any work (`outcomeWithoutRun`: no model installed, nothing to look at), which
+   * may make other runs ready. Returns whether the process was given the run.
+   */
+  private dispatch(slot: Slot, assetId: string, stage: IndexStageName): boolean {
     const asset = this.store.assets.byId(assetId);
-    if (!asset) return;
+    if (!asset) return false;
+    const input = STAGES[stage].prepare(this.store, asset.id);
+    const settled = outcomeWithoutRun(STAGES[stage], input, asset, this.store.files.root);
+    if (settled) {
+      this.queue.finish(assetId, stage, settled);
+      this.rescheduled = true;
+      return false;
+    }
     const jobId = this.nextJobId++;
     this.queue.start(assetId, stage);
     const job: InFlight = {
@@ -231,7 +246,8 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       options: stageValues(effective, stage),
       dataDir: this.store.files.root,
       assetDir: this.store.files.assetDir(asset.id),
-      input: STAGES[stage].prepare(this.store, asset.id),
+      input,
     });
+    return true;
   }
 }

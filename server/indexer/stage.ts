@@ -88,6 +88,13 @@ export interface StageManifest<I, O, N extends IndexStageName = IndexStageName> 
   availability(env: { dataDir: string }): Availability;
   /** Runs in the host before dispatch: reads what `run` needs (indexer processes hold no database). */
   prepare(store: Store, assetId: string): I;
+  /**
+   * The reason a run has nothing to do, read from what `prepare` returned (a document without
+   * picture pages, for the picture stages), or null. The host then records the run not applicable
+   * itself (`outcomeWithoutRun`) instead of handing it to a process, which would load the stage's
+   * libraries to say so; the runner is not asked.
+   */
+  nothingToDo?(input: I, asset: Pick<StageAsset, 'kind' | 'ext'>): string | null;
   /** Runs in the one writer, inside the transaction that records the outcome. */
   save?(store: Store, assetId: string, output: O): void;
 }
@@ -154,6 +161,12 @@ export function needsModels(models: readonly string[]): Pick<AnyStageManifest, '
   };
 }
 
+/** The outcome of a run whose stage needs one of its optional models and has none installed. */
+export function modelMissing(stage: Pick<AnyStageManifest, 'name' | 'models'>): StageOutcome<never> {
+  const first = stage.models?.[0] ?? stage.name;
+  return failed('model_not_installed', `${first} (media-index models pull ${first})`);
+}
+
 /** A runner that runs only with one of the stage's models installed, and says which is missing otherwise. */
 export function withModel<I, O, N extends IndexStageName>(
   manifest: StageManifest<I, O, N>,
@@ -161,7 +174,23 @@ export function withModel<I, O, N extends IndexStageName>(
 ): StageRun<I, O, N> {
   return async (ctx) => {
     const model = installedModel(manifest, ctx.dataDir);
-    const first = manifest.models?.[0] ?? manifest.name;
-    return model ? run(ctx, model) : failed('model_not_installed', `${first} (media-index models pull ${first})`);
+    return model ? run(ctx, model) : modelMissing(manifest);
   };
+}
+
+/**
+ * What a run would answer before any work, decided by the host from the manifest and the run's
+ * input, without a process: failed when the stage needs an optional model and none is installed
+ * (as `withModel` would answer), not applicable when the manifest reads that there is nothing to do
+ * (`nothingToDo`); null when the run goes to an indexer process.
+ */
+export function outcomeWithoutRun(
+  stage: AnyStageManifest,
+  input: unknown,
+  asset: Pick<StageAsset, 'kind' | 'ext'>,
+  dataDir: string,
+): StageOutcome<never> | null {
+  if (stage.models?.length && !installedModel(stage, dataDir)) return modelMissing(stage);
+  const reason = stage.nothingToDo?.(input, asset) ?? null;
+  return reason === null ? null : notApplicable(reason);
 }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Box } from '../contract/common.ts';
 import { clampBox, garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
 import { ExtractError, type ExtractedPage, type TextLine } from './types.ts';
-import { BLANK_INK, inkShare } from './ink.ts';
+import { BLANK_INK, INK_WIDTH, inkShareOfRgba } from './ink.ts';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -142,22 +142,42 @@ export async function pdfInfo(file: string): Promise<Record<string, unknown>> {
   }
 }
 
-/** Draws one page on a white canvas, `longSide` pixels on its long side, encoded as JPEG or PNG. */
-async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
-  const base = page.getViewport({ scale: 1 });
-  const vp = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
+interface PageCanvas {
+  canvas: { encode(fmt: 'jpeg' | 'png', q?: number): Promise<Buffer> };
+  context: {
+    fillStyle: string;
+    fillRect(x: number, y: number, w: number, h: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  };
+  w: number;
+  h: number;
+}
+
+/** Draws one page on a white canvas at `scale` (1 = a point a pixel). */
+async function drawPage(doc: PdfDoc, page: PdfPage, scale: number): Promise<PageCanvas> {
+  const vp = page.getViewport({ scale });
   const w = Math.ceil(vp.width);
   const h = Math.ceil(vp.height);
   const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
-  const { canvas, context } = factory.create(w, h) as {
-    canvas: { encode(fmt: 'jpeg' | 'png', q?: number): Promise<Buffer> };
-    context: { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void };
-  };
+  const { canvas, context } = factory.create(w, h) as Pick<PageCanvas, 'canvas' | 'context'>;
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, w, h);
   // pdf.js types the canvas as the DOM's; @napi-rs/canvas implements the 2D context it draws with.
   await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
+  return { canvas, context, w, h };
+}
+
+/** Draws one page `longSide` pixels on its long side, encoded as JPEG or PNG. */
+async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
+  const base = page.getViewport({ scale: 1 });
+  const { canvas } = await drawPage(doc, page, longSide / Math.max(base.width, base.height));
   return format === 'jpeg' ? canvas.encode('jpeg', 82) : canvas.encode('png');
+}
+
+/** Share of a page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
+async function pageInk(doc: PdfDoc, page: PdfPage): Promise<number> {
+  const { context, w, h } = await drawPage(doc, page, INK_WIDTH / page.getViewport({ scale: 1 }).width);
+  return inkShareOfRgba(context.getImageData(0, 0, w, h).data);
 }
 
 /** Renders the given pages (1-based) for reading by OCR; yields each as it is drawn. */
@@ -259,24 +279,23 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       const broken = (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
       let needsOcr = letters < MIN_LETTERS || broken;
-      // Every page has a render path; the file is drawn now for the first page (thumbnail), pages to
-      // be read by OCR and picture pages (the faces and objects stages look at them), and on first
-      // request for the others (text pages are most pages, and drawing them is most of the time).
-      const render = path.join('pages', pageRenderName(n));
       // The pictures' share asks pdf.js for the page's whole list of drawing operations (≈ 40 % of
       // the time of a text page): skipped where the file has no image objects and the page has its
       // text (a page with little text, as a scan's, is still measured for inline images).
       const area = imageObjects || needsOcr ? await pictureArea(page, lib, viewport.width * viewport.height) : 0;
+      // A page with few letters and almost no ink (the end of a chapter under its running header)
+      // has nothing more for OCR to find: measured on a small copy of the page, not on a render.
+      if (needsOcr && !broken && (await pageInk(doc, page)) < BLANK_INK) {
+        needsOcr = false;
+        blankPages++;
+      }
+      // Every page has a render path; the file is drawn now for the first page (thumbnail), pages to
+      // be read by OCR and picture pages (the faces and objects stages look at them), and on first
+      // request for the others (text pages are most pages, and drawing them is most of the time).
+      const render = path.join('pages', pageRenderName(n));
       if (opts.renderAll || needsOcr || n === 1 || area >= 0.3) {
-        const drawn = await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg');
-        await fs.promises.writeFile(path.join(opts.assetDir, render), drawn);
+        await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
-        // A page with few letters and almost no ink (the end of a chapter under its running header)
-        // has nothing more for OCR to find.
-        if (needsOcr && !broken && (await inkShare(drawn)) < BLANK_INK) {
-          needsOcr = false;
-          blankPages++;
-        }
       }
       if (needsOcr) ocrPages++;
       pages.push({

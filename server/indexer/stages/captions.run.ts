@@ -3,11 +3,10 @@ import sharp from 'sharp';
 import { caption, summarize } from '../../ml/captions.ts';
 import { modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
-import { notApplicable, ok, withModel } from '../stage.ts';
+import { ok, withModel } from '../stage.ts';
 import { captionsStage, type Caption } from './captions.stage.ts';
 
 export const runCaptions = withModel(captionsStage, async ({ input: pictures, dataDir }, model) => {
-  if (pictures.length === 0) return notApplicable('no pictures to describe');
   const out: Caption[] = [];
   for (const p of pictures) {
     const { data, info } = await sharp(p.file).removeAlpha().raw().toBuffer({ resolveWithObject: true });

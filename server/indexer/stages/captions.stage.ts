@@ -30,6 +30,7 @@ export const captionsStage = defineStage<CaptionPicture[], Caption[], 'captions'
     const frames = store.media.frames(assetId).filter((f) => f.kind === (kind === 'video' ? 'keyframe' : 'frame'));
     return frames.sort((a, b) => a.timestamp - b.timestamp).map((f) => ({ timestamp: f.timestamp, page: null, file: store.files.abs(f.path) }));
   },
+  nothingToDo: (pictures) => (pictures.length === 0 ? 'no pictures to describe' : null),
   save(store, assetId, captions) {
     store.search.replaceForStage(
       assetId,

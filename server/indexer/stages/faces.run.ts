@@ -8,7 +8,7 @@ import { ExtractError } from '../../media/types.ts';
 import { detectFaces, type DetectedFace } from '../../ml/human.ts';
 import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';
 import { pictures } from '../pictures.ts';
-import { defineRunner, failedBecause, notApplicable, ok } from '../stage.ts';
+import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { facesStage, type FoundFace } from './faces.stage.ts';
 
 type Turn = 0 | 90 | 180 | 270;
@@ -98,7 +98,6 @@ async function hasExifOrientation(file: string): Promise<boolean> {
 
 export const runFaces = defineRunner(facesStage, async ({ asset, options, assetDir, input }) => {
   const minFacePx = options.min_face_px ?? 32;
-  if (asset.kind === 'document' && input.pages.length === 0) return notApplicable('no picture pages to look at');
   const found: FoundFace[] = [];
   let dropped = 0;
   let frames = 0;

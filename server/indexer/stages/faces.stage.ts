@@ -27,6 +27,7 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
   model: BUNDLED_MODELS.faces,
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
+  nothingToDo: (input, asset) => (asset.kind === 'document' && input.pages.length === 0 ? 'no picture pages to look at' : null),
   save(store, assetId, faces) {
     // A photo's way up: the turn its faces were found at (its pictures all share one).
     if (store.assets.byId(assetId)?.kind === 'image') store.assets.setOrientationDetected(assetId, faces[0]?.orientation ?? 0);

@@ -14,7 +14,7 @@ import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import { wordnet } from '../../search/wordnet.ts';
 import { pictures } from '../pictures.ts';
-import { defineRunner, failedBecause, notApplicable, ok } from '../stage.ts';
+import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { SPEC_PHRASES, objectsStage, type FoundObject } from './objects.stage.ts';
 
 /** The COCO class a phrase names: itself, its singular, or a WordNet synonym of a one-word phrase. */
@@ -58,8 +58,6 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   const minPhraseConfidence = options.min_confidence ?? OPEN_VOCABULARY_MIN_CONFIDENCE;
   const maxRegions = options.max_regions ?? 50;
   const vocabulary = options.vocabulary ?? [];
-  if (asset.kind === 'document' && input.pages.length === 0) return notApplicable('no picture pages to look at');
-
   const closedSet = vocabulary.map((p) => [p, cocoClassFor(p)] as const);
   const openPhrases = [...new Set([...SPEC_PHRASES, ...closedSet.filter(([, c]) => c === null).map(([p]) => p.trim())])];
   const open = isInstalled(dataDir, OPEN_VOCABULARY_MODEL);

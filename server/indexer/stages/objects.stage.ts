@@ -28,6 +28,7 @@ export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>(
   combines: [OPEN_VOCABULARY_MODEL],
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,
+  nothingToDo: (input, asset) => (asset.kind === 'document' && input.pages.length === 0 ? 'no picture pages to look at' : null),
   save(store, assetId, objects) {
     const ids = store.regions.replaceForStage(
       assetId,

@@ -12,7 +12,7 @@ import { ExtractError } from '../../media/types.ts';
 import { clampBox } from '../../media/layout.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK, inkShare } from '../../media/ink.ts';
-import { defineRunner, failedBecause, notApplicable, ok } from '../stage.ts';
+import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './ocr.stage.ts';
 
 /** Long side, in pixels, at which document pages are drawn for reading (about 250 dpi for A4). */
@@ -156,10 +156,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     if (asset.kind === 'image') {
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo') });
     } else if (asset.kind === 'document') {
-      const pages = input;
-      if (pages.length === 0) return notApplicable('every page has a usable text layer');
-      if (asset.ext !== '.pdf') return notApplicable('only PDF pages are read by OCR');
-      for await (const { page, png } of renderPdfPages(asset.filePath, pages, OCR_PAGE_LONG_SIDE)) {
+      for await (const { page, png } of renderPdfPages(asset.filePath, input, OCR_PAGE_LONG_SIDE)) {
         // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
         const blank = (await inkShare(png)) < BLANK_INK;
         frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page') });

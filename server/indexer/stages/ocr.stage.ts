@@ -40,6 +40,11 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   model: BUNDLED_MODELS.ocr,
   availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId) => store.media.pagesNeedingOcr(assetId),
+  nothingToDo: (pages, asset) => {
+    if (asset.kind !== 'document') return null;
+    if (pages.length === 0) return 'every page has a usable text layer';
+    return asset.ext === '.pdf' ? null : 'only PDF pages are read by OCR';
+  },
   save(store, assetId, out) {
     const regions = out.frames.flatMap((f) =>
       f.paragraphs.flatMap((p) =>
