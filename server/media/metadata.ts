@@ -7,14 +7,27 @@
 // in `warnings`.
 import fs from 'node:fs';
 import path from 'node:path';
-import exifr from 'exifr';
-import JSZip from 'jszip';
-import { XMLParser } from 'fast-xml-parser';
-import sharp from 'sharp';
+import { createRequire } from 'node:module';
+import type { XMLParser } from 'fast-xml-parser';
 import type { AssetKind, AssetMetadata } from '../contract/assets.ts';
 import type { Box } from '../contract/common.ts';
 import { findFfmpeg, runTool } from './ffmpeg.ts';
 import { pdfInfo } from './pdf.ts';
+
+// The readers are loaded on first use: a process that reads only PDFs loads no photo or office
+// reader (exifr, sharp, jszip, the XML parser), one that reads only photos no office reader.
+// exifr is required, not imported: its package offers a UMD build and an ES module, and an import
+// gets one or the other's shape depending on the loader; require always gets the UMD build.
+type Exifr = Pick<typeof import('exifr'), 'parse' | 'sidecar'>;
+const require = createRequire(import.meta.url);
+const loadExifr = async (): Promise<Exifr> => require('exifr') as Exifr;
+const loadSharp = async () => (await import('sharp')).default;
+let xml: XMLParser | null = null;
+async function xmlParser(): Promise<XMLParser> {
+  const { XMLParser } = await import('fast-xml-parser');
+  xml ??= new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, processEntities: false, htmlEntities: false });
+  return xml;
+}
 
 /** A face region another tool named (MWG regions of Lightroom, digiKam, Picasa; Windows Photo Gallery's). */
 export interface NamedRegion {
@@ -217,6 +230,7 @@ const EXIFR_OPTIONS = {
  * exiftool writes them): the EXIF and XMP chunks through sharp, read by exifr.
  */
 async function chunksOf(file: string): Promise<Json | undefined> {
+  const [sharp, exifr] = await Promise.all([loadSharp(), loadExifr()]);
   const { exif, xmp } = await sharp(file).metadata();
   let d: Json | undefined;
   if (exif) {
@@ -224,7 +238,7 @@ async function chunksOf(file: string): Promise<Json | undefined> {
     d = (await exifr.parse(tiff, EXIFR_OPTIONS)) as Json | undefined;
   }
   if (xmp) {
-    const x = (await exifr.sidecar(xmp, { xmp: { parse: true } } as Parameters<typeof exifr.sidecar>[1])) as Json | undefined;
+    const x = (await exifr.sidecar(xmp, { xmp: { parse: true } } as Parameters<Exifr['sidecar']>[1])) as Json | undefined;
     if (isObj(x)) d = { ...(d ?? {}), ...x };
   }
   return d;
@@ -234,7 +248,7 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   const warnings: string[] = [];
   let d: Json | undefined;
   try {
-    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await exifr.parse(file, EXIFR_OPTIONS)) as Json | undefined);
+    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await (await loadExifr()).parse(file, EXIFR_OPTIONS)) as Json | undefined);
   } catch (err) {
     warnings.push(`exif: ${(err as Error).message}`);
   }
@@ -310,7 +324,7 @@ async function sidecar(file: string): Promise<{ meta: Partial<ReadMetadata>; reg
   const warnings: string[] = [];
   try {
     if (fs.statSync(file).size > 4 * 1024 * 1024) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: larger than 4 MB; not read`] };
-    const x = (await exifr.sidecar(file, { xmp: { parse: true } })) as Json | undefined;
+    const x = (await (await loadExifr()).sidecar(file, { xmp: { parse: true } })) as Json | undefined;
     if (!isObj(x)) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: no readable XMP`] };
     return { meta: fromXmp(x, warnings), regions: regionsOf(x), warnings };
   } catch (err) {
@@ -378,16 +392,15 @@ async function pdf(file: string): Promise<{ meta: Partial<ReadMetadata>; warning
   return { meta, warnings };
 }
 
-const xml = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, processEntities: false, htmlEntities: false });
-
 async function office(file: string, ext: string): Promise<{ meta: Partial<ReadMetadata>; warnings: string[] }> {
+  const { default: JSZip } = await import('jszip');
   const zip = await JSZip.loadAsync(fs.readFileSync(file));
   const odf = ['.odt', '.odp'].includes(ext);
   const entry = zip.file(odf ? 'meta.xml' : 'docProps/core.xml');
   if (!entry) return { meta: {}, warnings: [] };
   const raw = await entry.async('string');
   if (raw.length > 1_000_000) return { meta: {}, warnings: ['document properties larger than 1 MB; not read'] };
-  const doc = xml.parse(raw) as Json;
+  const doc = (await xmlParser()).parse(raw) as Json;
   const props = (odf ? (isObj(doc['document-meta']) ? doc['document-meta'].meta : undefined) : doc.coreProperties) as Json | undefined;
   if (!isObj(props)) return { meta: {}, warnings: [] };
   const meta: Partial<ReadMetadata> = {};

@@ -15,6 +15,8 @@ const CMAPS = `${path.join(PDFJS_DIR, 'cmaps')}/`;
 
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
+/** Long side of the thumbnail (its first page), in pixels. */
+export const THUMB_LONG_SIDE = 320;
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_LETTERS = 20;
 
@@ -251,7 +253,8 @@ export function mayDrawImageObjects(bytes: Buffer): boolean {
   return bytes.includes('/XObject') || bytes.includes('/ObjStm');
 }
 
-export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
+/** The pages of a PDF, and its thumbnail (`thumb.jpg` in the asset folder, drawn from page 1). */
+export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown>; thumbnail: string | null }> {
   const lib = await pdfjs();
   const bytes = await fs.promises.readFile(file);
   const imageObjects = mayDrawImageObjects(bytes);
@@ -265,6 +268,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
     let ocrPages = 0;
     let blankPages = 0;
     let rendered = 0;
+    let thumbnail: string | null = null;
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       const viewport = page.getViewport({ scale: 1 });
@@ -297,6 +301,10 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
         await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
       }
+      if (n === 1) {
+        thumbnail = 'thumb.jpg';
+        await fs.promises.writeFile(path.join(opts.assetDir, thumbnail), await renderPage(doc, page, THUMB_LONG_SIDE, 'jpeg'));
+      }
       if (needsOcr) ocrPages++;
       pages.push({
         page: n,
@@ -312,7 +320,7 @@ export async function extractPdf(file: string, opts: PdfOptions): Promise<{ page
       });
       page.cleanup();
     }
-    return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered, ...(blankPages ? { blank_pages: blankPages } : {}) } };
+    return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered, ...(blankPages ? { blank_pages: blankPages } : {}) }, thumbnail };
   } finally {
     await doc.destroy();
   }

@@ -4,10 +4,7 @@
 // derived goes; the original stays.
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { hashFile } from '../../media/hash.ts';
-import { extractImage } from '../../media/image.ts';
-import { extractVideo } from '../../media/video.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
@@ -17,21 +14,18 @@ const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
 export const MAX_PAGES = Number(process.env.MEDIA_INDEX_MAX_PAGES) || 5000;
 
-// The readers of documents (pdf.js, the office formats' parsers, the canvas that lays out a sheet)
-// are loaded when a document of their kind comes: a process that reads only photos holds none.
+// The readers of each kind (pdf.js, the office formats' parsers, the canvas that lays out a sheet;
+// sharp for photos, ffmpeg's for videos) are loaded when a file of their kind comes: a process that
+// reads only photos holds no document reader, one that reads only PDFs no photo library.
 async function extractDocument(asset: StageAsset, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
-  const { pages, details } =
+  const { pages, details, thumbnail: drawn } =
     asset.ext === '.pdf'
       ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
-      : await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext);
+      : { ...(await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext)), thumbnail: null };
   if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
-  let thumbnail: string | null = null;
-  const first = pages[0]?.render;
-  if (first) {
-    await sharp(path.join(assetDir, first)).resize({ width: 320, height: 320, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
-    thumbnail = 'thumb.jpg';
-  } else if (pages[0]?.passages.length) {
+  let thumbnail = drawn;
+  if (!thumbnail && pages[0]?.passages.length) {
     // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.
     const { drawSheet } = await import('../../media/sheet.ts');
     await fs.promises.writeFile(path.join(assetDir, 'thumb.jpg'), drawSheet(pages[0]));
@@ -75,8 +69,8 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
       asset.kind === 'document'
         ? await extractDocument(asset, assetDir)
         : asset.kind === 'image'
-          ? await extractImage(asset.filePath, asset.ext, assetDir)
-          : await extractVideo(asset.filePath, assetDir);
+          ? await (await import('../../media/image.ts')).extractImage(asset.filePath, asset.ext, assetDir)
+          : await (await import('../../media/video.ts')).extractVideo(asset.filePath, assetDir);
     return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
   } catch (err) {
     await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
