@@ -254,7 +254,10 @@ export function mayDrawImageObjects(bytes: Buffer): boolean {
 }
 
 /** The pages of a PDF, and its thumbnail (`thumb.jpg` in the asset folder, drawn from page 1). */
-export async function extractPdf(file: string, opts: PdfOptions): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown>; thumbnail: string | null }> {
+export async function extractPdf(
+  file: string,
+  opts: PdfOptions,
+): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown>; thumbnail: string | null }> {
   const lib = await pdfjs();
   const bytes = await fs.promises.readFile(file);
   const imageObjects = mayDrawImageObjects(bytes);

@@ -19,10 +19,13 @@ export const MAX_PAGES = Number(process.env.MEDIA_INDEX_MAX_PAGES) || 5000;
 // reads only photos holds no document reader, one that reads only PDFs no photo library.
 async function extractDocument(asset: StageAsset, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
-  const { pages, details, thumbnail: drawn } =
-    asset.ext === '.pdf'
-      ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
-      : { ...(await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext)), thumbnail: null };
+  const {
+    pages,
+    details,
+    thumbnail: drawn,
+  } = asset.ext === '.pdf'
+    ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
+    : { ...(await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext)), thumbnail: null };
   if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
   let thumbnail = drawn;
   if (!thumbnail && pages[0]?.passages.length) {
