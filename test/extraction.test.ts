@@ -52,14 +52,17 @@ describe('extraction through the API', () => {
     const d = await indexed('carroll', corpus('docs/carroll-wonderland.pdf'));
     expect(d.page_count).toBe(83);
     expect(d.index.report.stages.extract).toMatchObject({ state: 'ok', counts: { pages: 83 } });
-    // Text pages are drawn on first request: page 1 (the thumbnail) and pages for OCR now.
-    const pages = path.join(t.dataDir, 'assets', d.video_id, 'pages');
-    expect(fs.existsSync(path.join(pages, 'p00001.jpg'))).toBe(true);
+    // Text pages are drawn on first request (pages for OCR and picture pages now); the thumbnail is
+    // drawn from page 1 at its own size.
+    const asset = path.join(t.dataDir, 'assets', d.video_id);
+    const pages = path.join(asset, 'pages');
+    expect(fs.existsSync(path.join(asset, 'thumb.jpg'))).toBe(true);
+    expect(fs.existsSync(path.join(pages, 'p00001.jpg'))).toBe(false);
     expect(fs.existsSync(path.join(pages, 'p00005.jpg'))).toBe(false);
     // Three pages hold only a running header ("12 CONTENTS"): too few letters for a text page, but
     // no ink for OCR to find either (measured on a small copy of the page), so nothing goes to OCR
     // and nothing more is drawn.
-    expect(d.index.report.stages.extract.counts).toMatchObject({ blank_pages: 3, pages_needing_ocr: 0, pages_rendered: 1 });
+    expect(d.index.report.stages.extract.counts).toMatchObject({ blank_pages: 3, pages_needing_ocr: 0, pages_rendered: 0 });
     expect(fs.existsSync(path.join(pages, 'p00003.jpg'))).toBe(false);
     const p3 = (await t.api('GET', `/videos/${d.video_id}/pages/3`, { key })).body.data;
     expect(p3).toMatchObject({ needs_ocr: false, text: '12 CONTENTS' });
