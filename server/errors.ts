@@ -45,6 +45,12 @@ export const Errors = {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     }),
   internal: () => new AppError('internal_error', 500, 'Internal server error.'),
+  originalUnavailable: () =>
+    new AppError(
+      'original_unavailable',
+      503,
+      'This page is drawn from its original file on first request, and the original is not reachable now (its folder is away, or the file was removed); it is drawn once the file is back.',
+    ),
   noSpace: () => new AppError('no_space', 507, 'The disk holding the data folder is full; nothing was stored. Free some space and try again.'),
   databaseBusy: (retryAfterSeconds = 2) =>
     new AppError('database_busy', 503, `The index database is held by another program; retry in ${retryAfterSeconds} s.`, {

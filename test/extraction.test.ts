@@ -52,17 +52,17 @@ describe('extraction through the API', () => {
     const d = await indexed('carroll', corpus('docs/carroll-wonderland.pdf'));
     expect(d.page_count).toBe(83);
     expect(d.index.report.stages.extract).toMatchObject({ state: 'ok', counts: { pages: 83 } });
-    // Text pages are drawn on first request (pages for OCR and picture pages now); the thumbnail is
-    // drawn from page 1 at its own size.
+    // Text pages are drawn on first request: page 1 and pages for OCR now; the thumbnail is drawn
+    // from page 1 at its own size.
     const asset = path.join(t.dataDir, 'assets', d.video_id);
     const pages = path.join(asset, 'pages');
     expect(fs.existsSync(path.join(asset, 'thumb.jpg'))).toBe(true);
-    expect(fs.existsSync(path.join(pages, 'p00001.jpg'))).toBe(false);
+    expect(fs.existsSync(path.join(pages, 'p00001.jpg'))).toBe(true);
     expect(fs.existsSync(path.join(pages, 'p00005.jpg'))).toBe(false);
     // Three pages hold only a running header ("12 CONTENTS"): too few letters for a text page, but
     // no ink for OCR to find either (measured on a small copy of the page), so nothing goes to OCR
     // and nothing more is drawn.
-    expect(d.index.report.stages.extract.counts).toMatchObject({ blank_pages: 3, pages_needing_ocr: 0, pages_rendered: 0 });
+    expect(d.index.report.stages.extract.counts).toMatchObject({ blank_pages: 3, pages_needing_ocr: 0, pages_rendered: 1 });
     expect(fs.existsSync(path.join(pages, 'p00003.jpg'))).toBe(false);
     const p3 = (await t.api('GET', `/videos/${d.video_id}/pages/3`, { key })).body.data;
     expect(p3).toMatchObject({ needs_ocr: false, text: '12 CONTENTS' });
@@ -140,6 +140,17 @@ describe('extraction through the API', () => {
     expect((await fetch(bare, { headers: { 'X-API-Key': key } })).status).toBe(200);
     expect((await fetch(bare, { headers: { 'X-API-Key': t.key('stranger') } })).status).toBe(404);
     expect((await fetch(`${url.origin}${url.pathname.replace('p00002.jpg', '..%2Fmedia-index.sqlite')}`, { headers: { 'X-API-Key': key } })).status).toBe(422);
+  });
+
+  it('answers 503 original_unavailable for a page not drawn yet whose original is gone; page 1, drawn while indexing, is still served', async () => {
+    const copy = Buffer.concat([fs.readFileSync(corpus('docs/carroll-wonderland.pdf')), Buffer.from('\n% another copy\n')]);
+    const d = await indexed('carroll-copy', { name: 'carroll-copy.pdf', data: copy });
+    fs.rmSync(t.server.store.files.abs(t.server.store.assets.byId(d.video_id)!.stored_path));
+    const frame = async (page: number) => fetch((await t.api('GET', `/videos/${d.video_id}/pages/${page}`, { key })).body.data.frame_url);
+    const gone = await frame(2);
+    expect(gone.status).toBe(503);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe('original_unavailable');
+    expect((await frame(1)).status).toBe(200);
   });
 
   it('reads Hindi PDFs: Devanagari from a good text layer, OCR marked where the layer is broken', async () => {

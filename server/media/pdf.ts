@@ -299,11 +299,12 @@ export async function extractPdf(
         needsOcr = false;
         blankPages++;
       }
-      // Every page has a render path; the file is drawn now for pages to be read by OCR and picture
-      // pages (the faces and objects stages look at them), and on first request for the others (text
-      // pages are most pages, and drawing them is most of the time). The thumbnail is drawn small.
+      // Every page has a render path; the file is drawn now for the first page (shown while the
+      // original is offline too), pages to be read by OCR and picture pages (the faces and objects
+      // stages look at them), and on first request for the others (text pages are most pages, and
+      // drawing them is most of the time). The thumbnail is drawn at its own size.
       const render = path.join('pages', pageRenderName(n));
-      if (opts.renderAll || needsOcr || area >= 0.3) {
+      if (opts.renderAll || needsOcr || n === 1 || area >= 0.3) {
         await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
       }

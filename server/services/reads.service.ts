@@ -144,10 +144,12 @@ export class ReadsService {
     const asset = this.store.assets.byId(id);
     const page = Number(name.slice(1, 6));
     if (!asset || asset.ext !== '.pdf' || !this.store.media.page(id, page)?.render_path) return file;
+    const original = this.store.files.abs(asset.stored_path);
+    if (!fs.existsSync(original)) throw Errors.originalUnavailable();
     let job = this.drawing.get(file);
     if (!job) {
       job = runInThread<{ ok: boolean; error?: string }>(entryModule('media/render.worker'), {
-        file: this.store.files.abs(asset.stored_path),
+        file: original,
         page,
         out: file,
       }).then((r) => {

@@ -146,7 +146,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       query: FrameQuery,
       produces: ['image/jpeg', 'video/*', 'audio/*', 'application/octet-stream'],
       alsoStatus: [206],
-      errors: [401, 416],
+      errors: [401, 416, 503],
       handler: async ({ params, query, ctx }) => {
         const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
         ctx.set('Cache-Control', 'private, max-age=3600');
