@@ -4,7 +4,10 @@
 // hemisphere: winter = December to February), Christmas, New Year and Easter, and "between A and
 // B". Each becomes a half-open range [after, before) in UTC as large as what was said: a year, a
 // month, a day.
-import * as chrono from 'chrono-node';
+// English only: the package's main module loads every language's parsers (≈ 80 ms when the service
+// starts, against ≈ 20); its `parse` is English's casual parser, as this one is.
+import * as chrono from 'chrono-node/en';
+import type { ParsedComponents } from 'chrono-node';
 
 export interface DateRange {
   /** ISO 8601 instant, inclusive. */
@@ -109,7 +112,7 @@ function ownPhrases(q: string, now: Date): Array<{ index: number; text: string; 
 }
 
 /** The end of what a chrono component names: its day, month or year. */
-function span(c: chrono.ParsedComponents): { after: Date; before: Date } {
+function span(c: ParsedComponents): { after: Date; before: Date } {
   const y = c.get('year') ?? new Date().getUTCFullYear();
   const m = c.get('month') ?? 1;
   const d = c.get('day') ?? 1;
