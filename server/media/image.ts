@@ -7,12 +7,11 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { findFfmpeg, ffmpegFailure, runTool } from './ffmpeg.ts';
-import { ExtractError, type ExtractOutput } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput } from './types.ts';
 
 const require = createRequire(import.meta.url);
 
 export const FRAME_LONG_SIDE = 2048;
-export const THUMB_LONG_SIDE = 320;
 /** Decoded pixels above this are refused (decompression bombs). */
 export const MAX_PIXELS = Number(process.env.MEDIA_INDEX_MAX_PIXELS) || 200_000_000;
 

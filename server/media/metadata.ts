@@ -20,7 +20,7 @@ import { pdfInfo } from './pdf.ts';
 // gets one or the other's shape depending on the loader; require always gets the UMD build.
 type Exifr = Pick<typeof import('exifr'), 'parse' | 'sidecar'>;
 const require = createRequire(import.meta.url);
-const loadExifr = async (): Promise<Exifr> => require('exifr') as Exifr;
+const loadExifr = (): Exifr => require('exifr') as Exifr;
 const loadSharp = async () => (await import('sharp')).default;
 let xml: XMLParser | null = null;
 async function xmlParser(): Promise<XMLParser> {
@@ -230,7 +230,8 @@ const EXIFR_OPTIONS = {
  * exiftool writes them): the EXIF and XMP chunks through sharp, read by exifr.
  */
 async function chunksOf(file: string): Promise<Json | undefined> {
-  const [sharp, exifr] = await Promise.all([loadSharp(), loadExifr()]);
+  const sharp = await loadSharp();
+  const exifr = loadExifr();
   const { exif, xmp } = await sharp(file).metadata();
   let d: Json | undefined;
   if (exif) {
@@ -248,7 +249,7 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   const warnings: string[] = [];
   let d: Json | undefined;
   try {
-    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await (await loadExifr()).parse(file, EXIFR_OPTIONS)) as Json | undefined);
+    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await loadExifr().parse(file, EXIFR_OPTIONS)) as Json | undefined);
   } catch (err) {
     warnings.push(`exif: ${(err as Error).message}`);
   }
@@ -324,7 +325,7 @@ async function sidecar(file: string): Promise<{ meta: Partial<ReadMetadata>; reg
   const warnings: string[] = [];
   try {
     if (fs.statSync(file).size > 4 * 1024 * 1024) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: larger than 4 MB; not read`] };
-    const x = (await (await loadExifr()).sidecar(file, { xmp: { parse: true } })) as Json | undefined;
+    const x = (await loadExifr().sidecar(file, { xmp: { parse: true } })) as Json | undefined;
     if (!isObj(x)) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: no readable XMP`] };
     return { meta: fromXmp(x, warnings), regions: regionsOf(x), warnings };
   } catch (err) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Box } from '../contract/common.ts';
 import { clampBox, garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
-import { ExtractError, type ExtractedPage, type TextLine } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage, type TextLine } from './types.ts';
 import { BLANK_INK, INK_WIDTH, inkShareOfRgba } from './ink.ts';
 
 const require = createRequire(import.meta.url);
@@ -15,8 +15,6 @@ const CMAPS = `${path.join(PDFJS_DIR, 'cmaps')}/`;
 
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
-/** Long side of the thumbnail (its first page), in pixels. */
-export const THUMB_LONG_SIDE = 320;
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_LETTERS = 20;
 
@@ -252,7 +250,7 @@ export interface PdfOptions {
  * object streams (compressed dictionaries, where such a name would not show). A file with neither
  * draws images only inline, within a page's content (small ones, by the format's advice).
  */
-export function mayDrawImageObjects(bytes: Buffer): boolean {
+function mayDrawImageObjects(bytes: Buffer): boolean {
   return bytes.includes('/XObject') || bytes.includes('/ObjStm');
 }
 

@@ -1,6 +1,9 @@
 // What extraction produces for the stages and the API to read.
 import type { Box } from '../contract/common.ts';
 
+/** Long side of every asset's thumbnail, in pixels. */
+export const THUMB_LONG_SIDE = 320;
+
 export interface TextLine {
   text: string;
   bbox: Box;

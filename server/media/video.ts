@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
-import { ExtractError, type ExtractOutput, type Frame, type Shot } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot } from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
 export const MIN_SHOT_S = 0.5;
@@ -170,7 +170,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     f.height = m.height ?? 0;
   }
   await sharp(path.join(assetDir, frames[0].file))
-    .resize({ width: 320, height: 320, fit: 'inside' })
+    .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' })
     .jpeg({ quality: 80 })
     .toFile(path.join(assetDir, 'thumb.jpg'));
   return {
