@@ -342,6 +342,10 @@ describe('XMP export of names', () => {
       const cx = Number(/stArea:x="([\d.]+)"/.exec(xml)![1]);
       expect(cx).toBeCloseTo(faces[0].x + faces[0].w / 2, 5);
       expect((xml.match(/<rdf:li>/g) ?? []).length).toBe(1);
+      // Clients that read only JSON, text and octet-stream answers (generated ones) may ask for bytes.
+      const bytes = await fetch(`${t.url}/api/v1/videos/${d.video_id}/xmp`, { headers: { 'X-API-Key': key, Accept: 'application/octet-stream' } });
+      expect(bytes.headers.get('content-type')).toBe('application/octet-stream');
+      expect(await bytes.text()).toBe(xml);
       const doc = await t.upload(key, corpus('docs/a-text.pdf'));
       expect((await t.api('GET', `/videos/${doc.body.data.video_id}/xmp`, { key })).status).toBe(404);
     } finally {

@@ -81,22 +81,50 @@ function errorStatuses(spec: AnyRouteSpec): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-function operationId(method: string, koaPath: string): string {
-  return `${method}${koaPath
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('')}`;
+/**
+ * A raw answer's schema by its content type, as generators read it: text as a string, JSON as an
+ * object, anything else as binary (`format: binary` for OpenAPI 3.0 tools, `contentMediaType` for 3.1).
+ */
+function rawSchema(type: string): Record<string, unknown> {
+  if (type === 'application/json') return { type: 'object' };
+  if (type.startsWith('text/')) return { type: 'string' };
+  return { type: 'string', format: 'binary', ...(type.includes('*') ? {} : { contentMediaType: type }) };
+}
+
+/**
+ * multipart/form-data: the text fields of the route's contract, plus the binary `file` part. A text
+ * field that carries JSON says so (`contentMediaType`, `contentSchema`) and gets an encoding entry.
+ */
+function multipartBody(fields: z.ZodType, example: Record<string, unknown> | undefined): Record<string, unknown> {
+  const json = schema(fields, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const properties = {
+    file: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'the file: a video, photo or document' },
+    ...json.properties,
+  };
+  const encoding: Record<string, unknown> = { file: { contentType: 'application/octet-stream' } };
+  for (const [name, p] of Object.entries(json.properties ?? {})) {
+    if (p.contentMediaType === 'application/json') encoding[name] = { contentType: 'application/json' };
+  }
+  return {
+    schema: { ...json, properties, required: ['file', ...(json.required ?? [])] },
+    encoding,
+    ...(example ? { example } : {}),
+  };
 }
 
 export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): Record<string, unknown> {
+  const ids = new Map<string, string>();
+  for (const r of routes) {
+    if ([...ids.values()].includes(r.operationId)) throw new Error(`operationId ${r.operationId} is used twice`);
+    ids.set(`${r.method} ${r.path}`, r.operationId);
+  }
   const paths: Record<string, Record<string, unknown>> = {};
   const errorRef = { $ref: '#/components/schemas/Error' };
   for (const spec of routes) {
     const p = (paths[`/api/v1${openApiPath(spec.path)}`] ??= {});
     const responses: Record<string, unknown> = {};
     const op: Record<string, unknown> = {
-      operationId: operationId(spec.method, spec.path),
+      operationId: spec.operationId,
       summary: spec.summary,
       tags: spec.tags ?? [spec.path.split('/')[1] || 'system'],
       parameters: parameters(spec),
@@ -106,23 +134,27 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): 
     };
     const bodyType = spec.bodyDoc ?? spec.body;
     if (spec.multipart) {
-      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: schema(spec.multipart, 'input') } } };
+      op.requestBody = { required: true, content: { 'multipart/form-data': multipartBody(spec.multipart, spec.example) } };
     } else if (bodyType) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: schema(bodyType, 'input') } } };
+      const example = spec.example ? { example: spec.example } : {};
+      op.requestBody = { required: true, content: { 'application/json': { schema: schema(bodyType, 'input'), ...example } } };
     }
     let success: Record<string, unknown>;
     if (spec.kind !== 'raw') {
       const envelope = spec.kind === 'list' ? listEnvelope(spec.response) : successEnvelope(spec.response);
       success = { description: 'Success', content: { 'application/json': { schema: schema(envelope) } } };
     } else {
-      success = { description: 'Success', content: Object.fromEntries((spec.produces ?? ['application/octet-stream']).map((t) => [t, {}])) };
+      success = {
+        description: 'Success',
+        content: Object.fromEntries((spec.produces ?? ['application/octet-stream']).map((t) => [t, { schema: rawSchema(t) }])),
+      };
     }
     if (spec.links) {
       success.links = Object.fromEntries(
         Object.entries(spec.links).map(([name, l]) => {
-          const [method, path] = l.to.split(' ');
-          if (!routes.some((r) => r.method === method && r.path === path)) throw new Error(`link ${name} of ${spec.path} leads to no route: ${l.to}`);
-          return [name, { operationId: operationId(method, path), parameters: l.parameters }];
+          const operationId = ids.get(l.to);
+          if (!operationId) throw new Error(`link ${name} of ${spec.path} leads to no route: ${l.to}`);
+          return [name, { operationId, parameters: l.parameters }];
         }),
       );
     }

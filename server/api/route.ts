@@ -22,6 +22,8 @@ interface Input<P, Q, B> {
 interface BaseSpec<P, Q, B> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
+  /** The operation's name in the OpenAPI document: what generated clients call their method. */
+  operationId: string;
   summary: string;
   access: Access;
   params?: z.ZodType<P>;
@@ -29,8 +31,10 @@ interface BaseSpec<P, Q, B> {
   body?: z.ZodType<B>;
   /** The body as documented, where the handler validates it itself (documentation only). */
   bodyDoc?: z.ZodType;
-  /** multipart/form-data with these text fields and a `file` part (documentation only). */
+  /** multipart/form-data with these text fields and a binary `file` part (documentation only). */
   multipart?: z.ZodType;
+  /** A request body that works, for the document's examples (a test checks it against `body`). */
+  example?: Record<string, unknown>;
   middleware?: Middleware[];
   status?: number;
   /** Other success statuses the handler may choose (documentation: same body as `status`). */

@@ -151,7 +151,7 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
     expect(recluster['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     const upload = doc.paths['/api/v1/videos'].post.responses;
     expect(Object.keys(upload)).toEqual(expect.arrayContaining(['201', '413', '415', '422', '507']));
-    expect(upload['201'].links.GetAsset).toEqual({ operationId: 'getVideosId', parameters: { id: '$response.body#/data/video_id' } });
+    expect(upload['201'].links.GetAsset).toEqual({ operationId: 'getAsset', parameters: { id: '$response.body#/data/video_id' } });
     // Tuples are arrays of a fixed length (tools read `items`, not `prefixItems`).
     expect(JSON.stringify(doc)).not.toContain('prefixItems');
     const frame = doc.paths['/api/v1/videos/{id}/frames/{name}'].get.responses;

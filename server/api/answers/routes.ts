@@ -11,10 +11,12 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/recall/:video_id/ask',
+      operationId: 'recall',
       summary: "Answer a question from one asset's evidence, with the moments it rests on",
       access: 'read',
       params: RecallParams,
       body: RecallRequest,
+      example: { query: 'when does the rabbit look at its watch?' },
       response: RecallResponse,
       handler: async ({ auth, params, body, ctx }) => {
         const { moments, ...rest } = await s.answers.recall(auth, params.video_id, body.query);
@@ -25,9 +27,11 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/chat',
+      operationId: 'chat',
       summary: 'Answer over the workspace or some assets, with numbered citations',
       access: 'read',
       body: ChatRequest,
+      example: { query: 'what is written on the whiteboard?', max_tokens: 256 },
       response: ChatResponse,
       handler: async ({ auth, body, ctx }) => {
         const { citations, ...rest } = await s.answers.chat(auth, body);
@@ -38,10 +42,12 @@ export function answerRoutes(s: Services): AnyRouteSpec[] {
     defineRawRoute({
       method: 'post',
       path: '/chat/stream',
+      operationId: 'chatStream',
       summary:
         'As POST /chat, answered as server-sent events: with a language model, `evidence` (the moments it is given, numbered as it may cite them) and `chunk` events ({text}) as it writes; then one `answer` event (the data of POST /chat) or `error`. Closing the connection stops the answer',
       access: 'read',
       body: ChatRequest,
+      example: { query: 'what is written on the whiteboard?', max_tokens: 256 },
       produces: ['text/event-stream'],
       handler: async ({ auth, body, ctx }) => {
         s.answers.checkChat(auth, body); // a bad request is refused before the stream starts

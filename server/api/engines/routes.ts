@@ -8,6 +8,7 @@ export function engineRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/engines',
+      operationId: 'getEngines',
       summary: 'Search engines, their status and the workspace default',
       access: 'read',
       response: EnginesView,

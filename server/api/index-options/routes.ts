@@ -11,6 +11,7 @@ export function indexOptionsRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/index-options',
+      operationId: 'getIndexOptions',
       summary: 'Stage catalogue, workspace overrides and effective options',
       access: 'read',
       response: IndexOptionsView,
@@ -19,11 +20,13 @@ export function indexOptionsRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'put',
       path: '/index-options',
+      operationId: 'setIndexOptions',
       summary: 'Set the workspace defaults ({} clears them)',
       access: 'write',
       // Validated by the service so that problems answer invalid_options, as on upload.
       body: z.unknown(),
       bodyDoc: IndexOptionsInput,
+      example: { ocr: { languages: ['en', 'hi'] }, captions: false },
       response: IndexOptionsView,
       handler: ({ auth, body, ctx }) => {
         if (!ctx.request.length && !ctx.get('Transfer-Encoding')) {

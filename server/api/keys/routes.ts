@@ -11,6 +11,7 @@ export function keyRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/keys',
+      operationId: 'listKeys',
       summary: "The workspace's API keys, without secrets",
       access: 'write',
       response: KeysView,
@@ -19,9 +20,11 @@ export function keyRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/keys',
+      operationId: 'createKey',
       summary: 'A new key of this workspace (shown once); no scope beyond the caller’s',
       access: 'write',
       body: CreateKeyBody,
+      example: { label: 'backup script', scopes: ['read'], expires_in: '30d' },
       status: 201,
       response: CreatedKeyView,
       links: { RevokeKey: { to: 'delete /keys/:id', parameters: { id: '$response.body#/data/key_id' } } },
@@ -30,6 +33,7 @@ export function keyRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'delete',
       path: '/keys/:id',
+      operationId: 'revokeKey',
       summary: 'Revoke a key of this workspace',
       access: 'write',
       params: KeyParam,

@@ -17,10 +17,12 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/libraries',
+      operationId: 'addLibrary',
       summary: 'Add a folder as a library: indexed in place, then kept in sync (write scope)',
       access: 'write',
       errors: [409],
       body: LibraryCreate,
+      example: { path: '/home/ada/Pictures', exclude: ['*.tmp', 'Trash/**'] },
       status: 201,
       response: Library,
       links: libraryLinks('$response.body#/data/library_id'),
@@ -29,6 +31,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineListRoute({
       method: 'get',
       path: '/libraries',
+      operationId: 'listLibraries',
       summary: "The workspace's libraries with their state and progress",
       access: 'read',
       query: PaginationQuery,
@@ -39,6 +42,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/libraries/:id',
+      operationId: 'getLibrary',
       summary: 'One library with its state and progress',
       access: 'read',
       params: LibraryParams,
@@ -48,6 +52,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/libraries/:id/scan',
+      operationId: 'scanLibrary',
       summary: 'Scan the library in full now (202; after the scan running, if any)',
       access: 'write',
       params: LibraryParams,
@@ -58,6 +63,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineListRoute({
       method: 'get',
       path: '/libraries/:id/problems',
+      operationId: 'listLibraryProblems',
       summary: 'Paths of the library that are not indexed (refused or unreadable), with why',
       access: 'read',
       params: LibraryParams,
@@ -68,6 +74,7 @@ export function libraryRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'delete',
       path: '/libraries/:id',
+      operationId: 'removeLibrary',
       summary: 'Remove a library: its assets leave the index; the files are never touched',
       access: 'write',
       params: LibraryParams,

@@ -10,6 +10,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/models',
+      operationId: 'listModels',
       summary: 'Optional models: installed or not, size, licence; and the execution provider',
       access: 'read',
       response: ModelsView,
@@ -22,6 +23,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/models/:name/pull',
+      operationId: 'pullModel',
       summary: 'Download a pinned optional model in the background (progress in GET /models); waiting stages then run',
       access: 'write',
       errors: [409],
@@ -33,12 +35,14 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/models/:name/import',
+      operationId: 'importModel',
       summary:
         'Install an optional model from a folder or a file on this machine (no network): a pinned build is verified by checksum, another build of the model by its interface (progress in GET /models)',
       access: 'write',
       errors: [409],
       params: ModelParams,
       body: ImportRequest,
+      example: { from: '/media/usb/models/clip-vit-b32' },
       status: 202,
       response: PullAck,
       handler: ({ params, body }) => s.modelPulls.startImport(params.name, body.from),

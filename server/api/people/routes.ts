@@ -28,6 +28,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/people/recluster',
+      operationId: 'reclusterPeople',
       summary: 'Re-group waiting faces in the background (202); dry_run=true returns the plan and changes nothing',
       errors: [409],
       access: 'write',
@@ -44,6 +45,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/people',
+      operationId: 'listPeople',
       summary: 'People of the workspace (hidden ones only with include_hidden=true)',
       access: 'read',
       query: PeopleQuery,
@@ -63,6 +65,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/people/suggestions',
+      operationId: 'listFaceSuggestions',
       summary:
         'Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first; nothing moves until the owner answers (POST /people/{id}/faces)',
       access: 'read',
@@ -76,6 +79,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/people/:id',
+      operationId: 'getPerson',
       summary: 'A person with faces (paginated) and appearances; a merged id answers the target with requested_id',
       access: 'read',
       params: IdParam,
@@ -87,22 +91,26 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'patch',
       path: '/people/:id',
+      operationId: 'updatePerson',
       summary: 'Name ("" clears), hide or unhide, or pin the cover face',
       errors: [409],
       access: 'write',
       params: IdParam,
       body: PersonPatch,
+      example: { name: 'Ada Lovelace' },
       response: Person,
       handler: ({ auth, params, body, ctx }) => presenterFor(s.signer, ctx).person(s.people.patch(auth.workspaceId, params.id, body)),
     }),
     defineRoute({
       method: 'post',
       path: '/people/:id/merge',
+      operationId: 'mergePerson',
       summary: 'Merge this person into another',
       errors: [409],
       access: 'write',
       params: IdParam,
       body: MergeBody,
+      example: { into: 'person_01jd5b2x4k8w9q' },
       response: MergeResult,
       handler: ({ auth, params, body, ctx }) => {
         const { person, ...rest } = s.people.merge(auth.workspaceId, params.id, body.into);
@@ -112,11 +120,13 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/people/:id/faces',
+      operationId: 'assignFaces',
       summary: 'The owner says these faces are this person (moved here from wherever they were), or with not_them=true that they are not, ever',
       access: 'write',
       errors: [409],
       params: IdParam,
       body: OwnerFacesBody,
+      example: { face_ids: ['face_01jd5b2x4k8w9q'], not_them: false },
       response: OwnerFacesResult,
       handler: ({ auth, params, body, ctx }) => {
         const { person, ...rest } = s.people.ownerSays(auth.workspaceId, params.id, body.face_ids, body.not_them);
@@ -126,11 +136,13 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/people/:id/remove',
+      operationId: 'removeFaces',
       summary: 'Take faces off a person: reject=true means not them, ever; false splits them out',
       errors: [409],
       access: 'write',
       params: IdParam,
       body: RemoveBody,
+      example: { face_ids: ['face_01jd5b2x4k8w9q'], reject: true },
       response: RemoveResult,
       handler: ({ auth, params, body, ctx }) => {
         const { person, ...rest } = s.people.remove(auth.workspaceId, params.id, body.face_ids, body.reject);

@@ -10,7 +10,9 @@ export function systemRoutes(s: Services, allRoutes: () => readonly AnyRouteSpec
     defineRoute({
       method: 'get',
       path: '/health',
+      operationId: 'getHealth',
       summary: 'Liveness and version',
+      tags: ['system'],
       access: 'public',
       response: z.object({ status: z.literal('ok'), version: z.string() }),
       handler: () => ({ status: 'ok' as const, version: s.version }),
@@ -18,7 +20,9 @@ export function systemRoutes(s: Services, allRoutes: () => readonly AnyRouteSpec
     defineRawRoute({
       method: 'get',
       path: '/openapi.json',
+      operationId: 'getOpenApiDocument',
       summary: 'This API as an OpenAPI 3.1 document',
+      tags: ['system'],
       access: 'public',
       produces: ['application/json'],
       handler: ({ ctx }) => {

@@ -18,6 +18,7 @@ import {
   UploadFields,
 } from '../../contract/assets.ts';
 import type { SearchFilters } from '../../contract/search.ts';
+import { IndexOptionsInput } from '../../contract/stages.ts';
 import { filterCondition } from '../../search/filters.ts';
 import type { Services } from '../services.ts';
 import { uploadMiddleware, uploadedFile } from '../upload.ts';
@@ -51,9 +52,17 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/videos',
+      operationId: 'uploadAsset',
       summary: 'Upload a video, photo or document and start indexing it',
       access: 'write',
-      multipart: UploadFields.extend({ file: z.string().describe('the file (binary part named "file")') }),
+      multipart: UploadFields.extend({
+        options: UploadFields.shape.options.meta({
+          description: 'index options for this file (SPEC 2.7), as a JSON object in a text part',
+          contentMediaType: 'application/json',
+          contentSchema: z.toJSONSchema(IndexOptionsInput, { io: 'input' }),
+        }),
+      }),
+      example: { pipeline: 'arrow', options: '{"ocr": {"languages": ["en"]}, "captions": false}' },
       middleware: [uploadMiddleware(s.store.files.tmpDir, s.config.maxUploadBytes)],
       status: 201,
       errors: [507],
@@ -65,6 +74,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineListRoute({
       method: 'get',
       path: '/videos',
+      operationId: 'listAssets',
       summary: 'List the assets of the workspace: newest added (or taken) first, narrowed by kind, person, place, year, camera or library',
       access: 'read',
       query: AssetListQuery,
@@ -80,6 +90,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/months',
+      operationId: 'getAssetMonths',
       summary: 'How many assets per month taken, newest first, under the list filters (a timeline scrubber)',
       access: 'read',
       query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
@@ -93,6 +104,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/facets',
+      operationId: 'getAssetFacets',
       summary: 'What the list can be narrowed by (kinds, years, places, cameras, people, libraries), with counts',
       access: 'read',
       response: AssetFacets,
@@ -101,6 +113,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/:id',
+      operationId: 'getAsset',
       summary: 'Asset detail with index options and report',
       access: 'read',
       params: IdParam,
@@ -110,6 +123,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/:id/pages/:page',
+      operationId: 'getPage',
       summary: 'One page of a document: render, text, passages with boxes, regions',
       access: 'read',
       errors: [409],
@@ -120,6 +134,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/:id/regions',
+      operationId: 'getRegions',
       summary: 'Object, face and text boxes of a page (documents) or a moment (videos), or all of them',
       access: 'read',
       errors: [409],
@@ -131,6 +146,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/videos/:id/transcript',
+      operationId: 'getTranscript',
       summary: 'Timed transcript of a video with the speaker of each segment, and who spoke when',
       access: 'read',
       params: IdParam,
@@ -140,6 +156,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRawRoute({
       method: 'get',
       path: '/videos/:id/frames/:name',
+      operationId: 'getFrame',
       summary: 'A frame or page image (signed URL from frame_url, or an API key)',
       access: 'public',
       params: FrameParams,
@@ -158,14 +175,17 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRawRoute({
       method: 'get',
       path: '/videos/:id/xmp',
+      operationId: 'getXmp',
       summary: 'XMP sidecar of a photo: its named people as MWG face regions',
       access: 'read',
       params: IdParam,
-      produces: ['application/rdf+xml'],
+      // application/octet-stream on request (Accept), for clients that read other types as bytes only.
+      produces: ['application/rdf+xml', 'application/octet-stream'],
       handler: ({ auth, params, ctx }) => {
         // Names are the owner's: a workspace the photo is shared into does not get them.
         const asset = s.assets.owned(auth.workspaceId, params.id, 'export its face regions');
-        ctx.type = 'application/rdf+xml';
+        ctx.type =
+          ctx.accepts('application/rdf+xml', 'application/octet-stream') === 'application/octet-stream' ? 'application/octet-stream' : 'application/rdf+xml';
         ctx.set('Content-Disposition', `attachment; filename="${asset.file_name.replace(/[^\w.-]+/g, '_')}.xmp"`);
         ctx.body = s.people.xmp(asset);
       },
@@ -173,10 +193,12 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'post',
       path: '/videos/:id/reindex',
+      operationId: 'reindexAsset',
       summary: 'Run stages again (all, or those named, with everything that depends on them); owner only',
       access: 'write',
       params: IdParam,
       body: ReindexBody,
+      example: { stages: ['ocr'] },
       status: 202,
       response: ReindexAck,
       handler: ({ auth, params, body }) => s.assets.reindex(auth.workspaceId, params.id, body.stages),
@@ -184,6 +206,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'delete',
       path: '/videos/:id',
+      operationId: 'deleteAsset',
       summary: 'Delete an asset (owner only): hidden at once, purged in the background',
       access: 'write',
       params: IdParam,

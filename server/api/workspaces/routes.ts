@@ -8,6 +8,7 @@ export function workspaceRoutes(s: Services): AnyRouteSpec[] {
     defineRoute({
       method: 'get',
       path: '/workspaces',
+      operationId: 'listWorkspaces',
       summary: "The key's own workspace and those it may search (workspace_ids of federated search), with whether it may write there and asset counts",
       access: 'read',
       response: WorkspacesView,
