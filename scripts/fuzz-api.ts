@@ -6,7 +6,7 @@
 // written by a refused request. Exits non-zero on any failure.
 //
 // FUZZ_MAX_EXAMPLES (default 20) bounds the cases per operation and phase; FUZZ_SEED fixes the run.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,12 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
+/** `index`, whose exit code is 2 when a stage failed: what a seed with a failing file expects. */
+function indexExpectingFailure(args: string[]): void {
+  const r = spawnSync(process.execPath, [CLI, 'index', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 2) throw new Error(`media-index index ${args.join(' ')} exited ${r.status}, not 2: ${r.stdout}`);
+}
+
 const keyOf = (out: string) => out.trim().split('\n').at(-1)!;
 
 async function main(): Promise<number> {
@@ -61,7 +67,8 @@ async function main(): Promise<number> {
     );
     const seed = ['docs/a-text.pdf', 'office/a-text.docx', 'scenes/skimage/chelsea.png', 'video/format-fixtures/mp4.mp4', ...johns];
     cli(['index', ...seed.map((f) => path.join(CORPUS, f)), '--data', data, '--workspace', 'fuzz', '--workers', '1']);
-    cli(['index', path.join(CORPUS, 'docs/a-text-pass-peanuts.pdf'), '--data', data, '--workspace', 'other', '--workers', '1']);
+    // A password-protected PDF: accepted, and its extraction fails (a stage failed: exit code 2).
+    indexExpectingFailure([path.join(CORPUS, 'docs/a-text-pass-peanuts.pdf'), '--data', data, '--workspace', 'other', '--workers', '1']);
     // A library (a folder followed in place) in the workspace, for the /libraries routes.
     const folder = path.join(roots, 'library');
     fs.mkdirSync(folder);

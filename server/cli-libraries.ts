@@ -4,6 +4,8 @@
 // until the library has settled).
 import cliProgress from 'cli-progress';
 import type { Command, Option } from 'commander';
+import createClient from 'openapi-fetch';
+import type { paths } from './contract/openapi.gen.ts';
 import { defaultDataDir, loadConfig } from './config.ts';
 import { openStore } from './store/index.ts';
 import { runningService } from './store/service-file.ts';
@@ -31,23 +33,21 @@ function remote(dataDir: string, url: string, workspace: string): Target {
   const auth = new AuthService(store);
   const key = auth.createKey({ workspace, scopes: ['read', 'write'], expiresInMs: 15 * 60_000, label: 'media-index libraries (CLI)' });
   store.close();
-  const call = async <T>(method: string, p: string, json?: unknown): Promise<T> => {
-    const r = await fetch(`${url}/api/v1${p}`, {
-      method,
-      headers: { 'X-API-Key': key.key, ...(json ? { 'Content-Type': 'application/json' } : {}) },
-      body: json ? JSON.stringify(json) : undefined,
-    });
-    const body = (await r.json()) as { success: boolean; data: T; error?: { code: string; message: string; status: number } };
-    if (!body.success) throw new AppError(body.error?.code ?? 'error', body.error?.status ?? r.status, body.error?.message ?? `HTTP ${r.status}`);
-    return body.data;
+  const api = createClient<paths>({ baseUrl: url, headers: { 'X-API-Key': key.key } });
+  /** The answer's data, or its error envelope as the AppError it stands for. */
+  const data = async <T>(request: Promise<{ data?: { data: T }; error?: { error: { code: string; message: string } }; response: Response }>): Promise<T> => {
+    const { data, error, response } = await request;
+    if (data) return data.data;
+    throw new AppError(error?.error.code ?? 'error', response.status, error?.error.message ?? `HTTP ${response.status}`);
   };
+  const id = (library: string) => ({ params: { path: { id: library } } });
   return {
     local: false,
-    add: (p, exclude) => call('POST', '/libraries', { path: p, exclude }),
-    list: () => call('GET', '/libraries?limit=200'),
-    get: (id) => call('GET', `/libraries/${encodeURIComponent(id)}`),
-    scan: async (id) => void (await call('POST', `/libraries/${encodeURIComponent(id)}/scan`)),
-    remove: (id) => call('DELETE', `/libraries/${encodeURIComponent(id)}`),
+    add: (p, exclude) => data(api.POST('/api/v1/libraries', { body: { path: p, exclude } })),
+    list: () => data(api.GET('/api/v1/libraries', { params: { query: { limit: 200 } } })),
+    get: (library) => data(api.GET('/api/v1/libraries/{id}', id(library))),
+    scan: async (library) => void (await data(api.POST('/api/v1/libraries/{id}/scan', id(library)))),
+    remove: (library) => data(api.DELETE('/api/v1/libraries/{id}', id(library))),
     async close() {
       const s = openStore(dataDir);
       new AuthService(s).revoke(key.id);
@@ -81,22 +81,58 @@ function line(l: Library): string {
   return `${l.library_id}  ${l.path}  ${state}  ${l.assets} assets, ${l.pending} pending, ${l.refused + l.unreadable} not indexed${l.exclude.length ? `  exclude ${l.exclude.join(' ')}` : ''}`;
 }
 
-/** Shows the library's progress until it has scanned and every asset is indexed. */
-async function follow(target: Target, id: string): Promise<Library> {
-  const bar = new cliProgress.SingleBar(
-    { format: '{bar} {value}/{total} indexed | {status}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(1, 0, { status: 'scanning' });
+/** A line of `--json` output. */
+const jsonLine = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+
+/**
+ * Shows the library's progress until it has scanned and every asset is indexed: a progress bar, or
+ * (json) a `progress` line whenever it changes. Sets exit code 2 when a file was refused or unreadable.
+ */
+async function follow(target: Target, id: string, json = false): Promise<Library> {
+  const bar = json
+    ? null
+    : new cliProgress.SingleBar(
+        { format: '{bar} {value}/{total} indexed | {status}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
+        cliProgress.Presets.shades_classic,
+      );
+  bar?.start(1, 0, { status: 'scanning' });
+  let last = '';
   for (;;) {
     await new Promise((r) => setTimeout(r, 500));
     const l = await target.get(id);
-    bar.setTotal(Math.max(1, l.assets));
-    bar.update(l.assets - Math.min(l.assets, l.pending), { status: l.scan.running ? `scanning, ${l.scan.files_walked} files walked` : l.status });
+    const status = l.scan.running ? `scanning, ${l.scan.files_walked} files walked` : l.status;
+    const indexed = l.assets - Math.min(l.assets, l.pending);
+    bar?.setTotal(Math.max(1, l.assets));
+    bar?.update(indexed, { status });
+    const progress = {
+      event: 'progress',
+      library_id: id,
+      status: l.status,
+      scanning: l.scan.running,
+      files_walked: l.scan.files_walked,
+      assets: l.assets,
+      pending: l.pending,
+    };
+    if (json && JSON.stringify(progress) !== last) jsonLine(progress);
+    last = JSON.stringify(progress);
     if (!l.scan.running && !l.scan.queued && l.status !== 'scanning' && l.pending === 0) {
-      bar.stop();
+      bar?.stop();
+      if (l.refused + l.unreadable > 0) process.exitCode = 2;
       return l;
     }
+  }
+}
+
+/** After `add` or `scan`: the library followed until settled (or, without --wait, where it stands). */
+async function report(t: Target, id: string, opts: { wait?: boolean; json?: boolean }, started: string): Promise<void> {
+  if (t.local || opts.wait) {
+    const l = await follow(t, id, opts.json);
+    if (opts.json) jsonLine({ event: 'summary', library: l, exit_code: process.exitCode ?? 0 });
+    else process.stdout.write(`${line(l)}\n`);
+  } else if (opts.json) {
+    jsonLine({ event: 'summary', library: await t.get(id), exit_code: 0 });
+  } else {
+    process.stdout.write(`${started}\n`);
   }
 }
 
@@ -124,12 +160,13 @@ export function registerLibraryCommands(program: Command, dataOption: () => Opti
     .option('--exclude <glob...>', 'patterns to leave out, relative to the folder (e.g. "raw/**" "*.tmp")')
     .option('--wait', 'with a running service: wait until the folder is indexed')
     .option('--workers <n>', 'indexer processes (without a running service)', (v) => Number(v))
-    .action((folder: string, opts: { data?: string; workspace: string; exclude?: string[]; wait?: boolean; workers?: number }) =>
+    .option('--json', 'one JSON object per line: added, progress while it is indexed, then a summary; exit code 2 when a file was refused or unreadable')
+    .action((folder: string, opts: { data?: string; workspace: string; exclude?: string[]; wait?: boolean; workers?: number; json?: boolean }) =>
       run(opts, async (t) => {
         const l = await t.add(folder, opts.exclude ?? []);
-        process.stdout.write(`added ${l.library_id}  ${l.path}\n`);
-        if (t.local || opts.wait) process.stdout.write(`${line(await follow(t, l.library_id))}\n`);
-        else process.stdout.write('the running service is scanning it; `media-index libraries list` shows its progress\n');
+        if (opts.json) jsonLine({ event: 'added', library_id: l.library_id, path: l.path });
+        else process.stdout.write(`added ${l.library_id}  ${l.path}\n`);
+        await report(t, l.library_id, opts, 'the running service is scanning it; `media-index libraries list` shows its progress');
       }),
     );
 
@@ -166,11 +203,11 @@ export function registerLibraryCommands(program: Command, dataOption: () => Opti
   common(cmd.command('scan <id>').description('scan a library in full now'))
     .option('--wait', 'with a running service: wait until the scan and indexing are done')
     .option('--workers <n>', 'indexer processes (without a running service)', (v) => Number(v))
-    .action((id: string, opts: { data?: string; workspace: string; wait?: boolean; workers?: number }) =>
+    .option('--json', 'one JSON object per line: progress while it is indexed, then a summary')
+    .action((id: string, opts: { data?: string; workspace: string; wait?: boolean; workers?: number; json?: boolean }) =>
       run(opts, async (t) => {
         await t.scan(id);
-        if (t.local || opts.wait) process.stdout.write(`${line(await follow(t, id))}\n`);
-        else process.stdout.write(`scan of ${id} started\n`);
+        await report(t, id, opts, `scan of ${id} started`);
       }),
     );
 

@@ -248,13 +248,25 @@ interface IndexRun {
   workers?: number;
   /** Set the workspace read-only before indexing (a demo workspace seeded from a folder). */
   readOnly?: boolean;
+  /** One JSON object per line (events, then a summary) instead of a progress bar. */
+  json?: boolean;
 }
 
-/** Indexes files and folders in place into a workspace (created when new), with a progress bar. */
+/** A line of `--json` output. */
+const jsonLine = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
+
+/**
+ * Indexes files and folders in place into a workspace (created when new), with a progress bar or
+ * JSON lines. Exit code 2 when a file was refused or a stage run really failed; a stage whose
+ * optional model is not installed is counted apart (skipped), not as a failure.
+ */
 async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
   const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
   const { files, skipped } = collectFiles(paths);
-  for (const s of skipped) process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+  for (const s of skipped) {
+    if (opts.json) jsonLine({ event: 'skipped', file: s.path, reason: s.reason });
+    else process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+  }
   if (files.length === 0) fail('no supported files found');
   let core;
   try {
@@ -267,63 +279,90 @@ async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
   }
   const ensured = core.store.workspaces.ensure(opts.workspace);
   const ws = ensured.row;
-  if (ensured.created) process.stdout.write(`created workspace ${ws.name}\n`);
+  if (ensured.created && !opts.json) process.stdout.write(`created workspace ${ws.name}\n`);
   if (opts.readOnly) core.store.workspaces.setReadOnly(ws.id, true);
-  const bar = new cliProgress.SingleBar(
-    { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
-    cliProgress.Presets.shades_classic,
-  );
-  const pending = new Set<string>();
-  let refused = 0;
-  let failedStages = 0;
+  const bar = opts.json
+    ? null
+    : new cliProgress.SingleBar(
+        { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
+        cliProgress.Presets.shades_classic,
+      );
+  const pending = new Map<string, string>(); // asset id → file
+  const tally = { refused: 0, failed: 0, modelMissing: 0 };
   let added = false;
   let finish = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
   core.host.on('run-finished', (e: RunFinishedEvent) => {
-    if (!pending.has(e.assetId)) return;
-    if (e.state === 'failed') failedStages++;
-    bar.update({ stage: `${e.stage} ${e.state}` });
+    const file = pending.get(e.assetId);
+    if (file === undefined) return;
+    if (e.state === 'failed' && e.code === 'model_not_installed') tally.modelMissing++;
+    else if (e.state === 'failed') tally.failed++;
+    if (opts.json) jsonLine({ event: 'stage', file, video_id: e.assetId, stage: e.stage, state: e.state, code: e.code ?? null });
+    bar?.update({ stage: `${e.stage} ${e.state}` });
     if (e.assetCompleted) {
       pending.delete(e.assetId);
-      bar.increment();
+      if (opts.json) jsonLine({ event: 'completed', file, video_id: e.assetId });
+      bar?.increment();
       if (pending.size === 0 && added) finish();
     }
   });
-  bar.start(files.length, 0, { stage: 'adding files' });
+  bar?.start(files.length, 0, { stage: 'adding files' });
+  const queued: string[] = [];
   for (const file of files) {
     try {
       const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
-      pending.add(ack.video_id);
+      pending.set(ack.video_id, file);
+      queued.push(ack.video_id);
+      if (opts.json) jsonLine({ event: 'added', file, video_id: ack.video_id });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      refused++;
-      bar.setTotal(files.length - refused);
-      process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
+      tally.refused++;
+      bar?.setTotal(files.length - tally.refused);
+      if (opts.json) jsonLine({ event: 'refused', file, code: err.code, message: err.message });
+      else process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
     }
   }
   added = true;
-  if (config.workers === 0) {
-    bar.stop();
-    process.stdout.write(`${pending.size} file(s) queued; indexing is paused (--workers 0)\n`);
-  } else {
+  const paused = config.workers === 0;
+  if (!paused) {
     if (pending.size > 0) await done;
     else finish();
-    bar.stop();
-    process.stdout.write(
-      `${files.length - refused} indexed into workspace ${ws.name}, ${refused} refused, ${failedStages} stage run(s) failed (see GET /videos/{id})\n`,
-    );
+  }
+  bar?.stop();
+  const indexed = paused ? 0 : files.length - tally.refused;
+  const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
+  if (opts.json) {
+    jsonLine({
+      event: 'summary',
+      workspace: ws.name,
+      files: files.length,
+      indexed,
+      queued: paused ? queued.length : 0,
+      refused: tally.refused,
+      failed_stage_runs: tally.failed,
+      skipped_model_not_installed: tally.modelMissing,
+      exit_code: exitCode,
+    });
+  } else if (paused) {
+    process.stdout.write(`${queued.length} file(s) queued; indexing is paused (--workers 0)\n`);
+  } else {
+    process.stdout.write(`${indexed} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
+    if (tally.failed > 0) process.stdout.write(`failed: ${tally.failed} stage run(s) (why: GET /videos/{id}, its index report)\n`);
+    if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
   }
   await core.close();
+  process.exitCode = exitCode;
 }
 
 program
   .command('index <paths...>')
-  .description('index files and folders (recursively) in place, with a progress bar')
+  .description('index files and folders (recursively) in place, with a progress bar; exit code 2 when a file was refused or a stage failed')
   .addOption(dataOption())
   .option('--workspace <name>', 'workspace to index into', 'default')
   .addOption(new Option('--pipeline <name>', 'pipeline').choices([...PIPELINES]).default('arrow'))
   .option('--options <json>', 'index options for these files (SPEC 2.7)')
   .option('--workers <n>', 'indexer processes', (v) => Number(v))
+  .option('--json', 'one JSON object per line: added, refused, stage, completed events, then a summary')
   .action((paths: string[], opts: IndexRun) => indexPaths(paths, opts));
 
 const models = program.command('models').description('optional models: list, pull (download), verify, remove');
@@ -423,7 +462,7 @@ program
   .option('--workspace <name>', 'workspace to search', 'default')
   .option('--limit <n>', 'number of hits', (v) => Number(v), 10)
   .option('--rerank', 'second pass: exact phrase and query coverage')
-  .option('--json', 'print the JSON answer')
+  .option('--json', 'print the answer as one line of JSON (as POST /search answers)')
   .action(async (query: string, opts: { data?: string; workspace: string; limit: number; rerank?: boolean; json?: boolean }) => {
     await withStoreAsync(opts.data, async (store) => {
       const ws = store.workspaces.byName(opts.workspace);
@@ -433,7 +472,7 @@ program
       // Printed as the API answers, with frame URLs relative to the server.
       const answer = new Presenter(new UrlSigner(opts.data ?? defaultDataDir()), '').hits(await new SearchService(store).search(auth, request));
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(answer)}\n`);
         return;
       }
       if (answer.hits.length === 0) process.stdout.write('no hits\n');

@@ -93,12 +93,19 @@ describe('media-index CLI', () => {
     const r = cli(['index', '--data', dir, '--workspace', 'home', folder, corpus('video/imageio/realshort.mp4')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/3 indexed into workspace home, 0 refused/);
+    // Optional models this build does not have are skipped stages, not failures (exit code 0).
+    expect(r.stdout).toMatch(/^skipped: optional model not installed \(\d+ stages; `media-index models list`\)$/m);
+    expect(r.stdout).not.toMatch(/fail/);
     expect(r.stderr).toMatch(/skipped .*readme\.xyz: not a supported type/);
     expect(r.stderr).toMatch(/skipped .*old\.doc/);
 
     const found = cli(['search', '--data', dir, '--workspace', 'home', 'text from LibreOffice Writer']);
     expect(found.code, found.stderr).toBe(0);
     expect(found.stdout).toMatch(/^ 1\. 1\.000 {2}a-text\.pdf {2}page 1 /m);
+    const asJson = cli(['search', '--data', dir, '--workspace', 'home', 'text from LibreOffice Writer', '--json']);
+    expect(asJson.stdout.trim().split('\n')).toHaveLength(1); // one JSON object, as POST /search answers
+    const answer = JSON.parse(asJson.stdout);
+    expect([answer.query, answer.hits[0].file_name, answer.hits[0].page]).toEqual(['text from LibreOffice Writer', 'a-text.pdf', 1]);
     expect(cli(['search', '--data', dir, '--workspace', 'home', 'nonexistentword']).stdout).toBe('no hits\n');
 
     const key = cli(['keys', 'create', '--data', dir, '--workspace', 'home', '--scopes', 'read,write']).stdout.trim().split('\n').at(-1)!;
@@ -134,6 +141,47 @@ describe('media-index CLI', () => {
     await s.exited;
   }, 180_000);
 
+  it('index --json prints one event per line and a summary; a refused file or a failed stage is exit code 2', () => {
+    const dir = data();
+    const folder = tempDir('mi-cli-json-');
+    dirs.push(folder);
+    fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(folder, 'a-text.pdf'));
+    fs.writeFileSync(path.join(folder, 'not-a.pdf'), 'plain text, not a PDF');
+    const r = cli(['index', '--data', dir, folder, '--json', '--workers', '1']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe('');
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const pdf = path.join(folder, 'a-text.pdf');
+    const added = events.find((e) => e.event === 'added');
+    expect(added).toEqual({ event: 'added', file: pdf, video_id: expect.stringMatching(/^vid_/) });
+    expect(events.find((e) => e.event === 'refused')).toMatchObject({ file: path.join(folder, 'not-a.pdf'), code: 'unsupported_file_type' });
+    expect(events).toContainEqual({ event: 'stage', file: pdf, video_id: added.video_id, stage: 'extract', state: 'ok', code: null });
+    const missing = events.filter((e) => e.event === 'stage' && e.code === 'model_not_installed').length;
+    expect(missing).toBeGreaterThan(0);
+    expect(events.at(-2)).toEqual({ event: 'completed', file: pdf, video_id: added.video_id });
+    expect(events.at(-1)).toEqual({
+      event: 'summary',
+      workspace: 'default',
+      files: 2,
+      indexed: 1,
+      queued: 0,
+      refused: 1,
+      failed_stage_runs: 0,
+      skipped_model_not_installed: missing,
+      exit_code: 2,
+    });
+
+    // A PDF cut short is accepted (its header is a PDF's) and fails to extract: a real failure.
+    const cut = path.join(folder, 'cut.pdf');
+    fs.writeFileSync(cut, fs.readFileSync(corpus('docs/a-text.pdf')).subarray(0, 3000));
+    const failed = cli(['index', '--data', dir, cut, '--workers', '1']);
+    expect(failed.code).toBe(2);
+    expect(failed.stdout).toMatch(/^failed: [1-9]\d* stage run\(s\) \(why: GET \/videos\/\{id\}, its index report\)$/m);
+  }, 120_000);
+
   it('libraries add, list, scan and remove: on their own, and through a running service', async () => {
     const dir = data();
     const lib = data();
@@ -153,8 +201,15 @@ describe('media-index CLI', () => {
     // A running service holds the folder: the commands go to it (no "in use" refusal).
     const s = startServe(['--data', dir], env);
     await s.url;
-    const viaService = cli(['libraries', 'add', second, '--data', dir, '--wait'], env);
-    expect(viaService.code).toBe(0);
+    const viaService = cli(['libraries', 'add', second, '--data', dir, '--wait', '--json'], env);
+    expect(viaService.code, viaService.stderr).toBe(0);
+    const events = viaService.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events[0]).toMatchObject({ event: 'added', library_id: expect.stringMatching(/^lib_/), path: fs.realpathSync(second) });
+    expect(events.slice(1, -1).every((e) => e.event === 'progress' && e.library_id === events[0].library_id)).toBe(true);
+    expect(events.at(-1)).toMatchObject({ event: 'summary', exit_code: 0, library: { status: 'watching', assets: 1, pending: 0, refused: 0 } });
     const list = cli(['libraries', 'list', '--data', dir], env).stdout;
     expect(list).toMatch(new RegExp(`${id}  ${fs.realpathSync(lib)}  watching  1 assets`));
     expect(list).toMatch(new RegExp(`${fs.realpathSync(second)}  watching  1 assets, 0 pending`));
