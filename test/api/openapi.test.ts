@@ -86,6 +86,13 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/api/v1/chat/stream'].post.responses['200'].content['text/event-stream'].schema).toEqual({ type: 'string' });
   });
 
+  it('is described for script writers in docs/scripts.md with the scripts npm run test:clients runs, as they are', () => {
+    const page = fs.readFileSync(new URL('../../docs/scripts.md', import.meta.url), 'utf8');
+    for (const f of ['tour.py', 'generate.ts', 'tour.ts']) {
+      expect(page, f).toContain(fs.readFileSync(new URL(`../../docs/scripts/${f}`, import.meta.url), 'utf8').trimEnd());
+    }
+  });
+
   it('is what the checked-in TypeScript types were generated from (npm run api:types)', async () => {
     expect(fs.readFileSync(TYPES_FILE, 'utf8')).toBe(await apiTypes(doc));
   });
