@@ -1,10 +1,9 @@
 // Questions answered from the index (POST /chat/stream): the evidence, the text as it is written, the answer.
-import { postEvents } from './client.ts';
-import type { z } from 'zod';
-import type { ChatResponse, Evidence } from '../../../server/contract/answers.ts';
+import { postEvents, type Data } from './client.ts';
 
-export type Answer = z.infer<typeof ChatResponse>;
-export type Moment = Evidence;
+/** The `answer` event: the data of POST /chat. */
+export type Answer = Data<'/api/v1/chat', 'post'>;
+export type Moment = Answer['citations'][number];
 
 export interface AskHandlers {
   evidence(moments: Moment[]): void;
@@ -15,8 +14,9 @@ export interface AskHandlers {
 
 export function ask(query: string, on: AskHandlers, signal: AbortSignal): Promise<void> {
   return postEvents(
-    '/chat/stream',
+    '/api/v1/chat/stream',
     { query, max_tokens: 256 },
+    // The events' payloads, as the operation's description gives them (the document types the stream as text).
     (event, data) => {
       if (event === 'evidence') on.evidence((data as { moments: Moment[] }).moments);
       else if (event === 'chunk') on.chunk((data as { text: string }).text);

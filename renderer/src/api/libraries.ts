@@ -1,13 +1,11 @@
 // Libraries: folders indexed in place and kept in sync.
-import type { z } from 'zod';
-import type { Library as LibrarySchema, LibraryProblem } from '../../../server/contract/libraries.ts';
-import { api, apiList } from './client.ts';
+import { api, data, list, type Data } from './client.ts';
 
-export type Library = z.infer<typeof LibrarySchema>;
-export type Problem = z.infer<typeof LibraryProblem>;
+export type Library = Data<'/api/v1/libraries/{id}', 'get'>;
+export type Problem = Data<'/api/v1/libraries/{id}/problems', 'get'>[number];
 
-export const listLibraries = () => apiList<Library>('/libraries?limit=200');
-export const addLibrary = (path: string, exclude: string[]) => api<Library>('POST', '/libraries', { path, exclude });
-export const scanLibrary = (id: string) => api<{ library_id: string }>('POST', `/libraries/${encodeURIComponent(id)}/scan`);
-export const removeLibrary = (id: string) => api<{ library_id: string; assets_removed: number }>('DELETE', `/libraries/${encodeURIComponent(id)}`);
-export const libraryProblems = (id: string) => apiList<Problem>(`/libraries/${encodeURIComponent(id)}/problems?limit=200`);
+export const listLibraries = () => list(api().GET('/api/v1/libraries', { params: { query: { limit: 200 } } }));
+export const addLibrary = (path: string, exclude: string[]) => data(api().POST('/api/v1/libraries', { body: { path, exclude } }));
+export const scanLibrary = (id: string) => data(api().POST('/api/v1/libraries/{id}/scan', { params: { path: { id } } }));
+export const removeLibrary = (id: string) => data(api().DELETE('/api/v1/libraries/{id}', { params: { path: { id } } }));
+export const libraryProblems = (id: string) => list(api().GET('/api/v1/libraries/{id}/problems', { params: { path: { id }, query: { limit: 200 } } }));

@@ -1,22 +1,20 @@
 // Workspace settings: index options, engines and optional models.
-import type { z } from 'zod';
-import type { EnginesView, IndexOptionsView } from '../../../server/contract/index-options.ts';
-import type { ModelsView } from '../../../server/contract/models.ts';
-import type { CreatedKeyView, KeysView } from '../../../server/contract/keys.ts';
-import { api } from './client.ts';
+import { api, data, type Body, type Data } from './client.ts';
 
-export type { IndexOptionsView };
-export type Engines = z.infer<typeof EnginesView>;
-export type Models = z.infer<typeof ModelsView>;
-export type Keys = z.infer<typeof KeysView>;
-export type CreatedKey = z.infer<typeof CreatedKeyView>;
+export type IndexOptionsView = Data<'/api/v1/index-options', 'get'>;
+/** The workspace's index options as they are set (PUT /index-options): each stage on, off or with its values. */
+export type IndexOptionsInput = Body<'/api/v1/index-options', 'put'>;
+export type Engines = Data<'/api/v1/engines', 'get'>;
+export type Models = Data<'/api/v1/models', 'get'>;
+export type Keys = Data<'/api/v1/keys', 'get'>;
+export type CreatedKey = Data<'/api/v1/keys', 'post'>;
 
-export const getIndexOptions = () => api<IndexOptionsView>('GET', '/index-options');
-export const putIndexOptions = (options: Record<string, unknown>) => api<IndexOptionsView>('PUT', '/index-options', options);
-export const getEngines = () => api<Engines>('GET', '/engines');
-export const getModels = () => api<Models>('GET', '/models');
-export const getKeys = () => api<Keys>('GET', '/keys');
-export const createKey = (body: { label?: string; scopes: Array<'read' | 'write'>; expires_in?: string }) => api<CreatedKey>('POST', '/keys', body);
-export const revokeKey = (id: string) => api<{ key_id: string; revoked: true }>('DELETE', `/keys/${encodeURIComponent(id)}`);
-export const importModel = (name: string, from: string) => api<{ name: string; state: string }>('POST', `/models/${encodeURIComponent(name)}/import`, { from });
-export const pullModel = (name: string) => api<{ name: string; state: string }>('POST', `/models/${encodeURIComponent(name)}/pull`);
+export const getIndexOptions = () => data(api().GET('/api/v1/index-options'));
+export const putIndexOptions = (options: IndexOptionsInput) => data(api().PUT('/api/v1/index-options', { body: options }));
+export const getEngines = () => data(api().GET('/api/v1/engines'));
+export const getModels = () => data(api().GET('/api/v1/models'));
+export const getKeys = () => data(api().GET('/api/v1/keys'));
+export const createKey = (body: Body<'/api/v1/keys', 'post'>) => data(api().POST('/api/v1/keys', { body }));
+export const revokeKey = (id: string) => data(api().DELETE('/api/v1/keys/{id}', { params: { path: { id } } }));
+export const importModel = (name: string, from: string) => data(api().POST('/api/v1/models/{name}/import', { params: { path: { name } }, body: { from } }));
+export const pullModel = (name: string) => data(api().POST('/api/v1/models/{name}/pull', { params: { path: { name } } }));

@@ -1,6 +1,6 @@
 // A picture with boxes over it (normalized 0..1, origin top-left), and a face cut out of its picture.
 import { useEffect, useState, type ReactNode } from 'react';
-import type { Box } from '../../../server/contract/common.ts';
+import type { Box } from '../api/videos.ts';
 
 export interface Overlay extends Box {
   key: string;

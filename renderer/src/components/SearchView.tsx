@@ -11,7 +11,7 @@ import type { SearchHit, SearchResponse } from '../api/search.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { takenLabel } from './Info.tsx';
 
-export function Highlighted({ text, ranges, max = 280 }: { text: string; ranges: Array<[number, number]>; max?: number }) {
+export function Highlighted({ text, ranges, max = 280 }: { text: string; ranges: SearchHit['snippet']['highlights']; max?: number }) {
   // Show the part around the first highlight when the text is long.
   const first = ranges[0]?.[0] ?? 0;
   const start = text.length > max && first > max / 3 ? text.lastIndexOf(' ', first - max / 3) + 1 : 0;

@@ -4,7 +4,6 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSettings } from '../stores/settings.ts';
 import { useSession } from '../stores/session.ts';
-import type { EffectiveStage } from '../../../server/contract/stages.ts';
 import { Libraries } from './Libraries.tsx';
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
@@ -41,7 +40,7 @@ export function Settings() {
                 <input
                   type="checkbox"
                   aria-label={`${s.name} on`}
-                  checked={(options.effective as Record<string, EffectiveStage>)[s.name].enabled}
+                  checked={options.effective[s.name].enabled}
                   onChange={(e) => void setStage(s.name, e.target.checked)}
                 />
               </td>

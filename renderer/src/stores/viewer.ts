@@ -2,11 +2,20 @@
 // with its boxes, a video moment's keyframe with the boxes of that moment — and the box a search
 // hit pointed at.
 import { create } from 'zustand';
-import { getAsset, getPage, getRegionsAt, getTranscript, type AssetDetail, type PageView, type RegionsView, type TranscriptView } from '../api/videos.ts';
+import {
+  getAsset,
+  getPage,
+  getRegionsAt,
+  getTranscript,
+  type AssetDetail,
+  type Box,
+  type PageView,
+  type RegionsView,
+  type TranscriptView,
+} from '../api/videos.ts';
 import { ApiError } from '../api/client.ts';
-import type { Box } from '../../../server/contract/common.ts';
 
-export type { Box } from '../../../server/contract/common.ts';
+export type { Box };
 
 interface ViewerState {
   asset: AssetDetail | null;
