@@ -87,6 +87,8 @@ function errorStatuses(spec: AnyRouteSpec): number[] {
  */
 function rawSchema(type: string): Record<string, unknown> {
   if (type === 'application/json') return { type: 'object' };
+  // SSE-aware tools read a stream's schema as each event's, generators as the whole body's: any value.
+  if (type === 'text/event-stream') return { description: 'server-sent events, each `event: NAME` and `data: JSON` (see the summary)' };
   if (type.startsWith('text/')) return { type: 'string' };
   return { type: 'string', format: 'binary', ...(type.includes('*') ? {} : { contentMediaType: type }) };
 }
@@ -137,7 +139,9 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): 
       op.requestBody = { required: true, content: { 'multipart/form-data': multipartBody(spec.multipart, spec.example) } };
     } else if (bodyType) {
       const example = spec.example ? { example: spec.example } : {};
-      op.requestBody = { required: true, content: { 'application/json': { schema: schema(bodyType, 'input'), ...example } } };
+      // A request without a body is read as {}: where {} is a valid body, the body may be left out.
+      const required = Boolean(spec.bodyDoc) || !bodyType.safeParse({}).success;
+      op.requestBody = { required, content: { 'application/json': { schema: schema(bodyType, 'input'), ...example } } };
     }
     let success: Record<string, unknown>;
     if (spec.kind !== 'raw') {
