@@ -455,4 +455,35 @@ describe('the app in Chromium', () => {
     await page.locator('.side li a', { hasText: 'John Schneider' }).first().waitFor();
     expect(await page.getByLabel('who is this').count()).toBe(0);
   }, 180_000);
+
+  it('shows in the search box only the search on screen, keeps at most three toasts, and Escape dismisses the newest', async () => {
+    await page.getByLabel('search').fill('cat');
+    await page.getByLabel('search').press('Enter');
+    await page.getByText('Results for “cat”').waitFor();
+    await page.getByRole('link', { name: 'Library' }).click();
+    await page.getByTestId('library').waitFor();
+    expect(await page.getByLabel('search').inputValue()).toBe('');
+    await page.goBack();
+    await page.getByText('Results for “cat”').waitFor();
+    expect(await page.getByLabel('search').inputValue()).toBe('cat');
+
+    // Four changes in a row, each with its toast: three stay on screen, the newest last.
+    await page.evaluate(() => (window.location.hash = '#/settings'));
+    const toggle = page.getByLabel('labels on');
+    await toggle.waitFor();
+    const start = await toggle.isChecked();
+    await page.waitForFunction(() => !document.querySelector('.toast'), undefined, { timeout: 15_000 }); // earlier screens' toasts gone
+    for (let i = 1; i <= 4; i++) {
+      await toggle.click();
+      await page.waitForFunction((n) => document.querySelectorAll('.toast').length === Math.min(3, n), i);
+    }
+    expect(await toggle.isChecked()).toBe(start);
+    const shown = await page.locator('.toast').allTextContents();
+    expect(shown).toHaveLength(3);
+    expect(shown.at(-1)).toBe(`labels ${start ? 'on' : 'off'} for new uploads.`);
+    await shot('toasts');
+    // The checkbox has the focus: Escape is not a text field's, so it dismisses the newest toast.
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.toast').allTextContents()).toEqual(shown.slice(0, 2));
+  });
 });

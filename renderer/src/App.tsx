@@ -13,12 +13,24 @@ import { PeopleGrid, PersonPage } from './components/People.tsx';
 import { Settings } from './components/Settings.tsx';
 import { Ask } from './components/Ask.tsx';
 
+const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, select, [role=dialog]';
+
 function Toasts() {
   const { items, dismiss } = useToasts(useShallow((s) => ({ items: s.items, dismiss: s.dismiss })));
+  // Escape dismisses the newest toast, unless it went to a text field or a dialog (which have their own).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const newest = useToasts.getState().items.at(-1);
+      if (e.key !== 'Escape' || !newest || (e.target as Element | null)?.closest?.(TEXT_ENTRY)) return;
+      dismiss(newest.id);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [dismiss]);
   return (
     <div className="toasts" role="status" aria-live="polite">
       {items.map((t) => (
-        <div key={t.id} className={`toast toast-${t.kind}`} onClick={() => dismiss(t.id)}>
+        <div key={t.id} className={`toast toast-${t.kind}`} title="Esc or click to dismiss" onClick={() => dismiss(t.id)}>
           {t.text}
         </div>
       ))}
@@ -31,11 +43,10 @@ function SearchBox() {
   const go = useNav((s) => s.go);
   const route = useNav((s) => s.route);
   const input = useRef<HTMLInputElement>(null);
-  // The box shows the search on screen (a link, the back button), not what was typed last.
-  const shown = route.screen === 'search' ? (route.params.get('q') ?? '') : null;
-  useEffect(() => {
-    if (shown !== null) setQuery(shown);
-  }, [shown, setQuery]);
+  // The box shows the search on screen (a link, the back button), and is empty on other screens: never
+  // a search that is no longer shown.
+  const shown = route.screen === 'search' ? (route.params.get('q') ?? '') : '';
+  useEffect(() => setQuery(shown), [route.screen, shown, setQuery]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === '/' && document.activeElement?.tagName !== 'INPUT') {

@@ -14,12 +14,14 @@ interface ToastsState {
 }
 
 let next = 1;
+/** Toasts on screen at once: a new one pushes out the oldest. */
+export const MAX_TOASTS = 3;
 
 export const useToasts = create<ToastsState>((set, get) => ({
   items: [],
   push(kind, text) {
     const id = next++;
-    set({ items: [...get().items.slice(-4), { id, kind, text }] });
+    set({ items: [...get().items.slice(-(MAX_TOASTS - 1)), { id, kind, text }] });
     setTimeout(() => get().dismiss(id), kind === 'error' ? 8000 : 4000);
   },
   dismiss(id) {
