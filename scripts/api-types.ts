@@ -18,10 +18,7 @@ const BLOB = ts.factory.createTypeReferenceNode('Blob');
 /** The document as TypeScript types: binary parts and answers as Blob (what fetch sends and reads). */
 export async function apiTypes(doc: unknown): Promise<string> {
   const ast = await openapiTS(doc as Parameters<typeof openapiTS>[0], {
-    transform(schema) {
-      if (typeof schema === 'object' && schema && 'format' in schema && schema.format === 'binary') return BLOB;
-      return undefined;
-    },
+    transform: (schema) => (schema.format === 'binary' ? BLOB : undefined),
   });
   return HEADER + astToString(ast);
 }

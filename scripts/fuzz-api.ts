@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pinnedVenv } from './venv.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const CORPUS = path.resolve(ROOT, '../shared/corpus');
@@ -25,17 +26,7 @@ function log(msg: string): void {
 }
 
 /** The `st` command of a virtual environment holding the pinned schemathesis. */
-function schemathesis(): string {
-  const st = path.join(VENV, 'bin', 'st');
-  const marker = path.join(VENV, 'installed.txt');
-  if (fs.existsSync(st) && fs.readFileSync(marker, 'utf8').trim() === SCHEMATHESIS) return st;
-  log(`installing ${SCHEMATHESIS} into ${VENV}`);
-  fs.rmSync(VENV, { recursive: true, force: true });
-  execFileSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
-  execFileSync(path.join(VENV, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', SCHEMATHESIS], { stdio: 'inherit' });
-  fs.writeFileSync(marker, `${SCHEMATHESIS}\n`);
-  return st;
-}
+const schemathesis = () => path.join(pinnedVenv(VENV, [SCHEMATHESIS], log), 'bin', 'st');
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

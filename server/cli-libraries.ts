@@ -113,8 +113,9 @@ async function follow(target: Target, id: string, json = false): Promise<Library
       assets: l.assets,
       pending: l.pending,
     };
-    if (json && JSON.stringify(progress) !== last) jsonLine(progress);
-    last = JSON.stringify(progress);
+    const said = JSON.stringify(progress);
+    if (json && said !== last) process.stdout.write(`${said}\n`);
+    last = said;
     if (!l.scan.running && !l.scan.queued && l.status !== 'scanning' && l.pending === 0) {
       bar?.stop();
       if (l.refused + l.unreadable > 0) process.exitCode = 2;

@@ -307,12 +307,10 @@ async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
     }
   });
   bar?.start(files.length, 0, { stage: 'adding files' });
-  const queued: string[] = [];
   for (const file of files) {
     try {
       const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
       pending.set(ack.video_id, file);
-      queued.push(ack.video_id);
       if (opts.json) jsonLine({ event: 'added', file, video_id: ack.video_id });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -329,7 +327,8 @@ async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
     else finish();
   }
   bar?.stop();
-  const indexed = paused ? 0 : files.length - tally.refused;
+  const accepted = files.length - tally.refused;
+  const indexed = paused ? 0 : accepted;
   const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
   if (opts.json) {
     jsonLine({
@@ -337,14 +336,14 @@ async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
       workspace: ws.name,
       files: files.length,
       indexed,
-      queued: paused ? queued.length : 0,
+      queued: paused ? accepted : 0,
       refused: tally.refused,
       failed_stage_runs: tally.failed,
       skipped_model_not_installed: tally.modelMissing,
       exit_code: exitCode,
     });
   } else if (paused) {
-    process.stdout.write(`${queued.length} file(s) queued; indexing is paused (--workers 0)\n`);
+    process.stdout.write(`${accepted} file(s) queued; indexing is paused (--workers 0)\n`);
   } else {
     process.stdout.write(`${indexed} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
     if (tally.failed > 0) process.stdout.write(`failed: ${tally.failed} stage run(s) (why: GET /videos/{id}, its index report)\n`);

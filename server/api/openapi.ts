@@ -97,15 +97,16 @@ function rawSchema(type: string): Record<string, unknown> {
  * multipart/form-data: the text fields of the route's contract, plus the binary `file` part. A text
  * field that carries JSON says so (`contentMediaType`, `contentSchema`) and gets an encoding entry.
  */
-function multipartBody(fields: z.ZodType, example: Record<string, unknown> | undefined): Record<string, unknown> {
+function multipartBody(fields: z.ZodType, jsonParts: Record<string, z.ZodType>, example: Record<string, unknown> | undefined): Record<string, unknown> {
   const json = schema(fields, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-  const properties = {
+  const properties: Record<string, Record<string, unknown>> = {
     file: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: 'the file: a video, photo or document' },
     ...json.properties,
   };
   const encoding: Record<string, unknown> = { file: { contentType: 'application/octet-stream' } };
-  for (const [name, p] of Object.entries(json.properties ?? {})) {
-    if (p.contentMediaType === 'application/json') encoding[name] = { contentType: 'application/json' };
+  for (const [name, t] of Object.entries(jsonParts)) {
+    properties[name] = { ...properties[name], contentMediaType: 'application/json', contentSchema: schema(t, 'input') };
+    encoding[name] = { contentType: 'application/json' };
   }
   return {
     schema: { ...json, properties, required: ['file', ...(json.required ?? [])] },
@@ -115,11 +116,8 @@ function multipartBody(fields: z.ZodType, example: Record<string, unknown> | und
 }
 
 export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): Record<string, unknown> {
-  const ids = new Map<string, string>();
-  for (const r of routes) {
-    if ([...ids.values()].includes(r.operationId)) throw new Error(`operationId ${r.operationId} is used twice`);
-    ids.set(`${r.method} ${r.path}`, r.operationId);
-  }
+  const ids = new Map(routes.map((r) => [`${r.method} ${r.path}`, r.operationId]));
+  if (new Set(ids.values()).size !== routes.length) throw new Error('an operationId is used by two routes');
   const paths: Record<string, Record<string, unknown>> = {};
   const errorRef = { $ref: '#/components/schemas/Error' };
   for (const spec of routes) {
@@ -136,7 +134,7 @@ export function buildOpenApi(routes: readonly AnyRouteSpec[], version: string): 
     };
     const bodyType = spec.bodyDoc ?? spec.body;
     if (spec.multipart) {
-      op.requestBody = { required: true, content: { 'multipart/form-data': multipartBody(spec.multipart, spec.example) } };
+      op.requestBody = { required: true, content: { 'multipart/form-data': multipartBody(spec.multipart, spec.multipartJson ?? {}, spec.example) } };
     } else if (bodyType) {
       const example = spec.example ? { example: spec.example } : {};
       // A request without a body is read as {}: where {} is a valid body, the body may be left out.

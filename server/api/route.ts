@@ -33,6 +33,8 @@ interface BaseSpec<P, Q, B> {
   bodyDoc?: z.ZodType;
   /** multipart/form-data with these text fields and a binary `file` part (documentation only). */
   multipart?: z.ZodType;
+  /** Text parts of `multipart` that carry JSON, with the schema of that JSON (documentation only). */
+  multipartJson?: Record<string, z.ZodType>;
   /** A request body that works, for the document's examples (a test checks it against `body`). */
   example?: Record<string, unknown>;
   middleware?: Middleware[];

@@ -52,7 +52,8 @@ export const UploadFields = z
     options: z
       .string()
       .max(64 * 1024)
-      .optional(),
+      .optional()
+      .describe('index options for this file (SPEC 2.7), as a JSON object in a text part'),
   })
   .strict();
 

@@ -1,5 +1,4 @@
 // /videos: upload, list, detail, delete (SPEC 4.1, 4.2).
-import { z } from 'zod';
 import { presenterFor } from '../present.ts';
 import { sendFile } from '../send-file.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
@@ -55,13 +54,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       operationId: 'uploadAsset',
       summary: 'Upload a video, photo or document and start indexing it',
       access: 'write',
-      multipart: UploadFields.extend({
-        options: UploadFields.shape.options.meta({
-          description: 'index options for this file (SPEC 2.7), as a JSON object in a text part',
-          contentMediaType: 'application/json',
-          contentSchema: z.toJSONSchema(IndexOptionsInput, { io: 'input' }),
-        }),
-      }),
+      multipart: UploadFields,
+      multipartJson: { options: IndexOptionsInput },
       example: { pipeline: 'arrow', options: '{"ocr": {"languages": ["en"]}, "captions": false}' },
       middleware: [uploadMiddleware(s.store.files.tmpDir, s.config.maxUploadBytes)],
       status: 201,
@@ -184,8 +178,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       handler: ({ auth, params, ctx }) => {
         // Names are the owner's: a workspace the photo is shared into does not get them.
         const asset = s.assets.owned(auth.workspaceId, params.id, 'export its face regions');
-        ctx.type =
-          ctx.accepts('application/rdf+xml', 'application/octet-stream') === 'application/octet-stream' ? 'application/octet-stream' : 'application/rdf+xml';
+        ctx.type = ctx.accepts('application/rdf+xml', 'application/octet-stream') || 'application/rdf+xml';
         ctx.set('Content-Disposition', `attachment; filename="${asset.file_name.replace(/[^\w.-]+/g, '_')}.xmp"`);
         ctx.body = s.people.xmp(asset);
       },
