@@ -29,7 +29,9 @@ let doc: string;
 
 /**
  * A `media-index serve` of its own data folder, with a key for each language's workspace. `limited`
- * has a rate low enough that polling meets 429 (15 requests a 2-second window per key); `plain` the
+ * has a rate low enough that every run meets 429 whatever the machine's speed (4 requests a 2-second
+ * window per key: the four uploads and the first poll, or the six calls of steps 3 to 5 made back to back,
+ * cannot all fit); `plain` the
  * default, so that the script's second re-group reliably meets 409 busy (not a 429 wait first).
  */
 function service(rateLimit?: number) {
@@ -52,7 +54,7 @@ function service(rateLimit?: number) {
 let services: Record<'plain' | 'limited', ReturnType<typeof service>>;
 
 beforeAll(async () => {
-  services = { plain: service(), limited: service(15) };
+  services = { plain: service(), limited: service(4) };
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-clients-'));
   doc = path.join(work, 'openapi.json');
   fs.writeFileSync(doc, await (await fetch(`${await services.plain.url}/api/v1/openapi.json`)).text());
