@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test-clients/**/*.test.ts'],
-    globalSetup: ['test-clients/setup.ts'],
+    globalSetup: ['test/helpers/leftovers.ts', 'test-clients/setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

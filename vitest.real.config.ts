@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test-real/**/*.test.ts'],
-    globalSetup: ['test-real/setup.ts'],
+    globalSetup: ['test/helpers/leftovers.ts', 'test-real/setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 600_000,
     pool: 'forks',

@@ -42,6 +42,27 @@ function intEnv(name: string, fallback: number): number {
   return Math.floor(n);
 }
 
+/** A positive number from the environment, else the fallback (unset, empty, 0 or not a number). */
+function positiveEnv(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+/**
+ * What one file may cost (SPEC 5: too_large, too_many_pages, too_long), read once per process: the
+ * indexer processes inherit the service's environment.
+ */
+export const limits = {
+  /** Bytes a zip container (Office, OpenDocument, EPUB) may inflate to. */
+  maxUnzippedBytes: positiveEnv('MEDIA_INDEX_MAX_UNZIPPED_BYTES', 512 * 1024 ** 2),
+  /** Pages of one document. */
+  maxPages: positiveEnv('MEDIA_INDEX_MAX_PAGES', 5000),
+  /** Pixels of one picture. */
+  maxPixels: positiveEnv('MEDIA_INDEX_MAX_PIXELS', 200_000_000),
+  /** Seconds of one video or recording; 0 is no limit. */
+  maxDurationS: positiveEnv('MEDIA_INDEX_MAX_DURATION_S', 0),
+};
+
 export function defaultDataDir(): string {
   return process.env.MEDIA_INDEX_DATA || envPaths('media-index', { suffix: '' }).data;
 }

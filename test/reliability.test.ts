@@ -3,21 +3,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
+import { docxBomb } from './helpers/zip-bomb.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 
 const CLI = fileURLToPath(new URL('../bin/media-index.js', import.meta.url));
 
+/** Every `serve` this file started and has not seen exit: stopped after the tests, whatever failed. */
+const running = new Set<ChildProcess>();
+afterAll(async () => {
+  await Promise.all(
+    [...running].map((child) => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      return exited;
+    }),
+  );
+});
+
 function serve(dataDir: string): Promise<{ url: string; kill: (sig: NodeJS.Signals) => Promise<void> }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  running.add(child);
+  const exited = new Promise<void>((r) =>
+    child.on('exit', () => {
+      running.delete(child);
+      r();
+    }),
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c) => {
@@ -175,6 +194,11 @@ describe('hostile and broken files', () => {
     const rssBefore = process.memoryUsage().rss;
     const cases: Array<[string, Uint8Array, (o: Awaited<ReturnType<typeof outcome>>) => void]> = [
       ['bomb.docx', bomb, (o) => expect(o.extract?.reason).toMatch(/^too_large/)],
+      [
+        'liar.docx',
+        await docxBomb('docProps/core.xml', 64 * 1024 * 1024, { declare: 100 }),
+        (o) => expect(o.extract?.reason).toMatch(/^too_large: docProps\/core.xml inflates past 100 bytes/),
+      ],
       ['huge.png', hugePng, (o) => expect(o.extract?.reason).toMatch(/^(too_large|corrupt)/)],
       ['nested.html', nested, (o) => expect(o.extract?.state).toMatch(/ok|failed/)],
       ['endless.pdf', endless, (o) => expect(o.extract).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^corrupt/) })],

@@ -6,6 +6,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
+import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool } from './ffmpeg.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput } from './types.ts';
 
@@ -13,7 +14,6 @@ const require = createRequire(import.meta.url);
 
 export const FRAME_LONG_SIDE = 2048;
 /** Decoded pixels above this are refused (decompression bombs). */
-export const MAX_PIXELS = Number(process.env.MEDIA_INDEX_MAX_PIXELS) || 200_000_000;
 
 sharp.concurrency(1); // one libvips thread per indexer process: the pool already uses every core
 sharp.cache(false);
@@ -23,7 +23,7 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
     try {
       const img = await decode({ buffer: await fs.promises.readFile(file) });
-      if (img.width * img.height > MAX_PIXELS) throw new ExtractError(`too_large: ${img.width}x${img.height} pixels`);
+      if (img.width * img.height > limits.maxPixels) throw new ExtractError(`too_large: ${img.width}x${img.height} pixels`);
       return sharp(Buffer.from(img.data.buffer), { raw: { width: img.width, height: img.height, channels: 4 } });
     } catch (err) {
       if (err instanceof ExtractError) throw err;
@@ -36,9 +36,9 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     const png = path.join(scratch, 'decoded.png');
     const r = await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', file, '-frames:v', '1', png], { timeoutMs: 60_000 });
     if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
-    return sharp(await fs.promises.readFile(png), { limitInputPixels: MAX_PIXELS });
+    return sharp(await fs.promises.readFile(png), { limitInputPixels: limits.maxPixels });
   }
-  return sharp(file, { limitInputPixels: MAX_PIXELS, failOn: 'error', animated: false });
+  return sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error', animated: false });
 }
 
 export async function extractImage(file: string, ext: string, assetDir: string): Promise<ExtractOutput> {
@@ -65,7 +65,7 @@ export async function extractImage(file: string, ext: string, assetDir: string):
     } catch (err) {
       if (err instanceof ExtractError) throw err;
       const msg = (err as Error).message;
-      if (/pixel limit/i.test(msg)) throw new ExtractError(`too_large: the image has more than ${MAX_PIXELS} pixels`);
+      if (/pixel limit/i.test(msg)) throw new ExtractError(`too_large: the image has more than ${limits.maxPixels} pixels`);
       throw new ExtractError(`corrupt: ${msg}`);
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);

@@ -394,13 +394,16 @@ async function pdf(file: string): Promise<{ meta: Partial<ReadMetadata>; warning
 }
 
 async function office(file: string, ext: string): Promise<{ meta: Partial<ReadMetadata>; warnings: string[] }> {
-  const { default: JSZip } = await import('jszip');
-  const zip = await JSZip.loadAsync(fs.readFileSync(file));
+  const { Zip } = await import('./zip.ts');
+  const zip = await Zip.open(file);
   const odf = ['.odt', '.odp'].includes(ext);
-  const entry = zip.file(odf ? 'meta.xml' : 'docProps/core.xml');
-  if (!entry) return { meta: {}, warnings: [] };
-  const raw = await entry.async('string');
-  if (raw.length > 1_000_000) return { meta: {}, warnings: ['document properties larger than 1 MB; not read'] };
+  const name = odf ? 'meta.xml' : 'docProps/core.xml';
+  if (!zip.has(name)) return { meta: {}, warnings: [] };
+  const raw = await zip.text(name, 1_000_000).catch((err: Error) => {
+    if (/^too_large/.test(err.message)) return null;
+    throw err;
+  });
+  if (raw === null) return { meta: {}, warnings: ['document properties larger than 1 MB; not read'] };
   const doc = (await xmlParser()).parse(raw) as Json;
   const props = (odf ? (isObj(doc['document-meta']) ? doc['document-meta'].meta : undefined) : doc.coreProperties) as Json | undefined;
   if (!isObj(props)) return { meta: {}, warnings: [] };
@@ -452,7 +455,10 @@ export async function readMetadata(file: string, ext: string, kind: AssetKind, o
     if (r) meta = r.meta;
   } else if (['.docx', '.pptx', '.xlsx', '.odt', '.odp'].includes(ext)) {
     const r = await guard('document properties', () => office(file, ext));
-    if (r) meta = r.meta;
+    if (r) {
+      meta = r.meta;
+      warnings.push(...r.warnings);
+    }
   }
   const sidecars = opts.linked ? sidecarsOf(file) : [];
   for (const s of sidecars) {

@@ -4,16 +4,14 @@
 // by length at paragraph boundaries, a heading starting a new page once the current one is half full.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import JSZip from 'jszip';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseHtml, NodeType, type HTMLElement, type Node } from 'node-html-parser';
 import { ExtractError, type ExtractedPage } from './types.ts';
 import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './layout.ts';
+import { Zip } from './zip.ts';
 
 const require = createRequire(import.meta.url);
 
-/** Refuses archives whose content would inflate past this (zip bombs). */
-export const MAX_UNZIPPED_BYTES = Number(process.env.MEDIA_INDEX_MAX_UNZIPPED_BYTES) || 512 * 1024 * 1024;
 export const MAX_SHEET_ROWS = 5000;
 export const CSV_ROWS_PER_PAGE = 100;
 export const MAX_CSV_ROWS = 200_000;
@@ -88,28 +86,6 @@ export function htmlBlocks(html: string): Block[] {
   return blocks;
 }
 
-async function loadZip(file: string): Promise<JSZip> {
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(await fs.promises.readFile(file));
-  } catch (err) {
-    throw new ExtractError(`corrupt: not a readable zip container (${(err as Error).message})`);
-  }
-  let total = 0;
-  zip.forEach((_p, entry) => {
-    // JSZip keeps each entry's declared size in a private field; reading it avoids inflating a zip bomb to measure it.
-    total += (entry as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0;
-  });
-  if (total > MAX_UNZIPPED_BYTES) throw new ExtractError(`too_large: the archive inflates to ${total} bytes`);
-  return zip;
-}
-
-async function zipText(zip: JSZip, name: string): Promise<string> {
-  const entry = zip.file(name);
-  if (!entry) throw new ExtractError(`corrupt: ${name} is missing`);
-  return entry.async('string');
-}
-
 type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 const xml = new XMLParser({
   preserveOrder: true,
@@ -165,7 +141,7 @@ function findAll(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
 }
 
 async function docx(file: string): Promise<ExtractedPage[]> {
-  await loadZip(file); // refuses zip bombs before mammoth inflates anything
+  await (await Zip.open(file)).verify(); // mammoth inflates it again, unguarded
   const mammoth = (await import('mammoth')).default;
   try {
     const { value } = await mammoth.convertToHtml({ path: file });
@@ -177,14 +153,15 @@ async function docx(file: string): Promise<ExtractedPage[]> {
 }
 
 async function pptx(file: string): Promise<ExtractedPage[]> {
-  const zip = await loadZip(file);
-  const slides = Object.keys(zip.files)
+  const zip = await Zip.open(file);
+  const slides = zip
+    .names()
     .map((name) => /^ppt\/slides\/slide(\d+)\.xml$/.exec(name))
     .filter((m): m is RegExpExecArray => m !== null)
     .sort((a, b) => Number(a[1]) - Number(b[1]));
   const pages: ExtractedPage[] = [];
   for (const [i, m] of slides.entries()) {
-    const tree = xml.parse(await zipText(zip, m[0])) as XmlNode[];
+    const tree = xml.parse(await zip.text(m[0])) as XmlNode[];
     const blocks = xmlParagraphs(tree, new Set(['a:p']))
       .map((b) => ({ text: normalizeSpace(b.text) }))
       .filter((b) => b.text);
@@ -194,8 +171,8 @@ async function pptx(file: string): Promise<ExtractedPage[]> {
 }
 
 async function openDocument(file: string, perPage: boolean): Promise<ExtractedPage[]> {
-  const zip = await loadZip(file);
-  const tree = xml.parse(await zipText(zip, 'content.xml')) as XmlNode[];
+  const zip = await Zip.open(file);
+  const tree = xml.parse(await zip.text('content.xml')) as XmlNode[];
   const paragraphTags = new Set(['text:p', 'text:h']);
   if (!perPage) return syntheticDocument(xmlParagraphs(tree, paragraphTags, new Set(['text:h'])));
   return findAll(tree, 'draw:page').map((page, i) =>
@@ -222,7 +199,7 @@ function cellText(v: unknown): string {
 }
 
 async function xlsx(file: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
-  await loadZip(file); // refuses zip bombs before exceljs inflates anything
+  await (await Zip.open(file)).verify(); // exceljs inflates it again, unguarded
   const ExcelJS = (await import('exceljs')).default;
   const wb = new ExcelJS.Workbook();
   try {
@@ -286,7 +263,7 @@ async function csv(file: string): Promise<{ pages: ExtractedPage[]; details: Rec
 }
 
 async function epub(file: string): Promise<ExtractedPage[]> {
-  await loadZip(file);
+  await (await Zip.open(file)).verify(); // epub2 inflates it again, unguarded
   const { EPub } = require('epub2') as typeof import('epub2');
   let book: InstanceType<typeof EPub>;
   try {

@@ -3,6 +3,7 @@
 // thumbnail. Stages that sample at their own rate (ocr, faces) call sampleFrames.
 import fs from 'node:fs';
 import path from 'node:path';
+import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot } from './types.ts';
 
@@ -12,7 +13,6 @@ export const MAX_SHOTS = 2000;
 export const KEYFRAME_LONG_SIDE = 1280;
 export const AUDIO_RATE = 16_000;
 /** Longer videos are refused (`too_long`); 0 means no limit. */
-export const MAX_DURATION_S = Number(process.env.MEDIA_INDEX_MAX_DURATION_S) || 0;
 
 export interface VideoProbe {
   duration_s: number;
@@ -112,8 +112,8 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
 export async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
   const t = tools();
   const probe = await probeVideo(file);
-  if (MAX_DURATION_S > 0 && probe.duration_s > MAX_DURATION_S) {
-    throw new ExtractError(`too_long: ${Math.round(probe.duration_s)} s; the limit is ${MAX_DURATION_S} s`);
+  if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
+    throw new ExtractError(`too_long: ${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');

@@ -4,6 +4,7 @@
 // derived goes; the original stays.
 import fs from 'node:fs';
 import path from 'node:path';
+import { limits } from '../../config.ts';
 import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
@@ -12,7 +13,6 @@ import { extractStage } from './extract.stage.ts';
 /** Everything extraction may write into the asset folder. */
 const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
-export const MAX_PAGES = Number(process.env.MEDIA_INDEX_MAX_PAGES) || 5000;
 
 // The readers of each kind (pdf.js, the office formats' parsers, the canvas that lays out a sheet;
 // sharp for photos, ffmpeg's for videos) are loaded when a file of their kind comes: a process that
@@ -24,9 +24,9 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
     details,
     thumbnail: drawn,
   } = asset.ext === '.pdf'
-    ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: MAX_PAGES })
+    ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: limits.maxPages })
     : { ...(await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext)), thumbnail: null };
-  if (pages.length > MAX_PAGES) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${MAX_PAGES}`);
+  if (pages.length > limits.maxPages) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${limits.maxPages}`);
   let thumbnail = drawn;
   if (!thumbnail && pages[0]?.passages.length) {
     // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.

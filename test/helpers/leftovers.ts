@@ -1,0 +1,50 @@
+// Global set-up of every test suite: marks this run's environment, which every process the tests
+// start inherits (servers, indexer processes, ffmpeg, Chromium), and fails the run when one of them
+// outlives it: a test must stop what it starts, even when it fails. An orphan whose parent died is
+// found too (by the mark, not by parentage), and is killed so that it cannot outlive the report.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+
+const MARK = 'MEDIA_INDEX_TEST_RUN';
+
+/** Processes other than this one whose environment carries `mark` (Linux: /proc; elsewhere none). */
+function marked(mark: string): Array<{ pid: number; command: string }> {
+  if (process.platform !== 'linux') return [];
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(`${MARK}=${mark}`)) continue;
+      if (/^\S+ \(.*\) Z/s.test(fs.readFileSync(`/proc/${pid}/stat`, 'latin1'))) continue; // exited, not yet reaped
+      found.push({ pid, command: fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim().slice(0, 300) });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+export default function setup(): () => Promise<void> {
+  const mark = crypto.randomUUID();
+  process.env[MARK] = mark;
+  return async () => {
+    // Processes asked to stop in an afterAll may still be shutting down (a server stops its indexers).
+    let left = marked(mark);
+    for (let waited = 0; left.length && waited < 10_000; waited += 250) {
+      await new Promise((r) => setTimeout(r, 250));
+      left = marked(mark);
+    }
+    if (!left.length) return;
+    for (const p of left) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    // A teardown's error is printed but does not fail the run; the exit code does.
+    process.exitCode = 1;
+    throw new Error(`${left.length} process(es) started by the tests outlived them (killed now):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}`);
+  };
+}
