@@ -1,8 +1,8 @@
 // Writes models/manifest.json: the optional models, each with its hub repository, revision and the
 // files the app loads. Files are pinned by size and sha256 where the hashes are known: weights' from
 // the upstream list in ../shared/models-meta, configs and tokenizers hashed from the real copies
-// there. The others are checked against the hub's published checksums at install (README,
-// Optional models). Run: npx tsx scripts/pin-models.ts
+// there. The others are checked against the hub's published checksums at install
+// (docs/models.md). Run: npx tsx scripts/pin-models.ts
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';

@@ -104,7 +104,7 @@ export function requireAccess(state: AppState, access: Access): AuthContext {
 }
 
 /**
- * `X-Workspace-Id` (README "Decisions"): a key that may search several workspaces reads from the one
+ * `X-Workspace-Id` (docs/decisions/0022-x-workspace-id.md): a key that may search several workspaces reads from the one
  * named (by id or name) — every read route answers as if the key belonged there, with the read scope
  * only. Writes stay with the key's own workspace: a write route with the header naming another
  * workspace is refused. A workspace outside the key's reach is 403, and nothing of it is returned.

@@ -29,7 +29,7 @@ export const RecallResponse = z.object({
   evidence: z.enum(['found', 'none']),
   question_type: z.enum(['who', 'when', 'where', 'how_many', 'what']),
   moments: z.array(Evidence),
-  /** Who wrote the answer: `generative` when a local language model is installed (README "Answers"), else `extractive`. */
+  /** Who wrote the answer: `generative` when a local language model is installed (docs/answers.md), else `extractive`. */
   composer: z.enum(['extractive', 'generative']),
 });
 

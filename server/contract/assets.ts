@@ -88,7 +88,7 @@ export const UploadAck = z.object({
 });
 export type UploadAck = z.infer<typeof UploadAck>;
 
-/** Where and when, read from the file (EXIF, XMP, IPTC, QuickTime tags, document properties; README "Metadata"). */
+/** Where and when, read from the file (EXIF, XMP, IPTC, QuickTime tags, document properties; docs/guide.md, "When, where, who"). */
 export const TAKEN_AT_SOURCES = ['exif', 'xmp', 'iptc', 'quicktime', 'document', 'file', 'upload'] as const;
 const nullableString = z.string().nullable();
 export const AssetMetadata = z.object({
@@ -161,12 +161,12 @@ export const AssetDetail = AssetListItem.extend({
    */
   path: z.string().nullable(),
   paths: z.array(z.string()),
-  /** Not in the spec: what the file says about itself (README "Metadata"); absent values are null. */
+  /** Not in the spec: what the file says about itself (docs/guide.md, "When, where, who"); absent values are null. */
   metadata: AssetMetadata,
 });
 export type AssetDetail = z.infer<typeof AssetDetail>;
 
-/** Not in the spec: the library list's order and filters (README "The library list"). */
+/** Not in the spec: the library list's order and filters (docs/decisions/0009-the-library-list.md). */
 export const AssetListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -12,7 +12,7 @@ const isoDate = z
   .max(40)
   .refine((s) => Number.isFinite(Date.parse(s)), 'an ISO 8601 date or date-time');
 
-/** Not in the spec: what to keep (README "Search filters"); every filter given must hold. */
+/** Not in the spec: what to keep (docs/decisions/0017-search-filters.md); every filter given must hold. */
 export const SearchFilters = z
   .object({
     /** Taken at or after (ISO 8601; a date alone is its midnight UTC). */

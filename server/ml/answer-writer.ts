@@ -1,4 +1,4 @@
-// Answers written by a local language model (README "Answers"): the installed model of the
+// Answers written by a local language model (docs/answers.md): the installed model of the
 // `answers` stage (the larger one when both are), run in a worker thread (llm.worker.ts) so that a
 // long generation never holds up HTTP. Started on the first question, let go after some idle
 // minutes so that its memory comes back.

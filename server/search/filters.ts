@@ -1,4 +1,4 @@
-// Search filters (README "Search filters"): when (taken_after, taken_before), where (place), with
+// Search filters (docs/decisions/0017-search-filters.md): when (taken_after, taken_before), where (place), with
 // what (camera), what kind, who (people: every one must appear), which library, how rated. The
 // service resolves names (a place to the values the workspace holds, merged people to who they are
 // now); this module turns the result into one SQL condition on an asset row `a`, which every

@@ -2,7 +2,7 @@
 // moments, pages and boxes they rest on. Without a language model the composer is extractive: it
 // picks and orders the best evidence sentences, resolves simple question types from the index
 // (who / when / how many), and says plainly when the index holds no evidence. With one installed
-// (README "Answers") the same evidence is given to the model, which writes the answer; what it
+// (docs/answers.md) the same evidence is given to the model, which writes the answer; what it
 // writes is held to that evidence (grounded-answer.ts). Counts stay computed from the index, and
 // a question without evidence is refused before any model is asked.
 import type { Store } from '../store/index.ts';

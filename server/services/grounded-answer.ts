@@ -1,5 +1,5 @@
 // The prompt a local language model answers from, and the grounding rule applied to what it
-// writes (README "Answers"). The model sees the question and at most EVIDENCE_MAX numbered pieces of
+// writes (docs/answers.md). The model sees the question and at most EVIDENCE_MAX numbered pieces of
 // evidence found in the index, after one worked example; a grammar holds its output to sentences
 // that end with citations of those numbers. Then every sentence is checked against the evidence: a
 // sentence is kept only when most of its content words are in the evidence it cites (a small model

@@ -1,4 +1,4 @@
-// /libraries (not in the spec; README "Libraries"): folders indexed in place and kept in sync.
+// /libraries (not in the spec; docs/guide.md, "Libraries"): folders indexed in place and kept in sync.
 import { defineListRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { PaginationQuery } from '../../contract/common.ts';
 import { Library, LibraryCreate, LibraryParams, LibraryProblem, LibraryRemoved, ScanAck } from '../../contract/libraries.ts';

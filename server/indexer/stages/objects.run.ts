@@ -48,7 +48,7 @@ export function notFaces(objects: DetectedObject[], faces: Array<{ box: readonly
 export const CLOSED_SET_MIN_CONFIDENCE = 0.45;
 /**
  * OWLv2's default confidence. Its scores of real matches sit around 0.1–0.4 (published examples);
- * this value has not been calibrated here against real OWLv2 weights (README "Thresholds").
+ * this value has not been calibrated here against real OWLv2 weights (docs/models.md, "Thresholds").
  */
 export const OPEN_VOCABULARY_MIN_CONFIDENCE = 0.2;
 

@@ -2,7 +2,7 @@
 // Internal: always on for videos with sound. The segments seed transcript and speakers and make
 // "speech" searchable even without a transcript model. Writes speech segments and search entries
 // (modality `sound`) holding what was detected, the label `speech`: the word "speech" finds them,
-// and the words WordNet relates to it (README "Index stages").
+// and the words WordNet relates to it (docs/stages.md).
 import path from 'node:path';
 import type { Store } from '../../store/index.ts';
 import type { SpeechSegment } from '../../ml/vad.ts';
