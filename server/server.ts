@@ -78,7 +78,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     graceMs: config.libraryGraceMs,
     log,
   });
-  const libraries = new LibrariesService(store, assets, sync, { roots: config.libraryRoots, dataDir: config.dataDir });
+  const libraries = new LibrariesService(store, sync, { roots: config.libraryRoots, dataDir: config.dataDir });
   host.on('run-finished', (e) => {
     if (e.assetCompleted) libraries.assetCompleted();
   });

@@ -18,6 +18,12 @@ const { dbFile, roots, settleMs } = workerData as FsThreadData;
 const db = openDatabase(dbFile, { readonly: true });
 const known = db.prepare('SELECT size, mtime_ms, state FROM library_files WHERE library_id = ? AND rel_path = ?');
 const knownUnder = db.prepare("SELECT rel_path FROM library_files WHERE library_id = ? AND (? = '' OR rel_path = ? OR substr(rel_path, 1, ?) = ?)");
+/** Indexed paths of live assets in a workspace with this content: a file new here may have been moved from one. */
+const sameContent = db.prepare(
+  `SELECT f.library_id, f.rel_path, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id
+     JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+     WHERE f.sha256 = ? AND l.workspace_id = ? AND f.state = 'indexed'`,
+);
 const BATCH = 1000;
 /** Files read whole in one call (their hash and type from one buffer); larger ones are streamed. */
 const SMALL = 4 * 1024 * 1024;
@@ -202,11 +208,19 @@ class Job {
       const read = size <= SMALL ? readSmall(abs) : await readLarge(abs);
       if (read.size !== size || read.mtimeMs !== mtimeMs) return this.report({ rel, kind: 'unsettled', size: read.size, mtimeMs: read.mtimeMs });
       const mime = await confirmHead(read.head, size, ext, kind);
-      this.report({ rel, kind: 'file', size, mtimeMs, sha256: read.sha256, mime, ext });
+      this.report({ rel, kind: 'file', size, mtimeMs, sha256: read.sha256, mime, ext, gone: this.goneWith(read.sha256, rel) });
     } catch (err) {
       if (err instanceof AppError) refuse(err.message);
       else this.report({ rel, kind: 'unreadable', reason: reasonOf(err) });
     }
+  }
+
+  /** Other known paths with this content that are no longer there. */
+  goneWith(sha256: string, rel: string): Array<{ library: string; rel: string }> {
+    const rows = sameContent.all(sha256, this.lib.workspace) as Array<{ library_id: string; rel_path: string; root: string }>;
+    return rows
+      .filter((o) => (o.library_id !== this.lib.id || o.rel_path !== rel) && !fs.existsSync(path.join(o.root, o.rel_path)))
+      .map((o) => ({ library: o.library_id, rel: o.rel_path }));
   }
 
   /** Known paths under `prefix` ('' = all) that were not seen, except under folders that could not be read. */
@@ -218,6 +232,18 @@ class Job {
 }
 
 async function run(req: WorkRequest): Promise<void> {
+  if (req.type === 'present') {
+    const present = await Promise.all(
+      req.paths.map((p) =>
+        fs.promises.stat(p).then(
+          (st) => st.isDirectory(),
+          () => false,
+        ),
+      ),
+    );
+    send({ type: 'present', job: req.job, present });
+    return;
+  }
   const job = new Job(req.job, req.library);
   const root = req.library.root;
   let rootStat: fs.Stats | null;

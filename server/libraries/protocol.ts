@@ -2,6 +2,7 @@
 
 export interface LibraryRef {
   id: string;
+  workspace: string;
   root: string;
   exclude: string[];
 }
@@ -11,6 +12,8 @@ export type FsJob =
   | { type: 'scan'; job: number; library: LibraryRef; under: string }
   /** Look at these paths only (from the watcher): files are reported, folders walked, missing ones listed. */
   | { type: 'check'; job: number; library: LibraryRef; paths: string[] }
+  /** Which of these folders are there (the libraries' roots: drives plugged in or not). */
+  | { type: 'present'; job: number; paths: string[] }
   /** A batch of reports was recorded (the thread sends at most a few batches ahead). */
   | { type: 'ack'; job: number };
 
@@ -18,8 +21,11 @@ export type FsJob =
 export type WorkRequest = Exclude<FsJob, { type: 'ack' }>;
 
 export type FileReport =
-  /** New or changed, settled, read and hashed. */
-  | { rel: string; kind: 'file'; size: number; mtimeMs: number; sha256: string; mime: string; ext: string }
+  /**
+   * New or changed, settled, read and hashed. `gone`: the paths the workspace's libraries know with
+   * the same content that are no longer there (the file was moved from one of them).
+   */
+  | { rel: string; kind: 'file'; size: number; mtimeMs: number; sha256: string; mime: string; ext: string; gone: Array<{ library: string; rel: string }> }
   /** Still being written (modified moments ago, or changed while read): looked at again shortly. */
   | { rel: string; kind: 'unsettled'; size: number; mtimeMs: number }
   /** Not indexed, with why (unsupported or legacy type, empty, content not matching its name, a link leading out). */
@@ -32,6 +38,8 @@ export type FsMessage =
   | { type: 'progress'; job: number; walked: number }
   /** `missing`: known paths (under what was looked at) that are gone; `root`: the library's root was not there. */
   | { type: 'done'; job: number; walked: number; missing: string[]; rootMissing: boolean; rootEmpty: boolean }
+  /** The answer to `present`, in the order asked. */
+  | { type: 'present'; job: number; present: boolean[] }
   | { type: 'failed'; job: number; message: string };
 
 export interface FsThreadData {

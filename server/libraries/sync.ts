@@ -1,28 +1,21 @@
-// Keeps each library in step with its folder: a full scan when the service starts, when the library
-// is added or asked for, and periodically (watchers miss events on network and removable drives),
-// and between scans the folder is watched (@parcel/watcher). The walking, reading and hashing
-// happen in a file-system thread (fs.worker.ts); this side records what it reports, in one
-// transaction per batch:
-//   - a new file becomes an asset (a file still being written waits until it has settled);
-//   - a changed file keeps its asset: new content, every stage again, People decisions carried over;
-//   - a file whose content the workspace already holds at a path that is gone was moved or
-//     renamed: the asset follows it (same id, nothing re-run); at a path that is still there it is
-//     a duplicate, answered by the same asset;
-//   - a file that is gone (a grace period first, so that a move is seen as one) leaves the index;
-//   - a root that is not there (a drive unplugged) makes the library `offline`: nothing is removed,
-//     and when it is back a scan reconciles what changed meanwhile.
-import fs from 'node:fs';
+// Keeps each library in step with its folder, on a schedule: a full scan when the service starts,
+// when the library is added or asked for, and periodically (watchers miss events on network and
+// removable drives); between scans the folder is watched (@parcel/watcher) and the paths it names
+// are looked at. The walking, reading, hashing and every look at the disk happen in the file-system
+// thread (fs-client.ts, fs.worker.ts); what it reports is recorded by apply.ts under the rules of
+// reconcile.ts. A file still being written is looked at again once settled; a file gone waits a
+// grace period first (a move shows as gone + new); a root that is not there (a drive unplugged)
+// makes the library `offline`: nothing is removed, and when it is back a scan reconciles.
 import path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import watcher from '@parcel/watcher';
 import type { Store } from '../store/index.ts';
 import type { LibraryRow } from '../store/libraries.repo.ts';
 import { clock } from '../store/ids.ts';
-import { startThread } from '../thread.ts';
-import type { AssetsService, LibraryFileIn } from '../services/assets.service.ts';
-import type { FileReport, FsJob, FsMessage, FsThreadData, LibraryRef, WorkRequest } from './protocol.ts';
+import type { LibraryRef } from './protocol.ts';
 import { realRoots } from './policy.ts';
-import { entryModule } from '../paths.ts';
+import { FsClient } from './fs-client.ts';
+import { LibraryApply, type LibraryAssets } from './apply.ts';
+import { scanOutcome } from './reconcile.ts';
 
 export interface SyncOptions {
   /** Folders libraries may come from (symbolic links leading elsewhere are not followed). */
@@ -61,28 +54,11 @@ interface LibState {
   nextScanAt: number;
 }
 
-interface Done {
-  walked: number;
-  missing: string[];
-  rootMissing: boolean;
-  rootEmpty: boolean;
-}
-
-interface PendingJob {
-  libraryId: string;
-  resolve(done: Done): void;
-  reject(err: Error): void;
-}
-
 const CHECK_DEBOUNCE_MS = 100;
 
-/** A job as asked for, before it gets its number. */
-type JobRequest = WorkRequest extends infer J ? (J extends WorkRequest ? Omit<J, 'job'> : never) : never;
-
 export class LibrarySync {
-  private thread: Worker | null = null;
-  private nextJob = 1;
-  private readonly jobs = new Map<number, PendingJob>();
+  private readonly fs: FsClient;
+  private readonly record: LibraryApply;
   private readonly states = new Map<string, LibState>();
   private ticker: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -90,20 +66,15 @@ export class LibrarySync {
 
   constructor(
     private readonly store: Store,
-    private readonly assets: AssetsService,
+    private readonly assets: LibraryAssets,
     private readonly opts: SyncOptions,
-  ) {}
+  ) {
+    this.fs = new FsClient((msg) => this.log(msg));
+    this.record = new LibraryApply(store, assets);
+  }
 
   start(): void {
-    const data: FsThreadData = { dbFile: this.store.dbFile, roots: realRoots(this.opts.roots), settleMs: this.opts.settleMs };
-    this.thread = startThread(entryModule('libraries/fs.worker'), data);
-    this.thread.on('message', (m: FsMessage) => this.onMessage(m));
-    this.thread.on('error', (err) => {
-      this.log(`file-system thread failed: ${err.message}`);
-      for (const j of this.jobs.values()) j.reject(err);
-      this.jobs.clear();
-    });
-    this.thread.unref();
+    this.fs.start({ dbFile: this.store.dbFile, roots: realRoots(this.opts.roots), settleMs: this.opts.settleMs });
     for (const lib of this.store.libraries.all()) this.scan(lib.id);
     this.ticker = setInterval(() => this.tick(), this.opts.checkMs);
     this.ticker.unref();
@@ -113,10 +84,8 @@ export class LibrarySync {
     this.stopping = true;
     if (this.ticker) clearInterval(this.ticker);
     for (const id of [...this.states.keys()]) await this.forget(id);
-    for (const j of this.jobs.values()) j.reject(new Error('stopping'));
-    this.jobs.clear();
+    await this.fs.stop();
     await Promise.allSettled([...this.running]);
-    await this.thread?.terminate();
   }
 
   /** A full scan now, or after the one running. */
@@ -138,6 +107,12 @@ export class LibrarySync {
     if (st.checkTimer) clearTimeout(st.checkTimer);
     for (const t of st.deletions.values()) clearTimeout(t);
     await st.subscription?.unsubscribe().catch(() => {});
+  }
+
+  /** Stops following a library and takes it out of the index (see LibraryApply.removeLibrary); how many assets left. */
+  async remove(lib: LibraryRow): Promise<number> {
+    await this.forget(lib.id);
+    return this.record.removeLibrary(lib);
   }
 
   progress(libraryId: string): ScanProgress {
@@ -191,64 +166,33 @@ export class LibrarySync {
   }
 
   private ref(lib: LibraryRow): LibraryRef {
-    return { id: lib.id, root: lib.path, exclude: JSON.parse(lib.exclude) as string[] };
+    return { id: lib.id, workspace: lib.workspace_id, root: lib.path, exclude: JSON.parse(lib.exclude) as string[] };
   }
 
-  private job(req: JobRequest, libraryId: string): Promise<Done> {
-    const job = this.nextJob++;
-    return new Promise<Done>((resolve, reject) => {
-      if (!this.thread) return reject(new Error('the library sync is not running'));
-      this.jobs.set(job, { libraryId, resolve, reject });
-      this.thread.postMessage({ ...req, job } as FsJob);
-    });
+  /** Walks or looks at a library through the file-system thread, recording each batch it reports. */
+  private walk(lib: LibraryRow, req: { type: 'scan'; under: string } | { type: 'check'; paths: string[] }) {
+    const st = this.state(lib.id);
+    return this.fs.walk(
+      { ...req, library: this.ref(lib) },
+      {
+        onFiles: (files) => {
+          const now = this.store.libraries.byId(lib.id);
+          if (now && !this.stopping) this.record.batch(now, files, (rel, stillWritten) => this.waiting(lib.id, rel, stillWritten));
+        },
+        onProgress: (walked) => {
+          st.walked = walked;
+        },
+      },
+    );
   }
 
-  /**
-   * Reports are recorded one batch per turn of the event loop (a thread that walks faster than the
-   * database records must not keep requests waiting), in the order they came.
-   */
-  private readonly inbox: FsMessage[] = [];
-  private draining = false;
-
-  private onMessage(m: FsMessage): void {
-    this.inbox.push(m);
-    if (!this.draining) {
-      this.draining = true;
-      setImmediate(() => this.drain());
-    }
-  }
-
-  private drain(): void {
-    const m = this.inbox.shift();
-    if (!m) {
-      this.draining = false;
-      return;
-    }
-    try {
-      this.handle(m);
-    } finally {
-      setImmediate(() => this.drain());
-    }
-  }
-
-  private handle(m: FsMessage): void {
-    const pending = this.jobs.get(m.job);
-    if (!pending) return;
-    const lib = this.store.libraries.byId(pending.libraryId);
-    if (m.type === 'files') {
-      try {
-        if (lib && !this.stopping) this.apply(lib, m.files);
-      } finally {
-        this.thread?.postMessage({ type: 'ack', job: m.job } satisfies FsJob);
-      }
-    } else if (m.type === 'progress') {
-      const st = this.states.get(pending.libraryId);
-      if (st) st.walked = m.walked;
-    } else {
-      this.jobs.delete(m.job);
-      if (m.type === 'failed') pending.reject(new Error(m.message));
-      else pending.resolve(m);
-    }
+  /** A file still being written is looked at again once it has had time to settle. */
+  private waiting(libraryId: string, rel: string, stillWritten: boolean): void {
+    const st = this.state(libraryId);
+    st.waiting.delete(rel);
+    if (!stillWritten) return;
+    st.waiting.add(rel);
+    this.checkLater(libraryId, rel, this.opts.settleMs + 50);
   }
 
   private async runScan(libraryId: string): Promise<void> {
@@ -262,16 +206,14 @@ export class LibrarySync {
     const was = lib.status;
     this.store.libraries.setStatus(lib.id, 'scanning');
     try {
-      const done = await this.job({ type: 'scan', library: this.ref(lib), under: '' }, lib.id);
+      const done = await this.walk(lib, { type: 'scan', under: '' });
       if (this.stopping || !this.store.libraries.byId(lib.id)) return;
       st.walked = done.walked;
-      if (done.rootMissing) {
-        await this.goOffline(lib, 'the folder is not there (is its drive connected?)');
-      } else if (done.rootEmpty && this.store.libraries.counts(lib.id).assets > 0) {
-        // An empty mount point looks like a folder whose files were all deleted: keep them.
-        await this.goOffline(lib, 'the folder is empty (is its drive mounted?); its assets are kept');
+      const outcome = scanOutcome(done, done.rootEmpty ? this.store.libraries.counts(lib.id).assets : 0);
+      if (outcome.kind === 'offline') {
+        await this.goOffline(lib, outcome.reason);
       } else {
-        this.removeMissing(lib, done.missing);
+        this.record.gone(lib, done.missing); // the thread has just seen them missing, and the root there
         this.store.libraries.scanned(lib.id, clock.now());
         this.store.libraries.setStatus(lib.id, 'watching');
         if (was === 'offline' || was === 'error') this.assets.retryMissingFiles(lib.id);
@@ -344,7 +286,7 @@ export class LibrarySync {
     st.checks.clear();
     if (paths.length === 0 || lib.status === 'offline') return;
     try {
-      const done = await this.job({ type: 'check', library: this.ref(lib), paths }, lib.id);
+      const done = await this.walk(lib, { type: 'check', paths });
       if (done.rootMissing) return this.tick();
       for (const rel of done.missing) this.removeAfterGrace(lib.id, rel);
     } catch (err) {
@@ -352,6 +294,7 @@ export class LibrarySync {
     }
   }
 
+  /** A path reported gone leaves after the grace period if the thread still finds it gone (and the root there). */
   private removeAfterGrace(libraryId: string, rel: string): void {
     const st = this.state(libraryId);
     if (st.deletions.has(rel)) return;
@@ -359,148 +302,45 @@ export class LibrarySync {
       rel,
       setTimeout(() => {
         st.deletions.delete(rel);
-        if (this.stopping) return;
-        const lib = this.store.libraries.byId(libraryId);
-        if (lib && lib.status !== 'offline') this.removeMissing(lib, [rel]);
+        this.track(this.confirmGone(libraryId, rel));
       }, this.opts.graceMs),
     );
   }
 
-  /** Roots coming and going, and the periodic full scans. */
+  private async confirmGone(libraryId: string, rel: string): Promise<void> {
+    const lib = this.store.libraries.byId(libraryId);
+    if (this.stopping || !lib || lib.status === 'offline') return;
+    const done = await this.walk(lib, { type: 'check', paths: [rel] });
+    const now = this.store.libraries.byId(libraryId);
+    if (this.stopping || !now || now.status === 'offline' || done.rootMissing) return;
+    this.record.gone(now, done.missing);
+  }
+
+  /** Roots coming and going (looked at by the file-system thread), and the periodic full scans. */
   private tick(): void {
+    if (this.stopping || this.ticking) return;
+    this.ticking = true;
+    this.track(this.checkRoots().finally(() => (this.ticking = false)));
+  }
+
+  private ticking = false;
+
+  private async checkRoots(): Promise<void> {
+    const libs = this.store.libraries.all().filter((lib) => !this.state(lib.id).scanning);
+    const present = await this.fs.present(libs.map((lib) => lib.path));
     if (this.stopping) return;
-    for (const lib of this.store.libraries.all()) {
-      const st = this.state(lib.id);
-      if (st.scanning) continue;
-      const present = isFolder(lib.path);
+    for (const [i, was] of libs.entries()) {
+      // Read again: the answer took a moment, meanwhile a library may have gone or started a scan.
+      const lib = this.store.libraries.byId(was.id);
+      const st = this.states.get(was.id);
+      if (!lib || !st || st.scanning) continue;
       if (lib.status === 'offline' || lib.status === 'error') {
-        if (present) this.scan(lib.id);
-      } else if (!present) {
-        this.track(this.goOffline(lib, 'the folder is not there (is its drive connected?)'));
+        if (present[i]) this.scan(lib.id);
+      } else if (!present[i]) {
+        await this.goOffline(lib, 'the folder is not there (is its drive connected?)');
       } else if (Date.now() >= st.nextScanAt) {
         this.scan(lib.id);
       }
     }
-  }
-
-  /** Records one batch of the file-system thread's reports. */
-  private apply(lib: LibraryRow, files: FileReport[]): void {
-    const st = this.state(lib.id);
-    const fresh: Array<LibraryFileIn & { rel: string; mtimeMs: number; twins: string[] }> = [];
-    this.store.transaction(() => {
-      for (const f of files) {
-        st.waiting.delete(f.rel);
-        if (f.kind === 'unsettled') {
-          st.waiting.add(f.rel);
-          this.checkLater(lib.id, f.rel, this.opts.settleMs + 50);
-        } else if (f.kind === 'refused' || f.kind === 'unreadable') {
-          this.drop(lib, f.rel);
-          const sizes = f.kind === 'refused' ? { size: f.size, mtime_ms: f.mtimeMs } : { size: 0, mtime_ms: 0 };
-          this.store.libraries.putFile({ library_id: lib.id, rel_path: f.rel, ...sizes, sha256: null, asset_id: null, state: f.kind, reason: f.reason });
-        } else {
-          this.place(lib, f, fresh);
-        }
-      }
-      if (fresh.length === 0) return;
-      const ids = this.assets.admitLibraryFiles(lib.workspace_id, lib.id, fresh);
-      fresh.forEach((f, i) => {
-        for (const rel of [f.rel, ...f.twins]) {
-          this.store.libraries.putFile({
-            library_id: lib.id,
-            rel_path: rel,
-            size: f.size,
-            mtime_ms: f.mtimeMs,
-            sha256: f.sha256,
-            asset_id: ids[i],
-            state: 'indexed',
-            reason: null,
-          });
-        }
-      });
-    });
-  }
-
-  /** A file that is new or changed, read and hashed: a change, a move, a duplicate or a new asset. */
-  private place(
-    lib: LibraryRow,
-    f: Extract<FileReport, { kind: 'file' }>,
-    fresh: Array<LibraryFileIn & { rel: string; mtimeMs: number; twins: string[] }>,
-  ): void {
-    const abs = path.join(lib.path, f.rel);
-    const row = this.store.libraries.file(lib.id, f.rel);
-    const put = (assetId: string) =>
-      this.store.libraries.putFile({
-        library_id: lib.id,
-        rel_path: f.rel,
-        size: f.size,
-        mtime_ms: f.mtimeMs,
-        sha256: f.sha256,
-        asset_id: assetId,
-        state: 'indexed',
-        reason: null,
-      });
-    if (row?.asset_id && this.live(row.asset_id)) {
-      if (row.sha256 === f.sha256) return put(row.asset_id); // touched, not changed
-      const others = this.store.libraries.filesOfAsset(row.asset_id).filter((o) => o.library_id !== lib.id || o.rel_path !== f.rel);
-      if (others.length === 0) {
-        this.assets.contentChanged(row.asset_id, f);
-        return put(row.asset_id);
-      }
-      // One of several copies changed: the others keep the asset; this one is new content.
-      this.follow(row.asset_id, abs, others);
-    }
-    const same = this.store.libraries.withContent(lib.workspace_id, f.sha256).filter((o) => o.library_id !== lib.id || o.rel_path !== f.rel);
-    const moved = same.find((o) => !fs.existsSync(path.join(o.root, o.rel_path)));
-    if (moved?.asset_id) {
-      this.store.libraries.deleteFile(moved.library_id, moved.rel_path);
-      const asset = this.store.assets.byId(moved.asset_id);
-      if (asset && asset.stored_path === path.join(moved.root, moved.rel_path)) this.assets.relocate(moved.asset_id, abs, lib.id);
-      return put(moved.asset_id);
-    }
-    if (same[0]?.asset_id) return put(same[0].asset_id);
-    const twin = fresh.find((x) => x.sha256 === f.sha256);
-    if (twin) twin.twins.push(f.rel);
-    else fresh.push({ path: abs, ext: f.ext, size: f.size, sha256: f.sha256, mime: f.mime, rel: f.rel, mtimeMs: f.mtimeMs, twins: [] });
-  }
-
-  private live(assetId: string): boolean {
-    const a = this.store.assets.byId(assetId);
-    return a !== undefined && a.deleted_at === null;
-  }
-
-  /** An asset whose file at `abs` no longer answers for it moves to another of its copies. */
-  private follow(assetId: string, abs: string, others: Array<{ root: string; rel_path: string; library_id: string }>): void {
-    const asset = this.store.assets.byId(assetId);
-    if (asset && asset.stored_path === abs && others[0]) this.assets.relocate(assetId, path.join(others[0].root, others[0].rel_path), others[0].library_id);
-  }
-
-  /** Takes a path out of the library; its asset leaves the index unless another copy answers for it. */
-  private drop(lib: LibraryRow, rel: string): void {
-    const row = this.store.libraries.file(lib.id, rel);
-    if (!row) return;
-    this.store.libraries.deleteFile(lib.id, rel);
-    if (!row.asset_id) return;
-    const others = this.store.libraries.filesOfAsset(row.asset_id);
-    if (others.length === 0) this.assets.removeFromIndex(row.asset_id);
-    else this.follow(row.asset_id, path.join(lib.path, rel), others);
-  }
-
-  /** Paths reported gone, confirmed gone (and the root still there), leave the library. */
-  private removeMissing(lib: LibraryRow, rels: string[]): void {
-    if (rels.length === 0 || !isFolder(lib.path)) return;
-    const gone = rels.filter((rel) => !fs.existsSync(path.join(lib.path, rel)));
-    for (let i = 0; i < gone.length; i += 500) {
-      this.store.transaction(() => {
-        for (const rel of gone.slice(i, i + 500)) this.drop(lib, rel);
-      });
-    }
-  }
-}
-
-function isFolder(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -30,15 +30,7 @@ import { isInstalled } from '../ml/models.ts';
 import { fileNameWords } from '../search/tokenizer.ts';
 import type { SqlCondition } from '../search/filters.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
-
-/** A file of a library as its file-system thread reports it. */
-export interface LibraryFileIn {
-  path: string;
-  ext: string;
-  size: number;
-  sha256: string;
-  mime: string;
-}
+import type { LibraryAssets, LibraryFileIn } from '../libraries/apply.ts';
 
 export interface UploadedFile {
   tmpPath: string;
@@ -126,7 +118,7 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
   };
 }
 
-export class AssetsService {
+export class AssetsService implements LibraryAssets {
   constructor(
     private readonly store: Store,
     private readonly indexOptions: IndexOptionsService,

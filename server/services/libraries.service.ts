@@ -1,4 +1,4 @@
-// Libraries (README "Libraries"): who may add which folder, and what a library looks like to the
+// Libraries (docs/guide.md, "Libraries"): who may add which folder, and what a library looks like to the
 // API. Keeping them in sync is libraries/sync.ts; the policy on folders is libraries/policy.ts.
 // Reads and writes libraries and their files; removing one removes its assets from the index
 // (never a file).
@@ -11,7 +11,6 @@ import type { Library } from '../contract/libraries.ts';
 import { checkLibraryPath } from '../libraries/policy.ts';
 import { excluder } from '../libraries/exclude.ts';
 import type { LibrarySync } from '../libraries/sync.ts';
-import type { AssetsService } from './assets.service.ts';
 
 const COUNTS_TTL_MS = 250;
 
@@ -23,7 +22,6 @@ const inside = (child: string, parent: string) => {
 export class LibrariesService {
   constructor(
     private readonly store: Store,
-    private readonly assets: AssetsService,
     private readonly sync: LibrarySync,
     private readonly opts: { roots: string[]; dataDir: string },
   ) {}
@@ -77,23 +75,7 @@ export class LibrariesService {
   /** Its assets leave the index (those no other library answers for); the files are never touched. */
   async remove(workspaceId: string, id: string): Promise<{ library_id: string; removed: true; assets_removed: number }> {
     const lib = this.owned(workspaceId, id);
-    await this.sync.forget(lib.id);
-    let removed = 0;
-    const ids = this.store.libraries.assetsOf(lib.id);
-    this.store.transaction(() => {
-      for (const assetId of ids) {
-        const elsewhere = this.store.libraries.filesOfAsset(assetId).filter((f) => f.library_id !== lib.id);
-        if (elsewhere.length) {
-          const other = elsewhere[0];
-          this.assets.relocate(assetId, path.join(other.root, other.rel_path), other.library_id);
-        } else {
-          this.assets.removeFromIndex(assetId);
-          removed++;
-        }
-      }
-      this.store.libraries.remove(lib.id);
-    });
-    return { library_id: lib.id, removed: true, assets_removed: removed };
+    return { library_id: lib.id, removed: true, assets_removed: await this.sync.remove(lib) };
   }
 
   problems(workspaceId: string, id: string, limit: number, offset: number) {

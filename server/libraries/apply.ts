@@ -1,0 +1,155 @@
+// Carries out the rules of reconcile.ts against the database: one transaction per batch of the
+// file-system thread's reports, each decision taken on the rows the ones before it left. No disk I/O
+// here: whether a path is gone was decided by the file-system thread.
+import path from 'node:path';
+import type { Store } from '../store/index.ts';
+import type { LibraryRow } from '../store/libraries.repo.ts';
+import type { FileReport } from './protocol.ts';
+import { dropPath, placeFile, type Known, type LibraryAt, type Relocation } from './reconcile.ts';
+
+/** A file of a library as its file-system thread reports it, to become an asset. */
+export interface LibraryFileIn {
+  path: string;
+  ext: string;
+  size: number;
+  sha256: string;
+  mime: string;
+}
+
+/** What keeping libraries in step asks of the assets (AssetsService gives it). */
+export interface LibraryAssets {
+  /** New assets for these files, indexed in place and queued, in the caller's transaction; their ids. */
+  admitLibraryFiles(workspaceId: string, libraryId: string, files: LibraryFileIn[]): string[];
+  /** New content at an asset's path: every stage again. */
+  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string }): void;
+  /** The asset's file is now `absPath`. */
+  relocate(assetId: string, absPath: string, libraryId: string): void;
+  /** Out of the index, as on delete (the file is never touched). */
+  removeFromIndex(assetId: string): void;
+  /** A drive is back: what failed for want of its files runs again. */
+  retryMissingFiles(libraryId: string): number;
+}
+
+type Fresh = LibraryFileIn & { rel: string; mtimeMs: number; twins: string[] };
+
+/** Paths of gone files taken out per transaction. */
+const DROP_BATCH = 500;
+
+export class LibraryApply {
+  private readonly known: Known;
+
+  constructor(
+    private readonly store: Store,
+    private readonly assets: LibraryAssets,
+  ) {
+    const libraries = store.libraries;
+    this.known = {
+      file: (libraryId, rel) => libraries.file(libraryId, rel),
+      asset: (id) => {
+        const a = store.assets.byId(id);
+        return a && { stored_path: a.stored_path, live: a.deleted_at === null };
+      },
+      filesOfAsset: (id) => libraries.filesOfAsset(id),
+      withContent: (workspaceId, sha256) => libraries.withContent(workspaceId, sha256),
+    };
+  }
+
+  /** Records one batch of reports; `waiting` hears of each path whether it is still being written. */
+  batch(lib: LibraryRow, files: FileReport[], waiting: (rel: string, stillWritten: boolean) => void): void {
+    const at = atOf(lib);
+    const fresh: Fresh[] = [];
+    this.store.transaction(() => {
+      for (const f of files) {
+        waiting(f.rel, f.kind === 'unsettled');
+        if (f.kind === 'unsettled') continue;
+        if (f.kind === 'refused' || f.kind === 'unreadable') {
+          this.drop(at, f.rel);
+          const sizes = f.kind === 'refused' ? { size: f.size, mtime_ms: f.mtimeMs } : { size: 0, mtime_ms: 0 };
+          this.store.libraries.putFile({ library_id: lib.id, rel_path: f.rel, ...sizes, sha256: null, asset_id: null, state: f.kind, reason: f.reason });
+        } else {
+          this.place(at, f, fresh);
+        }
+      }
+      if (fresh.length === 0) return;
+      const ids = this.assets.admitLibraryFiles(lib.workspace_id, lib.id, fresh);
+      fresh.forEach((f, i) => {
+        for (const rel of [f.rel, ...f.twins]) this.put(lib.id, { ...f, rel }, ids[i]);
+      });
+    });
+  }
+
+  /** Takes paths confirmed gone out of the library, a few hundred per transaction. */
+  gone(lib: LibraryRow, rels: string[]): void {
+    const at = atOf(lib);
+    for (let i = 0; i < rels.length; i += DROP_BATCH) {
+      this.store.transaction(() => {
+        for (const rel of rels.slice(i, i + DROP_BATCH)) this.drop(at, rel);
+      });
+    }
+  }
+
+  /**
+   * The library is removed: its rows go, and each of its assets leaves the index unless another
+   * library answers for it (the asset then reads that copy). Returns how many left.
+   */
+  removeLibrary(lib: LibraryRow): number {
+    let removed = 0;
+    const ids = this.store.libraries.assetsOf(lib.id);
+    this.store.transaction(() => {
+      for (const assetId of ids) {
+        const elsewhere = this.store.libraries.filesOfAsset(assetId).filter((f) => f.library_id !== lib.id);
+        if (elsewhere.length) this.relocate({ assetId, to: path.join(elsewhere[0].root, elsewhere[0].rel_path), libraryId: elsewhere[0].library_id });
+        else {
+          this.assets.removeFromIndex(assetId);
+          removed++;
+        }
+      }
+      this.store.libraries.remove(lib.id);
+    });
+    return removed;
+  }
+
+  private place(lib: LibraryAt, f: Extract<FileReport, { kind: 'file' }>, fresh: Fresh[]): void {
+    const d = placeFile(lib, f, this.known);
+    if (d.kind === 'changed') this.assets.contentChanged(d.assetId, f);
+    if ('leaving' in d) this.relocate(d.leaving ?? null);
+    if (d.kind === 'moved') {
+      this.store.libraries.deleteFile(d.from.library_id, d.from.rel_path);
+      this.relocate(d.relocate);
+    }
+    if (d.kind !== 'new') return this.put(lib.id, f, d.assetId);
+    const twin = fresh.find((x) => x.sha256 === f.sha256);
+    if (twin) twin.twins.push(f.rel);
+    else fresh.push({ path: path.join(lib.path, f.rel), ext: f.ext, size: f.size, sha256: f.sha256, mime: f.mime, rel: f.rel, mtimeMs: f.mtimeMs, twins: [] });
+  }
+
+  /** Takes a path out of the library; its asset leaves the index unless another copy answers for it. */
+  private drop(lib: LibraryAt, rel: string): void {
+    const d = dropPath(lib, rel, this.known);
+    if (d.kind === 'unknown') return;
+    this.store.libraries.deleteFile(lib.id, rel);
+    if (d.kind === 'remove') this.assets.removeFromIndex(d.assetId);
+    else if (d.kind === 'kept') this.relocate(d.relocate);
+  }
+
+  private relocate(r: Relocation | null): void {
+    if (r) this.assets.relocate(r.assetId, r.to, r.libraryId);
+  }
+
+  private put(libraryId: string, f: { rel: string; size: number; mtimeMs: number; sha256: string }, assetId: string): void {
+    this.store.libraries.putFile({
+      library_id: libraryId,
+      rel_path: f.rel,
+      size: f.size,
+      mtime_ms: f.mtimeMs,
+      sha256: f.sha256,
+      asset_id: assetId,
+      state: 'indexed',
+      reason: null,
+    });
+  }
+}
+
+function atOf(lib: LibraryRow): LibraryAt {
+  return { id: lib.id, workspace_id: lib.workspace_id, path: lib.path };
+}
