@@ -1,6 +1,6 @@
 // What the API layer keeps on each request.
 import type { ParameterizedContext } from 'koa';
-import type { AuthContext } from '../services/auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 import type { AppError } from '../errors.ts';
 
 export interface AppState {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Middleware } from 'koa';
 import { AppError, Errors, detailsFromIssues } from '../errors.ts';
 import type { AppContext, AppState } from './context.ts';
-import type { AuthContext, Scope } from '../services/auth.service.ts';
+import type { AuthContext, Scope } from '../contract/auth.ts';
 import type { PaginationQuery } from '../contract/common.ts';
 import { timingMs } from './middleware/request-id.ts';
 

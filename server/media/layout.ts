@@ -5,7 +5,7 @@
 // passage gets a full-width box whose height follows its estimated number of 90-character lines.
 // Pages are cut at about 3000 characters, at paragraph boundaries, and a heading starts a new page
 // once the current one is half full, so the boxes always fit on their page.
-import type { Box } from '../contract/common.ts';
+import { clampBox, unionBox } from '../geometry.ts';
 import type { ExtractedPage, Passage, TextLine } from './types.ts';
 
 export const SYNTHETIC_PAGE = { width: 1000, height: 1414 };
@@ -14,21 +14,6 @@ const MARGIN_Y = 0.06;
 const CHARS_PER_LINE = 90;
 const LINE_H = (1 - 2 * MARGIN_Y) / 62;
 export const PAGE_CHARS = 3000;
-
-export function union(boxes: Box[]): Box {
-  const x0 = Math.min(...boxes.map((b) => b.x));
-  const y0 = Math.min(...boxes.map((b) => b.y));
-  const x1 = Math.max(...boxes.map((b) => b.x + b.w));
-  const y1 = Math.max(...boxes.map((b) => b.y + b.h));
-  return clampBox({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
-}
-
-export function clampBox(b: Box): Box {
-  const r = (v: number) => Math.round(v * 1e5) / 1e5;
-  const x = Math.min(1, Math.max(0, b.x));
-  const y = Math.min(1, Math.max(0, b.y));
-  return { x: r(x), y: r(y), w: r(Math.max(0, Math.min(1 - x, b.w))), h: r(Math.max(0, Math.min(1 - y, b.h))) };
-}
 
 export function normalizeSpace(text: string): string {
   return text.replace(/[\u00a0\s]+/g, ' ').trim();
@@ -133,7 +118,7 @@ export function linesToPassages(lines: Array<TextLine & { size: number }>): Pass
   return groups.map((g, idx) => ({
     idx,
     text: joinLines(g.map((l) => l.text)),
-    bbox: union(g.map((l) => l.bbox)),
+    bbox: unionBox(g.map((l) => l.bbox)),
   }));
 }
 

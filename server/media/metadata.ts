@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { XMLParser } from 'fast-xml-parser';
 import type { AssetKind, AssetMetadata } from '../contract/assets.ts';
 import type { Box } from '../contract/common.ts';
+import { clampBox } from '../geometry.ts';
 import { findFfmpeg, runTool } from './ffmpeg.ts';
 import { pdfInfo } from './pdf.ts';
 
@@ -146,11 +147,10 @@ function iso6709(s: unknown): { lat: number; lon: number; alt: number | null } |
   return m ? { lat: Number(m[1]), lon: Number(m[2]), alt: m[3] ? Number(m[3]) : null } : null;
 }
 
-function clampBox(x: number, y: number, w: number, h: number): Box | null {
+/** A region's box as a sidecar gives it (relative), or null when it is no box. */
+function regionBox(x: number, y: number, w: number, h: number): Box | null {
   if (![x, y, w, h].every(Number.isFinite) || w <= 0 || h <= 0) return null;
-  const x0 = Math.max(0, Math.min(1, x));
-  const y0 = Math.max(0, Math.min(1, y));
-  return { x: x0, y: y0, w: Math.min(1 - x0, w), h: Math.min(1 - y0, h) };
+  return clampBox({ x, y, w, h });
 }
 
 /** Named face regions of an XMP packet (as exifr parses it, namespaces as keys). */
@@ -165,7 +165,7 @@ function regionsOf(xmp: Json): NamedRegion[] {
     if (!name || !a || (a.unit !== undefined && a.unit !== 'normalized')) continue;
     // MWG areas are given by their centre.
     const [w, h] = [num(a.w) ?? NaN, num(a.h) ?? NaN];
-    const box = clampBox((num(a.x) ?? NaN) - w / 2, (num(a.y) ?? NaN) - h / 2, w, h);
+    const box = regionBox((num(a.x) ?? NaN) - w / 2, (num(a.y) ?? NaN) - h / 2, w, h);
     if (box) out.push({ name, box, source: 'mwg-rs' });
   }
   const mp = xmp.MP;
@@ -175,7 +175,7 @@ function regionsOf(xmp: Json): NamedRegion[] {
     const name = text(r.PersonDisplayName);
     const rect = typeof r.Rectangle === 'string' ? r.Rectangle.split(',').map(Number) : [];
     // Windows Photo Gallery rectangles are given by their top-left corner.
-    const box = rect.length === 4 ? clampBox(rect[0], rect[1], rect[2], rect[3]) : null;
+    const box = rect.length === 4 ? regionBox(rect[0], rect[1], rect[2], rect[3]) : null;
     if (name && box) out.push({ name, box, source: 'microsoft-photo' });
   }
   return out.slice(0, MAX_REGIONS);

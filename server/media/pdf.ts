@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Box } from '../contract/common.ts';
-import { clampBox, garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
+import { garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
+import { relativeBox } from '../geometry.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage, type TextLine } from './types.ts';
 import { BLANK_INK, INK_WIDTH, inkShareOfRgba } from './ink.ts';
 
@@ -103,7 +104,7 @@ function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: nu
   }
   return lines
     .map((l) => {
-      const bbox: Box = clampBox({ x: l.x0 / pageW, y: l.top / pageH, w: (l.x1 - l.x0) / pageW, h: (l.bottom - l.top) / pageH });
+      const bbox: Box = relativeBox({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, { width: pageW, height: pageH });
       return { text: normalizeSpace(l.parts.join('')), bbox, size: l.size, baseline: l.baseline, right: l.x1 };
     })
     .filter((l) => l.text.length > 0);

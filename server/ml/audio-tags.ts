@@ -2,7 +2,7 @@
 // the models folder only). AudioSet is multi-label, so each label's score is its own sigmoid, not a
 // share of a softmax. Loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt, type TensorLike } from './transformers.ts';
+import { loadOnce, transformersAt, type TensorLike, shaped } from './transformers.ts';
 
 /** AST looks at 1024 frames of 10 ms: windows of 10.24 s of 16 kHz audio. */
 export const WINDOW_S = 10.24;
@@ -21,9 +21,9 @@ function tagger(modelsRoot: string, model: string): Promise<Tagger> {
     const m = await t.AutoModelForAudioClassification.from_pretrained(model, { dtype: 'q8', device: executionProvider() });
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      extract: extractor as unknown as Tagger['extract'],
-      model: m as unknown as Tagger['model'],
-      labels: (m.config as unknown as { id2label: Record<string, string> }).id2label,
+      extract: shaped<Tagger['extract']>(extractor),
+      model: shaped<Tagger['model']>(m),
+      labels: shaped<{ id2label: Record<string, string> }>(m.config).id2label,
     };
   });
 }

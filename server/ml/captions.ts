@@ -2,7 +2,7 @@
 // transformers.js, from the models folder only): one sentence per picture. Loaded once per process
 // and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
+import { loadOnce, transformersAt, shaped } from './transformers.ts';
 
 interface Captioner {
   run: (image: unknown, opts: Record<string, unknown>) => Promise<Array<{ generated_text: string }>>;
@@ -14,8 +14,8 @@ function captioner(modelsRoot: string, model: string): Promise<Captioner> {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      run: (await t.pipeline('image-to-text', model, { dtype: 'q8', device: executionProvider() })) as unknown as Captioner['run'],
-      RawImage: t.RawImage as unknown as Captioner['RawImage'],
+      run: shaped<Captioner['run']>(await t.pipeline('image-to-text', model, { dtype: 'q8', device: executionProvider() })),
+      RawImage: shaped<Captioner['RawImage']>(t.RawImage),
     };
   });
 }

@@ -2,7 +2,7 @@
 // unit-length picture embeddings from the vision half, text embeddings from the text half, and
 // zero-shot scores over a list of phrases. Each half is loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt, unitRows, type TensorLike } from './transformers.ts';
+import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
 
 /** CLIP's learned temperature (logit_scale = ln 100): the softmax of zero-shot scores uses it. */
 export const CLIP_LOGIT_SCALE = 100;
@@ -18,9 +18,9 @@ function visionHalf(modelsRoot: string, model: string) {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      processor: (await t.AutoProcessor.from_pretrained(model)) as unknown as Processor,
-      model: (await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
-      RawImage: t.RawImage as unknown as RawImageClass,
+      processor: shaped<Processor>(await t.AutoProcessor.from_pretrained(model)),
+      model: shaped<Callable>(await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
+      RawImage: shaped<RawImageClass>(t.RawImage),
     };
   });
 }
@@ -30,8 +30,8 @@ function textHalf(modelsRoot: string, model: string) {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Tokenizer,
-      model: (await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Callable,
+      tokenizer: shaped<Tokenizer>(await t.AutoTokenizer.from_pretrained(model)),
+      model: shaped<Callable>(await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
     };
   });
 }

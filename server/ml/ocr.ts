@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import { unionCorners } from '../geometry.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -130,15 +131,6 @@ interface TessBlock {
   paragraphs: TessParagraph[];
 }
 
-function union(boxes: OcrLine['bbox'][]): OcrLine['bbox'] {
-  return {
-    x0: Math.min(...boxes.map((b) => b.x0)),
-    y0: Math.min(...boxes.map((b) => b.y0)),
-    x1: Math.max(...boxes.map((b) => b.x1)),
-    y1: Math.max(...boxes.map((b) => b.y1)),
-  };
-}
-
 /** Characters read with confidence, and their mean confidence. */
 function confidentText(paragraphs: OcrParagraph[]): { chars: number; confidence: number } {
   const lines = paragraphs.flatMap((p) => p.lines);
@@ -177,9 +169,9 @@ async function read(image: Buffer | string, languages: readonly OcrLanguage[], m
           .map((w) => w.text)
           .join(' ')
           .trim();
-        lines.push({ text, bbox: union(words.map((w) => w.bbox)), confidence: Math.round(words.reduce((a, w) => a + w.confidence, 0) / words.length) });
+        lines.push({ text, bbox: unionCorners(words.map((w) => w.bbox)), confidence: Math.round(words.reduce((a, w) => a + w.confidence, 0) / words.length) });
       }
-      if (lines.length) out.push({ text: lines.map((l) => l.text).join(' '), bbox: union(lines.map((l) => l.bbox)), lines });
+      if (lines.length) out.push({ text: lines.map((l) => l.text).join(' '), bbox: unionCorners(lines.map((l) => l.bbox)), lines });
     }
   }
   return out;
@@ -298,35 +290,6 @@ export async function textSkew(image: Buffer | string): Promise<number> {
   }
   const angle = Math.round(best.deg * 10) / 10;
   return Math.abs(angle) >= MIN_SKEW ? angle : 0;
-}
-
-/**
- * A box found on a picture turned clockwise by `angle` degrees (canvas grown to hold it), mapped
- * back onto the picture as it is stored: the axis-aligned box around the turned box's corners.
- */
-export function unrotateBox(
-  b: { x0: number; y0: number; x1: number; y1: number },
-  angle: number,
-  turned: { width: number; height: number },
-  stored: { width: number; height: number },
-): { x0: number; y0: number; x1: number; y1: number } {
-  const a = (angle * Math.PI) / 180;
-  const [c, s] = [Math.cos(a), Math.sin(a)];
-  const corners = [
-    [b.x0, b.y0],
-    [b.x1, b.y0],
-    [b.x0, b.y1],
-    [b.x1, b.y1],
-  ].map(([x, y]) => {
-    const [dx, dy] = [x - turned.width / 2, y - turned.height / 2];
-    return [dx * c + dy * s + stored.width / 2, -dx * s + dy * c + stored.height / 2];
-  });
-  return {
-    x0: Math.min(...corners.map((p) => p[0])),
-    y0: Math.min(...corners.map((p) => p[1])),
-    x1: Math.max(...corners.map((p) => p[0])),
-    y1: Math.max(...corners.map((p) => p[1])),
-  };
 }
 
 /** The language sets (tesseract codes) that have a worker now: one at most. */

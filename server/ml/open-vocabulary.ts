@@ -2,8 +2,9 @@
 // phrases the closed COCO set lacks ("logo", "sign", a caller's "red helmet"). Each phrase is its own
 // query; a box's score for it is a sigmoid, kept at `minConfidence`, overlapping boxes of one phrase
 // reduced by non-maximum suppression. Loaded once per process and model.
+import { cornersOfArray, iou } from '../geometry.ts';
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt, type TensorLike } from './transformers.ts';
+import { loadOnce, transformersAt, type TensorLike, shaped } from './transformers.ts';
 
 interface Detector {
   tokenizer: (texts: string[], opts: { padding: boolean; truncation: boolean }) => Record<string, unknown>;
@@ -17,10 +18,10 @@ function detector(modelsRoot: string, model: string): Promise<Detector> {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      tokenizer: (await t.AutoTokenizer.from_pretrained(model)) as unknown as Detector['tokenizer'],
-      processor: (await t.AutoImageProcessor.from_pretrained(model)) as unknown as Detector['processor'],
-      model: (await t.AutoModelForZeroShotObjectDetection.from_pretrained(model, { dtype: 'q8', device: executionProvider() })) as unknown as Detector['model'],
-      RawImage: t.RawImage as unknown as Detector['RawImage'],
+      tokenizer: shaped<Detector['tokenizer']>(await t.AutoTokenizer.from_pretrained(model)),
+      processor: shaped<Detector['processor']>(await t.AutoImageProcessor.from_pretrained(model)),
+      model: shaped<Detector['model']>(await t.AutoModelForZeroShotObjectDetection.from_pretrained(model, { dtype: 'q8', device: executionProvider() })),
+      RawImage: shaped<Detector['RawImage']>(t.RawImage),
     };
   });
 }
@@ -30,14 +31,6 @@ export interface PhraseBox {
   score: number;
   /** Corners relative to the square picture given: [x0, y0, x1, y1] in 0..1. */
   box: [number, number, number, number];
-}
-
-function iou(a: PhraseBox['box'], b: PhraseBox['box']): number {
-  const w = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
-  const h = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  const inter = w * h;
-  const union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter;
-  return union > 0 ? inter / union : 0;
 }
 
 /**
@@ -68,6 +61,6 @@ export async function detectPhrases(
   }
   found.sort((a, b) => b.score - a.score);
   const kept: PhraseBox[] = [];
-  for (const f of found) if (!kept.some((k) => k.phrase === f.phrase && iou(k.box, f.box) > 0.5)) kept.push(f);
+  for (const f of found) if (!kept.some((k) => k.phrase === f.phrase && iou(cornersOfArray(k.box), cornersOfArray(f.box)) > 0.5)) kept.push(f);
   return kept;
 }

@@ -2,7 +2,7 @@
 // Kaldi-style 80-bin filter banks, mean-centred, into one unit vector per stretch of audio.
 // Loaded once per process and model.
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt, unitRows, type TensorLike } from './transformers.ts';
+import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
 
 interface Embedder {
   extract: (audio: Float32Array) => Promise<Record<string, unknown>>;
@@ -14,8 +14,8 @@ function embedder(modelsRoot: string, model: string): Promise<Embedder> {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      extract: (await t.AutoFeatureExtractor.from_pretrained(model)) as unknown as Embedder['extract'],
-      model: (await t.AutoModel.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })) as unknown as Embedder['model'],
+      extract: shaped<Embedder['extract']>(await t.AutoFeatureExtractor.from_pretrained(model)),
+      model: shaped<Embedder['model']>(await t.AutoModel.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
     };
   });
 }

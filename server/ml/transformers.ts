@@ -41,3 +41,12 @@ export function unitRows(t: TensorLike): Float32Array[] {
   }
   return out;
 }
+
+/**
+ * transformers.js types what it loads loosely (its pipelines, processors, models and RawImage are
+ * unions over every task): each adapter names the call shape it uses, and this is the one place that
+ * shape is taken on trust (the stand-in model tests and the real-weight tests exercise every one).
+ */
+export function shaped<T>(loaded: unknown): T {
+  return loaded as T;
+}

@@ -4,7 +4,7 @@
 // after <|startoftranscript|>, over the longest window of speech.
 import { modelsDir } from './models.ts';
 import { executionProvider } from './providers.ts';
-import { loadOnce, transformersAt } from './transformers.ts';
+import { loadOnce, transformersAt, shaped } from './transformers.ts';
 
 export interface TranscriptSegment {
   start_s: number;
@@ -33,7 +33,7 @@ function asr(dataDir: string, model: string): Promise<Asr> {
     const t = await transformersAt(root);
     const device = executionProvider();
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
-    return (await t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device })) as unknown as Asr;
+    return shaped<Asr>(await t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device }));
   });
 }
 

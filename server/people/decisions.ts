@@ -3,18 +3,9 @@
 // decided about an old face (its person, "not them", "split out", a pinned cover) carries over to
 // the new face at the same moment and place (boxes overlapping by half or more).
 import type { Box } from '../contract/common.ts';
+import { cornersOf, iou } from '../geometry.ts';
 import type { Store } from '../store/index.ts';
 import { clock } from '../store/ids.ts';
-
-export function iou(a: Box, b: Box): number {
-  const x0 = Math.max(a.x, b.x);
-  const y0 = Math.max(a.y, b.y);
-  const x1 = Math.min(a.x + a.w, b.x + b.w);
-  const y1 = Math.min(a.y + a.h, b.y + b.h);
-  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
-  const union = a.w * a.h + b.w * b.h - inter;
-  return union > 0 ? inter / union : 0;
-}
 
 /** Boxes overlapping at least this much are the same face. */
 export const SAME_FACE_IOU = 0.5;
@@ -27,7 +18,7 @@ export function replaceFacesKeepingDecisions(store: Store, assetId: string, repl
   const before = store.people.decisionsOf(assetId);
   const now = clock.now();
   for (const face of replace()) {
-    const old = before.find((o) => o.timestamp === face.timestamp && iou(o.box, face.box) >= SAME_FACE_IOU);
+    const old = before.find((o) => o.timestamp === face.timestamp && iou(cornersOf(o.box), cornersOf(face.box)) >= SAME_FACE_IOU);
     if (!old) continue;
     if (old.person_id && store.people.get(old.person_id)) store.people.assign(face.id, old.person_id, old.assigned_by ?? 'owner', now);
     for (const e of old.exclusions) if (store.people.get(e.person_id)) store.people.exclude(face.id, e.person_id, e.kind, now);

@@ -5,7 +5,7 @@
 import type { Box } from '../contract/common.ts';
 import type { Store } from '../store/index.ts';
 import { clock, newId } from '../store/ids.ts';
-import { iou } from './decisions.ts';
+import { cornersOf, iou } from '../geometry.ts';
 
 /** A named region and a detected face are one face when they overlap at least this much. */
 export const NAMED_REGION_IOU = 0.3;
@@ -17,7 +17,7 @@ export interface NamedFace {
 
 /** Pairs each named region with the detected face it overlaps most (one face per name, one name per face). */
 export function matchNamedRegions(regions: Array<{ name: string; box: Box }>, faces: Array<{ id: string; box: Box }>): NamedFace[] {
-  const pairs = regions.flatMap((r) => faces.map((f) => ({ name: r.name, face: f.id, overlap: iou(r.box, f.box) })));
+  const pairs = regions.flatMap((r) => faces.map((f) => ({ name: r.name, face: f.id, overlap: iou(cornersOf(r.box), cornersOf(f.box)) })));
   pairs.sort((a, b) => b.overlap - a.overlap);
   const usedFaces = new Set<string>();
   const usedNames = new Set<string>();

@@ -3,7 +3,7 @@
 // library to one of the key's workspace. Shared by search and the library list.
 import type { Store } from '../store/index.ts';
 import type { SearchFilters } from '../contract/search.ts';
-import type { AuthContext } from '../services/auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 import { Errors } from '../errors.ts';
 import type { ResolvedFilters } from './filters.ts';
 import { fold } from './interpret.ts';

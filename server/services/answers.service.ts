@@ -7,7 +7,7 @@
 // a question without evidence is refused before any model is asked.
 import type { Store } from '../store/index.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { AuthContext } from './auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 import type { SearchService } from './search.service.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { FileRef } from '../contract/common.ts';

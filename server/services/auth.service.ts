@@ -6,22 +6,11 @@ import type { Store } from '../store/index.ts';
 import { clock, iso, newId } from '../store/ids.ts';
 import type { KeyRow } from '../store/keys.repo.ts';
 import { AppError, Errors } from '../errors.ts';
+import { SCOPES, type AuthContext, type Scope } from '../contract/auth.ts';
 
 export const KEY_PREFIX = 'mi_';
-export const SCOPES = ['read', 'write'] as const;
-export type Scope = (typeof SCOPES)[number];
 
 const KEY_PATTERN = /^mi_([0-9a-z]{20})_([A-Za-z0-9_-]{43})$/;
-
-export interface AuthContext {
-  keyId: string;
-  workspaceId: string;
-  scopes: ReadonlySet<Scope>;
-  /** Workspaces this key may search besides its own. */
-  access: readonly string[];
-  /** The key's workspace is a read-only demo workspace: every write is refused, whatever the scopes. */
-  readOnly: boolean;
-}
 
 export interface CreatedKey {
   id: string;

@@ -12,7 +12,7 @@ import type { FileRef } from '../contract/common.ts';
 import { fileRef } from '../store/media.repo.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
-import type { AuthContext } from './auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 import { entryModule } from '../paths.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */

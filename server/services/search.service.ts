@@ -6,7 +6,7 @@ import type { Store } from '../store/index.ts';
 import { WorkspacesService } from './workspaces.service.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { SearchFilters, SearchRequest, SEARCH_TYPES } from '../contract/search.ts';
-import type { AuthContext } from './auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 import { queryTerms } from '../search/tokenizer.ts';
 import { lexical } from '../search/lexical.ts';

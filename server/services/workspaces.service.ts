@@ -2,7 +2,7 @@
 // `workspace_ids`). Named by id or by name; anything else is refused with the list of what it may.
 import type { Store } from '../store/index.ts';
 import { Errors } from '../errors.ts';
-import type { AuthContext } from './auth.service.ts';
+import type { AuthContext } from '../contract/auth.ts';
 
 export class WorkspacesService {
   constructor(private readonly store: Store) {}

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
-import { AuthService, type Scope } from '../../server/services/auth.service.ts';
+import { AuthService } from '../../server/services/auth.service.ts';
+import { type Scope } from '../../server/contract/auth.ts';
 import { STAGE_NAMES } from '../../server/contract/stages.ts';
 
 export interface ApiResponse {

@@ -13,7 +13,6 @@ import { extractStage } from './extract.stage.ts';
 /** Everything extraction may write into the asset folder. */
 const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
-
 // The readers of each kind (pdf.js, the office formats' parsers, the canvas that lays out a sheet;
 // sharp for photos, ffmpeg's for videos) are loaded when a file of their kind comes: a process that
 // reads only photos holds no document reader, one that reads only PDFs no photo library.

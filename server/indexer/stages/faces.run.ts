@@ -3,7 +3,7 @@
 // quality from size, sharpness and pose (ml/face-quality.ts). A photo or picture page stored
 // sideways or upside down is looked at again turned (see `upright`), boxes mapped back.
 import sharp from 'sharp';
-import { clampBox } from '../../media/layout.ts';
+import { clampBox } from '../../geometry.ts';
 import { ExtractError } from '../../media/types.ts';
 import { detectFaces, type DetectedFace } from '../../ml/human.ts';
 import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';

@@ -5,7 +5,7 @@
 // "sofa"), are answered by the closed-set detector. The other phrases (the spec's list and the rest
 // of the caller's `vocabulary`) go to the open-vocabulary detector (OWLv2) when it is installed;
 // while it is not, the report names the phrases not searched.
-import { clampBox } from '../../media/layout.ts';
+import { cornersOfXYWH, iou, relativeBox, type XYWH } from '../../geometry.ts';
 import { ExtractError } from '../../media/types.ts';
 import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
 import { detectPhrases } from '../../ml/open-vocabulary.ts';
@@ -32,16 +32,9 @@ const ANIMALS = new Set(['bird', 'cat', 'dog', 'horse', 'sheep', 'cow', 'elephan
 /** Overlap at which an animal box is the face itself. */
 export const FACE_IOU = 0.7;
 
-function iou(a: readonly number[], b: readonly number[]): number {
-  const w = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
-  const h = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / (a[2] * a[3] + b[2] * b[3] - w * h);
-}
-
 /** The detections that are not a human face taken for an animal (boxes in pixels of the same picture). */
-export function notFaces(objects: DetectedObject[], faces: Array<{ box: readonly number[] }>): DetectedObject[] {
-  return objects.filter((o) => !ANIMALS.has(o.label) || !faces.some((f) => iou(o.box, f.box) >= FACE_IOU));
+export function notFaces(objects: DetectedObject[], faces: Array<{ box: XYWH }>): DetectedObject[] {
+  return objects.filter((o) => !ANIMALS.has(o.label) || !faces.some((f) => iou(cornersOfXYWH(o.box), cornersOfXYWH(f.box)) >= FACE_IOU));
 }
 
 /** CenterNet's default confidence (its scores of real objects sit well above it). */
@@ -88,7 +81,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         page: pic.page,
         label: o.label,
         confidence: Math.round(o.score * 1000) / 1000,
-        box: clampBox({ x: o.box[0] / width, y: o.box[1] / height, w: o.box[2] / width, h: o.box[3] / height }),
+        box: relativeBox(cornersOfXYWH(o.box), { width, height }),
         source: 'centernet-coco' as const,
       }));
       if (open) {
@@ -107,7 +100,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
             page: pic.page,
             label: b.phrase,
             confidence: Math.round(b.score * 1000) / 1000,
-            box: clampBox({ x: x0 / width, y: y0 / height, w: (x1 - x0) / width, h: (y1 - y0) / height }),
+            box: relativeBox({ x0, y0, x1, y1 }, { width, height }),
             source: OPEN_VOCABULARY_MODEL,
           });
         }

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { prepareForReading, readingScale, recognize, textSkew, unrotateBox, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
+import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
 import { textRegions, type TextRegion } from '../../ml/text-detect.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
 import { ExtractError } from '../../media/types.ts';
-import { clampBox } from '../../media/layout.ts';
+import { relativeBox, unrotate, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK, inkShare } from '../../media/ink.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
@@ -19,7 +19,7 @@ import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './
 export const OCR_PAGE_LONG_SIDE = 2900;
 
 function normalize(paragraphs: OcrParagraph[], w: number, h: number): ReadParagraph[] {
-  const box = (b: { x0: number; y0: number; x1: number; y1: number }) => clampBox({ x: b.x0 / w, y: b.y0 / h, w: (b.x1 - b.x0) / w, h: (b.y1 - b.y0) / h });
+  const box = (b: Corners) => relativeBox(b, { width: w, height: h });
   return paragraphs.map((p) => ({
     text: p.text,
     box: box(p.bbox),
@@ -31,11 +31,10 @@ function normalize(paragraphs: OcrParagraph[], w: number, h: number): ReadParagr
 const PROBE_LONG_SIDE = 1024;
 
 /** Paragraphs with every box scaled by `k` (from the pixels of a copy read to those of the picture). */
-function scaled(paragraphs: OcrParagraph[], k: number, map = (b: Box) => b): OcrParagraph[] {
-  const box = (b: Box) => map({ x0: b.x0 * k, y0: b.y0 * k, x1: b.x1 * k, y1: b.y1 * k });
+function scaled(paragraphs: OcrParagraph[], k: number, map = (b: Corners) => b): OcrParagraph[] {
+  const box = (b: Corners) => map({ x0: b.x0 * k, y0: b.y0 * k, x1: b.x1 * k, y1: b.y1 * k });
   return paragraphs.map((p) => ({ ...p, bbox: box(p.bbox), lines: p.lines.map((l) => ({ ...l, bbox: box(l.bbox) })) }));
 }
-type Box = OcrParagraph['bbox'];
 
 /** Whether a quick look costs much less than a full reading (not so for a 1280 px frame, read once). */
 function worthALook(width: number, height: number, prepare: 'photo' | 'frame'): boolean {
@@ -91,7 +90,7 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   const size = { width: t.width ?? w, height: t.height ?? h };
   const paragraphs = await readPicture(turned, size.width, size.height, languages, prepare, looked);
   return normalize(
-    scaled(paragraphs, 1, (b) => unrotateBox(b, skew, size, { width: w, height: h })),
+    scaled(paragraphs, 1, (b) => unrotate(b, skew, size, { width: w, height: h })),
     w,
     h,
   );
