@@ -63,6 +63,46 @@ export const limits = {
   maxDurationS: positiveEnv('MEDIA_INDEX_MAX_DURATION_S', 0),
 };
 
+/**
+ * Settings read where they are used, in any process (indexer processes inherit the service's
+ * environment), each at the moment it is needed. Documented in docs/guide.md, "Settings".
+ */
+export const env = {
+  /** Where optional models live instead of `<data>/models`. */
+  get modelsDir(): string | undefined {
+    return process.env.MEDIA_INDEX_MODELS || undefined;
+  },
+  /** A JSON file of model entries replacing the bundled ones of the same name. */
+  get modelManifest(): string | undefined {
+    return process.env.MEDIA_INDEX_MODEL_MANIFEST || undefined;
+  },
+  /** Where model downloads come from instead of the hub. */
+  get modelMirror(): string | undefined {
+    return process.env.MEDIA_INDEX_MODEL_MIRROR || undefined;
+  },
+  /** The models' execution provider: auto, cpu, cuda, dml, coreml. */
+  get device(): string {
+    return (process.env.MEDIA_INDEX_DEVICE ?? 'auto').toLowerCase();
+  },
+  /** How long a write waits for another program's lock on the database. */
+  get dbBusyMs(): number {
+    const raw = process.env.MEDIA_INDEX_DB_BUSY_MS;
+    const n = Number(raw);
+    return raw !== undefined && raw !== '' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 3000;
+  },
+  /** ffmpeg (and ffprobe, else the one beside it) to use instead of the packaged ones. */
+  get ffmpeg(): string | undefined {
+    return process.env.MEDIA_INDEX_FFMPEG || undefined;
+  },
+  get ffprobe(): string | undefined {
+    return process.env.MEDIA_INDEX_FFPROBE || undefined;
+  },
+  /** Benchmarks: each indexer process writes a V8 CPU profile here when it ends. */
+  get cpuProfileDir(): string | undefined {
+    return process.env.MEDIA_INDEX_CPU_PROFILE_DIR || undefined;
+  },
+};
+
 export function defaultDataDir(): string {
   return process.env.MEDIA_INDEX_DATA || envPaths('media-index', { suffix: '' }).data;
 }

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
 import { COMPILED, entryModule } from '../paths.ts';
+import { env } from '../config.ts';
 
 const require = createRequire(import.meta.url);
 export const WORKER_ENTRY = fileURLToPath(entryModule('indexer/worker'));
@@ -27,13 +28,13 @@ export const WORKER_EXEC_ARGV: string[] = ['--max-semi-space-size=4', ...(COMPIL
  * to 32 MiB, so such blocks come from the heap and hold it at its highest; measured on the 200
  * photos of bench:index, 1653 → 1481 MiB at the peak for the service, at the same photos per second.
  */
-export function indexerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20) };
+export function indexerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...base, MALLOC_ARENA_MAX: base.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: base.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20) };
 }
 
 /** MEDIA_INDEX_CPU_PROFILE_DIR: each indexer process writes a V8 CPU profile there when it ends (benchmarks). */
 const profile = (): string[] => {
-  const dir = process.env.MEDIA_INDEX_CPU_PROFILE_DIR;
+  const dir = env.cpuProfileDir;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 };
 

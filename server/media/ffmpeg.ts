@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { env } from '../config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -46,10 +47,10 @@ export function findFfmpeg(): FfmpegTools | null {
   if (cached !== undefined) return cached;
   const candidates: Array<() => FfmpegTools | null> = [
     () => {
-      const ffmpeg = process.env.MEDIA_INDEX_FFMPEG;
+      const ffmpeg = env.ffmpeg;
       if (!executable(ffmpeg)) return null;
       const beside = path.join(path.dirname(ffmpeg), path.basename(ffmpeg).replace('ffmpeg', 'ffprobe'));
-      const ffprobe = process.env.MEDIA_INDEX_FFPROBE ?? beside;
+      const ffprobe = env.ffprobe ?? beside;
       return executable(ffprobe) ? { ffmpeg, ffprobe, source: 'MEDIA_INDEX_FFMPEG' } : null;
     },
     () => {

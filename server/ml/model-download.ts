@@ -27,6 +27,7 @@ import {
   type Receipt,
   type VerifiedBy,
 } from './models.ts';
+import { env } from '../config.ts';
 
 /** The public model hub the manifest's repositories are on. */
 export const HUB = 'https://huggingface.co';
@@ -47,7 +48,7 @@ export interface PullOptions {
 /** Where a revision's files are. */
 export function filesBase(m: ModelEntry, revision: string, mirror?: string): string {
   if (m.base_url && !m.repo) return m.base_url;
-  const origin = (mirror ?? process.env.MEDIA_INDEX_MODEL_MIRROR ?? HUB).replace(/\/+$/, '');
+  const origin = (mirror ?? env.modelMirror ?? HUB).replace(/\/+$/, '');
   return `${origin}/${m.repo}/resolve/${encodeURIComponent(revision)}/`;
 }
 

@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { pipeline } from 'node:stream/promises';
 import type { ModelInterface } from './model-interface.worker.ts';
 import { fromRoot } from '../paths.ts';
+import { env } from '../config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -54,7 +55,7 @@ let local: { file: string; mtimeMs: number; manifest: Manifest } | null = null;
  * pinned by its user with its own sizes and checksums. The file is read again when it changes.
  */
 export function manifest(): Manifest {
-  const file = process.env.MEDIA_INDEX_MODEL_MANIFEST;
+  const file = env.modelManifest;
   if (!file) return BUNDLED;
   const mtimeMs = fs.statSync(file).mtimeMs;
   if (local?.file !== file || local.mtimeMs !== mtimeMs) {
@@ -81,7 +82,7 @@ export function isDownloadable(m: ModelEntry): boolean {
 
 /** The models folder: MEDIA_INDEX_MODELS, else `models` in the data folder. */
 export function modelsDir(dataDir: string): string {
-  return process.env.MEDIA_INDEX_MODELS || path.join(dataDir, 'models');
+  return env.modelsDir ?? path.join(dataDir, 'models');
 }
 
 export function fileOf(dir: string, m: Pick<ModelEntry, 'name'>, f: Pick<ModelFile, 'path'>): string {

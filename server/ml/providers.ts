@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { env } from '../config.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -14,7 +15,7 @@ let chosen: Provider | null = null;
 
 export function executionProvider(): Provider {
   if (chosen) return chosen;
-  const wanted = (process.env.MEDIA_INDEX_DEVICE ?? 'auto').toLowerCase();
+  const wanted = env.device;
   if (wanted === 'cpu') return (chosen = 'cpu');
   let available: string[] = [];
   try {

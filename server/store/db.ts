@@ -1,20 +1,15 @@
 // Opens the SQLite database (WAL, foreign keys) and brings its schema up to date.
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations/index.ts';
+import { env } from '../config.ts';
 
 export type DB = Database.Database;
-
-/** MEDIA_INDEX_DB_BUSY_MS, default 3 s. */
-function busyTimeoutMs(): number {
-  const raw = Number(process.env.MEDIA_INDEX_DB_BUSY_MS);
-  return Number.isFinite(raw) && raw >= 0 && process.env.MEDIA_INDEX_DB_BUSY_MS !== '' ? Math.floor(raw) : 3000;
-}
 
 export function openDatabase(file: string, opts: { readonly?: boolean } = {}): DB {
   const db = new Database(file, { readonly: opts.readonly ?? false });
   // How long a statement waits for another program's lock on the file (a backup tool, the sqlite3
   // shell) before it fails: the service answers 503 `database_busy` then, rather than hang.
-  db.pragma(`busy_timeout = ${busyTimeoutMs()}`);
+  db.pragma(`busy_timeout = ${env.dbBusyMs}`);
   db.pragma('foreign_keys = ON');
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');

@@ -4,6 +4,7 @@ import { ImportRequest, ModelParams, ModelsView, PullAck } from '../../contract/
 import { manifest, modelStatus, modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
 import type { Services } from '../services.ts';
+import { env } from '../../config.ts';
 
 export function modelRoutes(s: Services): AnyRouteSpec[] {
   return [
@@ -17,7 +18,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       handler: () => ({
         models: manifest().models.map((m) => ({ ...modelStatus(modelsDir(s.config.dataDir), m), pull: s.modelPulls.state(m.name) })),
         provider: executionProvider(),
-        models_dir_set: Boolean(process.env.MEDIA_INDEX_MODELS),
+        models_dir_set: env.modelsDir !== undefined,
       }),
     }),
     defineRoute({
