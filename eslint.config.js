@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { layersRule } from './layers.js';
 
 /** Libraries that load models or native image code: only indexer processes (and worker threads) import them. */
 const MODEL_LIBRARIES = [
@@ -24,6 +25,17 @@ const WORKER_MODULES = [
   '**/indexer/pictures.ts',
   '**/ml/{human,ocr,vad,whisper,clip,embeddings,captions,audio-tags,speaker-embeddings,open-vocabulary,transformers,face-quality,diarize}.ts',
   '**/media/{image,video,pdf,office,ink,ffmpeg}.ts',
+];
+
+/** Modules that run in indexer processes and worker threads, where model libraries load. */
+const WORKER_FILES = [
+  'server/**/*.run.ts',
+  'server/indexer/runners.ts',
+  'server/indexer/worker.ts',
+  'server/indexer/pictures.ts',
+  'server/ml/**',
+  'server/media/**',
+  'server/**/*.worker.ts',
 ];
 
 const SERVICE_PROCESS_PATTERNS = [
@@ -58,7 +70,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { local: { rules: { 'cast-reason': castReason } } },
+    plugins: { local: { rules: { 'cast-reason': castReason, layers: layersRule } } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': [
@@ -77,53 +89,15 @@ export default tseslint.config(
   {
     // The service process (HTTP, the indexer host, the one writer) never loads a model library.
     files: ['server/**/*.ts'],
-    ignores: [
-      'server/**/*.run.ts',
-      'server/indexer/runners.ts',
-      'server/indexer/worker.ts',
-      'server/indexer/pictures.ts',
-      'server/ml/**',
-      'server/media/**',
-      'server/**/*.worker.ts',
-    ],
+    ignores: WORKER_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [NO_ELECTRON],
-          patterns: SERVICE_PROCESS_PATTERNS,
-        },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [NO_ELECTRON], patterns: SERVICE_PROCESS_PATTERNS }],
     },
   },
   {
-    // The store is the bottom layer: repositories know nothing of what uses them.
-    files: ['server/store/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [NO_ELECTRON],
-          patterns: [
-            ...SERVICE_PROCESS_PATTERNS,
-            {
-              group: ['**/services/**', '**/indexer/**', '**/people/**', '**/api/**'],
-              message: 'The store imports no services, indexer, people or api modules.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Contracts are pure: zod and each other.
-    files: ['server/contract/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^(?!zod$|\\./)', message: 'A contract imports only zod and other contracts.' }] },
-      ],
-    },
+    // The layers (layers.js): each folder of server/ imports only what its row of the table allows.
+    files: ['server/**/*.ts'],
+    rules: { 'local/layers': 'error' },
   },
   {
     // The renderer reaches data only over HTTP: from the server it takes contract types, nothing else.

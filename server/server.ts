@@ -18,7 +18,6 @@ import { Purger } from './services/purge.service.ts';
 import { ReadsService } from './services/reads.service.ts';
 import { UrlSigner } from './services/signing.service.ts';
 import { SearchService } from './services/search.service.ts';
-import { FilterResolver } from './search/resolve.ts';
 import { PeopleService } from './services/people.service.ts';
 import { AnswersService } from './services/answers.service.ts';
 import { AnswerWriter } from './ml/answer-writer.ts';
@@ -87,14 +86,12 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
   const writer = new AnswerWriter(config.dataDir);
   const services: Services = {
     config,
-    store,
     auth: new AuthService(store),
     indexOptions,
     engines: new EnginesService(store),
     assets,
     reads,
     search,
-    filters: new FilterResolver(store),
     answers: new AnswersService(store, search, assets, writer),
     workspaces: new WorkspacesService(store),
     signer,

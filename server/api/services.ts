@@ -1,13 +1,11 @@
 // The services the routes call, built once per server.
 import type { Config } from '../config.ts';
-import type { Store } from '../store/index.ts';
 import type { AuthService } from '../services/auth.service.ts';
 import type { AssetsService } from '../services/assets.service.ts';
 import type { IndexOptionsService } from '../services/index-options.service.ts';
 import type { EnginesService } from '../services/engines.service.ts';
 import type { ReadsService } from '../services/reads.service.ts';
 import type { SearchService } from '../services/search.service.ts';
-import type { FilterResolver } from '../search/resolve.ts';
 import type { PeopleService } from '../services/people.service.ts';
 import type { LibrariesService } from '../services/libraries.service.ts';
 import type { AnswersService } from '../services/answers.service.ts';
@@ -17,15 +15,12 @@ import type { UrlSigner } from '../services/signing.service.ts';
 
 export interface Services {
   config: Config;
-  store: Store;
   auth: AuthService;
   assets: AssetsService;
   indexOptions: IndexOptionsService;
   engines: EnginesService;
   reads: ReadsService;
   search: SearchService;
-  /** Filters given by name (places, people, libraries) resolved to conditions. */
-  filters: FilterResolver;
   people: PeopleService;
   libraries: LibrariesService;
   answers: AnswersService;

@@ -9,7 +9,7 @@ import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { AppError, Errors } from '../errors.ts';
-import { newId } from '../store/ids.ts';
+import { randomUUID } from 'node:crypto';
 import type { UploadedFile } from '../services/assets.service.ts';
 import type { AppState } from './context.ts';
 
@@ -19,7 +19,7 @@ class HashingDiskStorage implements multer.StorageEngine {
   constructor(private readonly dir: string) {}
 
   _handleFile(_req: IncomingMessage, file: multer.File, cb: (error?: unknown, info?: multer.File) => void): void {
-    const target = path.join(this.dir, newId('upload'));
+    const target = path.join(this.dir, `upload_${randomUUID()}`);
     const hash = createHash('sha256');
     let size = 0;
     const tap = new Transform({

@@ -1,73 +1,7 @@
-// Search filters (docs/decisions/0017-search-filters.md): when (taken_after, taken_before), where (place), with
-// what (camera), what kind, who (people: every one must appear), which library, how rated. The
-// service resolves names (a place to the values the workspace holds, merged people to who they are
-// now); this module turns the result into one SQL condition on an asset row `a`, which every
-// retrieval adds to what the workspaces may see.
-
-export interface ResolvedFilters {
-  takenAfterMs?: number;
-  takenBeforeMs?: number;
-  /** The place values the workspace holds that the place filter names, by field. */
-  places?: { city: string[]; region: string[]; country: string[]; country_code: string[] };
-  camera?: string;
-  kinds?: string[];
-  people?: string[];
-  libraryId?: string;
-  ratingMin?: number;
-}
-
-export interface SqlCondition {
-  sql: string;
-  params: Record<string, unknown>;
-}
-
-export const NO_CONDITION: SqlCondition = { sql: '1', params: {} };
-
-export function filterCondition(f: ResolvedFilters): SqlCondition {
-  const parts: string[] = [];
-  const params: Record<string, unknown> = {};
-  const meta: string[] = [];
-  if (f.takenAfterMs !== undefined) {
-    meta.push('m.taken_ms >= @f_after');
-    params.f_after = f.takenAfterMs;
-  }
-  if (f.takenBeforeMs !== undefined) {
-    meta.push('m.taken_ms < @f_before');
-    params.f_before = f.takenBeforeMs;
-  }
-  if (f.places) {
-    const any: string[] = [];
-    for (const field of ['city', 'region', 'country', 'country_code'] as const) {
-      const values = f.places[field];
-      if (values.length === 0) continue;
-      any.push(`m.${field} IN (SELECT value FROM json_each(@f_${field}))`);
-      params[`f_${field}`] = JSON.stringify(values);
-    }
-    meta.push(any.length ? `(${any.join(' OR ')})` : '0');
-  }
-  if (f.camera !== undefined) {
-    meta.push("m.camera LIKE '%' || @f_camera || '%'");
-    params.f_camera = f.camera;
-  }
-  if (f.ratingMin !== undefined) {
-    meta.push('m.rating >= @f_rating');
-    params.f_rating = f.ratingMin;
-  }
-  if (meta.length) parts.push(`EXISTS (SELECT 1 FROM asset_metadata m WHERE m.asset_id = a.id AND ${meta.join(' AND ')})`);
-  if (f.kinds?.length) {
-    parts.push('a.kind IN (SELECT value FROM json_each(@f_kinds))');
-    params.f_kinds = JSON.stringify(f.kinds);
-  }
-  f.people?.forEach((p, i) => {
-    parts.push(`EXISTS (SELECT 1 FROM faces fc JOIN face_people fpp ON fpp.face_id = fc.id WHERE fc.asset_id = a.id AND fpp.person_id = @f_person${i})`);
-    params[`f_person${i}`] = p;
-  });
-  if (f.libraryId !== undefined) {
-    parts.push('a.library_id = @f_library');
-    params.f_library = f.libraryId;
-  }
-  return parts.length ? { sql: parts.join(' AND '), params } : NO_CONDITION;
-}
+// Search filters (docs/decisions/0017-search-filters.md): when (taken_after, taken_before), where
+// (place), with what (camera), what kind, who (people: every one must appear), which library, how
+// rated. resolve.ts turns names into values (ResolvedFilters); the store turns those into SQL.
+import type { ResolvedFilters } from '../store/filters.sql.ts';
 
 /** Whether any filter is set. */
 export function hasFilters(f: ResolvedFilters): boolean {

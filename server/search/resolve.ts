@@ -5,7 +5,7 @@ import type { Store } from '../store/index.ts';
 import type { SearchFilters } from '../contract/search.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { Errors } from '../errors.ts';
-import type { ResolvedFilters } from './filters.ts';
+import type { ResolvedFilters } from '../store/filters.sql.ts';
 import { fold } from './interpret.ts';
 
 /** How long the workspace's place names are kept between queries. */

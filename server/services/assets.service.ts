@@ -28,7 +28,9 @@ import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
 import { fileNameWords } from '../search/tokenizer.ts';
-import type { SqlCondition } from '../search/filters.ts';
+import type { SearchFilters } from '../contract/search.ts';
+import type { AuthContext } from '../contract/auth.ts';
+import { FilterResolver } from '../search/resolve.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 import type { LibraryAssets, LibraryFileIn } from '../libraries/apply.ts';
 
@@ -119,12 +121,16 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
 }
 
 export class AssetsService implements LibraryAssets {
+  private readonly filters: FilterResolver;
+
   constructor(
     private readonly store: Store,
     private readonly indexOptions: IndexOptionsService,
     private readonly queue: StageQueue,
     private readonly events: AssetEvents,
-  ) {}
+  ) {
+    this.filters = new FilterResolver(store);
+  }
 
   /**
    * Validates and stores an upload. Every refusal happens before anything is stored: the temp file
@@ -303,14 +309,32 @@ export class AssetsService implements LibraryAssets {
     };
   }
 
+  /** A page of what the key's workspace sees, narrowed by the filters (names resolved as search resolves them). */
   list(
-    workspaceId: string,
+    auth: AuthContext,
     limit: number,
     offset: number,
-    opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {},
+    opts: { order?: 'created' | 'taken_at'; filters?: SearchFilters } = {},
   ): { items: AssetListValue[]; total: number } {
-    const { rows, total } = this.store.assets.listVisible(workspaceId, limit, offset, opts);
+    const filters = this.filters.resolve(auth, [auth.workspaceId], opts.filters ?? {});
+    const { rows, total } = this.store.assets.listVisible(auth.workspaceId, limit, offset, { order: opts.order, filters });
     return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
+  }
+
+  /** How many assets per month taken, newest first, under the filters (the timeline's scrubber). */
+  months(auth: AuthContext, filters: SearchFilters) {
+    const { months, undated } = this.store.assets.months(auth.workspaceId, this.filters.resolve(auth, [auth.workspaceId], filters));
+    return { months, undated, total: months.reduce((n, m) => n + m.count, undated) };
+  }
+
+  /** What the list can be narrowed by, with counts. */
+  facets(workspaceId: string) {
+    return this.store.assets.facets(workspaceId);
+  }
+
+  /** Where uploads are streamed to before they are accepted. */
+  get uploadDir(): string {
+    return this.store.files.tmpDir;
   }
 
   /** The asset if this workspace may see it; another workspace's id is simply not found. */

@@ -138,6 +138,11 @@ export class ReadsService {
    * The frame's file, drawing a PDF page render that was left for first request (off the thread
    * that answers HTTP; one drawing per page however many ask at once).
    */
+  /** The type of an asset's original, to send it as (asked for after frameFileReady checked access). */
+  originalType(id: string): string {
+    return this.store.assets.byId(id)?.mime_type ?? 'application/octet-stream';
+  }
+
   async frameFileReady(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): Promise<string> {
     const file = this.frameFile(id, name, q, auth);
     if (fs.existsSync(file) || !/^p\d{5}\.jpg$/.test(name)) return file;

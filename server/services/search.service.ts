@@ -17,7 +17,7 @@ import { rerankBoost } from '../search/rerank.ts';
 import { toHits, type FoundHit } from '../search/hits.ts';
 import { EMOTION_NAMES, TYPED_MODALITIES, emotionsIn } from '../search/typed.ts';
 import { fold, interpret } from '../search/interpret.ts';
-import { filterCondition, hasFilters } from '../search/filters.ts';
+import { hasFilters } from '../search/filters.ts';
 import { FilterResolver } from '../search/resolve.ts';
 import { clock } from '../store/ids.ts';
 
@@ -80,12 +80,11 @@ export class SearchService {
           });
     const filters: SearchFilters = { ...read.filters, ...(req.search_options?.filters ?? {}) };
     const resolved = this.filters.resolve(auth, workspaceIds, filters);
-    const where = filterCondition(resolved);
     const interpreted = { words: read.words, filters, phrases: read.phrases, order };
 
     const terms = queryTerms(read.words);
     if (terms.length === 0 && !hasFilters(resolved)) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
-    const scope = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20), where };
+    const scope = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20), filters: resolved };
     const engine = req.engine ?? this.store.workspaces.defaultEngine(auth.workspaceId);
     if (terms.length === 0) {
       // Only filters: what holds, newest first.

@@ -1,5 +1,5 @@
 import { inTransaction, statementCache, type DB } from './db.ts';
-import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
+import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
 
@@ -118,9 +118,9 @@ export class AssetsRepo {
     workspaceId: string,
     limit: number,
     offset: number,
-    opts: { order?: 'created' | 'taken_at'; where?: SqlCondition } = {},
+    opts: { order?: 'created' | 'taken_at'; filters?: ResolvedFilters } = {},
   ): { rows: VisibleAsset[]; total: number } {
-    const where = opts.where ?? NO_CONDITION;
+    const where = filterCondition(opts.filters ?? {});
     const params = { ws: workspaceId, limit, offset, ...where.params };
     // The page's ids are found with a narrow sort (id and the order's keys), then its rows are read:
     // sorting whole rows is what made deep pages slow in a large library.
@@ -141,7 +141,8 @@ export class AssetsRepo {
   }
 
   /** How many assets the workspace sees per month taken (UTC), newest first; and how many have no date. */
-  months(workspaceId: string, where: SqlCondition = NO_CONDITION): { months: Array<{ month: string; count: number }>; undated: number } {
+  months(workspaceId: string, filters: ResolvedFilters = {}): { months: Array<{ month: string; count: number }>; undated: number } {
+    const where = filterCondition(filters);
     const rows = this.db
       .prepare(
         `SELECT strftime('%Y-%m', m.taken_ms / 1000, 'unixepoch') AS month, COUNT(*) AS count

@@ -2,7 +2,7 @@
 import { statementCache, type DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
 import { words as wordsOf } from '../search/tokenizer.ts';
-import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
+import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 
 export interface NewEntry {
   modality: Modality;
@@ -79,9 +79,10 @@ export class SearchRepo {
     workspaceIds: string[],
     assetId: string | undefined,
     engine: string,
-    where: SqlCondition = NO_CONDITION,
+    filters: ResolvedFilters = {},
   ): Array<EntryHit & { name: string }> {
     if (words.length === 0) return [];
+    const where = filterCondition(filters);
     const people = (
       this.db
         .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
@@ -129,9 +130,10 @@ export class SearchRepo {
    * Assets the workspaces see that hold under a condition (filters with no words to search for),
    * newest taken first, as entries of their first moment.
    */
-  browse(opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; where: SqlCondition }): EntryHit[] {
+  browse(opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; filters?: ResolvedFilters }): EntryHit[] {
+    const where = filterCondition(opts.filters ?? {});
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
-    const params: Record<string, unknown> = { engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null, ...opts.where.params };
+    const params: Record<string, unknown> = { engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null, ...where.params };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     return this.db
       .prepare(
@@ -140,7 +142,7 @@ export class SearchRepo {
                 CASE WHEN a.workspace_id IN (${ws}) THEN a.workspace_id
                      ELSE (SELECT s.workspace_id FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws}) LIMIT 1) END AS workspace_id
          FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
-         WHERE a.deleted_at IS NULL AND a.engine = @engine AND (@asset IS NULL OR a.id = @asset) AND (${opts.where.sql})
+         WHERE a.deleted_at IS NULL AND a.engine = @engine AND (@asset IS NULL OR a.id = @asset) AND (${where.sql})
            AND (a.workspace_id IN (${ws}) OR EXISTS (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id IN (${ws})))
          ORDER BY m.taken_ms DESC NULLS LAST, a.created_at DESC LIMIT @limit`,
       )
@@ -168,9 +170,9 @@ export class SearchRepo {
    * match, the cost that grows with the library), then the few kept are joined and filtered; when
    * the filter leaves too few, a deeper cut is taken.
    */
-  match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; where?: SqlCondition }): EntryHit[] {
+  match(expr: string, opts: { workspaceIds: string[]; assetId?: string; engine: string; limit: number; filters?: ResolvedFilters }): EntryHit[] {
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
-    const where = opts.where ?? NO_CONDITION;
+    const where = filterCondition(opts.filters ?? {});
     const params: Record<string, unknown> = { expr, engine: opts.engine, limit: opts.limit, asset: opts.assetId ?? null, ...where.params };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     const columns = `e.id, e.asset_id, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text, a.kind, a.file_name,

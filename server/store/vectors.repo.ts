@@ -2,7 +2,7 @@
 // (vector-index.ts) is rebuilt from them when it is missing or behind, and the similarity of what it
 // proposes is computed again from them.
 import type { DB } from './db.ts';
-import { NO_CONDITION, type SqlCondition } from '../search/filters.ts';
+import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import type { EntryHit, NewEntry } from './search.repo.ts';
 
 /** A piece of evidence (as the lexical index holds it) with its vector. */
@@ -85,11 +85,11 @@ export class VectorsRepo {
    */
   visible(
     ids: number[],
-    opts: { workspaceIds: string[]; assetId?: string; engine: string; where?: SqlCondition },
+    opts: { workspaceIds: string[]; assetId?: string; engine: string; filters?: ResolvedFilters },
   ): Array<Omit<VectorHit, 'similarity'> & { vector: Float32Array }> {
     if (ids.length === 0) return [];
     const ws = opts.workspaceIds.map((_, i) => `@ws${i}`).join(', ');
-    const where = opts.where ?? NO_CONDITION;
+    const where = filterCondition(opts.filters ?? {});
     const params: Record<string, unknown> = { engine: opts.engine, asset: opts.assetId ?? null, ids: JSON.stringify(ids), ...where.params };
     opts.workspaceIds.forEach((w, i) => (params[`ws${i}`] = w));
     return this.db

@@ -1,10 +1,7 @@
 // /models: not in the spec; lists the optional models (the desktop settings screen reads it).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { ImportRequest, ModelParams, ModelsView, PullAck } from '../../contract/models.ts';
-import { manifest, modelStatus, modelsDir } from '../../ml/models.ts';
-import { executionProvider } from '../../ml/providers.ts';
 import type { Services } from '../services.ts';
-import { env } from '../../config.ts';
 
 export function modelRoutes(s: Services): AnyRouteSpec[] {
   return [
@@ -15,11 +12,7 @@ export function modelRoutes(s: Services): AnyRouteSpec[] {
       summary: 'Optional models: installed or not, size, licence; and the execution provider',
       access: 'read',
       response: ModelsView,
-      handler: () => ({
-        models: manifest().models.map((m) => ({ ...modelStatus(modelsDir(s.config.dataDir), m), pull: s.modelPulls.state(m.name) })),
-        provider: executionProvider(),
-        models_dir_set: env.modelsDir !== undefined,
-      }),
+      handler: () => s.modelPulls.catalogue(),
     }),
     defineRoute({
       method: 'post',

@@ -18,7 +18,6 @@ import {
 } from '../../contract/assets.ts';
 import type { SearchFilters } from '../../contract/search.ts';
 import { IndexOptionsInput } from '../../contract/stages.ts';
-import { filterCondition } from '../../search/filters.ts';
 import type { Services } from '../services.ts';
 import { uploadMiddleware, uploadedFile } from '../upload.ts';
 
@@ -57,7 +56,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       multipart: UploadFields,
       multipartJson: { options: IndexOptionsInput },
       example: { pipeline: 'arrow', options: '{"ocr": {"languages": ["en"]}, "captions": false}' },
-      middleware: [uploadMiddleware(s.store.files.tmpDir, s.config.maxUploadBytes)],
+      middleware: [uploadMiddleware(s.assets.uploadDir, s.config.maxUploadBytes)],
       status: 201,
       errors: [507],
       links: assetLinks('$response.body#/data/video_id'),
@@ -75,8 +74,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetListItem,
       links: assetLinks('$response.body#/data/0/video_id'),
       handler: ({ auth, query, ctx }) => {
-        const where = filterCondition(s.filters.resolve(auth, [auth.workspaceId], listFilters(query)));
-        const { items, total } = s.assets.list(auth.workspaceId, query.limit, query.offset, { order: query.order, where });
+        const { items, total } = s.assets.list(auth, query.limit, query.offset, { order: query.order, filters: listFilters(query) });
         const present = presenterFor(s.signer, ctx);
         return { items: items.map((a) => present.asset(a)), total };
       },
@@ -89,11 +87,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'read',
       query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
       response: AssetMonths,
-      handler: ({ auth, query }) => {
-        const where = filterCondition(s.filters.resolve(auth, [auth.workspaceId], listFilters(query)));
-        const { months, undated } = s.store.assets.months(auth.workspaceId, where);
-        return { months, undated, total: months.reduce((n, m) => n + m.count, undated) };
-      },
+      handler: ({ auth, query }) => s.assets.months(auth, listFilters(query)),
     }),
     defineRoute({
       method: 'get',
@@ -102,7 +96,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       summary: 'What the list can be narrowed by (kinds, years, places, cameras, people, libraries), with counts',
       access: 'read',
       response: AssetFacets,
-      handler: ({ auth }) => s.store.assets.facets(auth.workspaceId),
+      handler: ({ auth }) => s.assets.facets(auth.workspaceId),
     }),
     defineRoute({
       method: 'get',
@@ -162,7 +156,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
         const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
         ctx.set('Cache-Control', 'private, max-age=3600');
         // A video's original is played: byte ranges, so a player can seek.
-        if (params.name === 'original') await sendFile(ctx, file, s.store.assets.byId(params.id)?.mime_type ?? 'application/octet-stream', { ranges: true });
+        if (params.name === 'original') await sendFile(ctx, file, s.reads.originalType(params.id), { ranges: true });
         else await sendFile(ctx, file, 'image/jpeg');
       },
     }),
