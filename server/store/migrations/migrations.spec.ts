@@ -1,0 +1,119 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../db.ts';
+import { MIGRATIONS } from './index.ts';
+
+// Each migration from 0018 on, run on a database at the schema before it holding rows written then:
+// the rows are kept, new columns take their defaults, and what the migration adds works.
+
+/** A database at the schema after the first `n` migrations. */
+function at(n: number): Database.Database {
+  const db = new Database(':memory:');
+  db.pragma('foreign_keys = ON');
+  for (const m of MIGRATIONS.slice(0, n)) db.exec(m.up);
+  db.pragma(`user_version = ${n}`);
+  return db;
+}
+
+/** Inserts a row, filling the NOT NULL columns without a default that `values` leaves out. */
+function insert(db: Database.Database, table: string, values: Record<string, unknown>): void {
+  const cols = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>;
+  const row: Record<string, unknown> = {};
+  for (const c of cols) {
+    if (c.name in values) row[c.name] = values[c.name];
+    else if (c.notnull && c.dflt_value === null) row[c.name] = c.type === 'INTEGER' || c.type === 'REAL' ? 0 : c.type === 'BLOB' ? Buffer.alloc(0) : '';
+  }
+  const names = Object.keys(row);
+  db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`).run(row);
+}
+
+const columns = (db: Database.Database, table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
+const indexes = (db: Database.Database) =>
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index'").all() as Array<{ name: string }>).map((r) => r.name);
+const number = (name: string) => MIGRATIONS.findIndex((m) => m.name.startsWith(name)) + 1;
+
+/** A workspace and a processing asset with one pending and one settled run, as written before `n`. */
+function seed(db: Database.Database): void {
+  insert(db, 'workspaces', { id: 'ws_1', name: 'default', created_at: 1 });
+  insert(db, 'assets', {
+    id: 'vid_1',
+    workspace_id: 'ws_1',
+    kind: 'image',
+    file_name: 'a.jpg',
+    ext: '.jpg',
+    stored_path: 'assets/vid_1/original.jpg',
+    mime_type: 'image/jpeg',
+    status: 'processing',
+    pipeline: 'arrow',
+    engine: 'arrow',
+    created_at: 5,
+  });
+  insert(db, 'stage_runs', { asset_id: 'vid_1', stage: 'extract', state: 'ok', version: 1 });
+  insert(db, 'stage_runs', { asset_id: 'vid_1', stage: 'faces', state: 'pending', version: 1 });
+}
+
+describe('migrations from 0018 on keep what was written before them', () => {
+  it('0018 queue at scale: assets are planned (runs_planned 1), the partial indexes serve the queue', () => {
+    const n = number('0018');
+    const db = at(n - 1);
+    seed(db);
+    migrate(db);
+    expect(db.prepare('SELECT runs_planned, status FROM assets').get()).toEqual({ runs_planned: 1, status: 'processing' });
+    expect(indexes(db)).toEqual(expect.arrayContaining(['stage_runs_pending', 'stage_runs_running', 'assets_processing', 'assets_unplanned']));
+    expect(indexes(db)).not.toContain('stage_runs_state');
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT asset_id FROM stage_runs WHERE state = 'pending'").all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/stage_runs_pending/);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE state = 'pending'").get()).toEqual({ n: 1 });
+  });
+
+  it('0019 asset metadata: new tables, cascading with their asset', () => {
+    const n = number('0019');
+    const db = at(n - 1);
+    seed(db);
+    migrate(db);
+    insert(db, 'asset_metadata', { asset_id: 'vid_1', data: '{}', taken_ms: 10, city: 'Paris' });
+    insert(db, 'named_regions', { asset_id: 'vid_1', idx: 0, name: 'Ana', x: 0, y: 0, w: 0.1, h: 0.1, source: 'xmp' });
+    db.prepare("DELETE FROM stage_runs WHERE asset_id = 'vid_1'").run();
+    db.prepare("DELETE FROM assets WHERE id = 'vid_1'").run();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM asset_metadata').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM named_regions').get()).toEqual({ n: 0 });
+  });
+
+  it('0020 face attributes: faces written before have no age or gender; new ones are checked', () => {
+    const n = number('0020');
+    const db = at(n - 1);
+    seed(db);
+    db.pragma('foreign_keys = OFF'); // the face's region row is left out
+    insert(db, 'faces', { id: 'reg_1', asset_id: 'vid_1', timestamp: 0, embedding: Buffer.alloc(8), quality: 1, good: 1 });
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    expect(db.prepare('SELECT age, gender, gender_score FROM faces').get()).toEqual({ age: null, gender: null, gender_score: null });
+    expect(() => db.prepare("UPDATE faces SET gender = 'other'").run()).toThrow(/CHECK constraint/);
+    db.prepare("UPDATE faces SET age = 31.5, gender = 'female', gender_score = 0.9").run();
+  });
+
+  it('0021 read-only workspaces: existing workspaces stay writable', () => {
+    const n = number('0021');
+    const db = at(n - 1);
+    seed(db);
+    migrate(db);
+    expect(db.prepare('SELECT read_only FROM workspaces').get()).toEqual({ read_only: 0 });
+    expect(() => db.prepare('UPDATE workspaces SET read_only = 2').run()).toThrow(/CHECK constraint/);
+  });
+
+  it('0022 orientation detected: unknown (null) for assets indexed before; only quarter turns', () => {
+    const n = number('0022');
+    const db = at(n - 1);
+    seed(db);
+    migrate(db);
+    expect(columns(db, 'assets')).toContain('orientation_detected');
+    expect(db.prepare('SELECT orientation_detected FROM assets').get()).toEqual({ orientation_detected: null });
+    db.prepare('UPDATE assets SET orientation_detected = 90').run();
+    expect(() => db.prepare('UPDATE assets SET orientation_detected = 45').run()).toThrow(/CHECK constraint/);
+  });
+
+  it('every migration from 0018 on has a test here', () => {
+    const tested = ['0018', '0019', '0020', '0021', '0022'];
+    expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
+  });
+});
