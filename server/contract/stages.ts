@@ -191,3 +191,31 @@ export function describeValues(name: StageName): Record<string, unknown> {
     }),
   );
 }
+
+/**
+ * Why a stage run failed, stored with it (`stage_runs.code`) and written first in its reason
+ * (`code: message`, shown in `index.report`). Work that waits for a model is `model_not_installed`.
+ */
+export const STAGE_FAILURE_CODES = [
+  'corrupt',
+  'encrypted',
+  'too_large',
+  'too_long',
+  'too_many_pages',
+  'unsupported',
+  'decoder_missing',
+  'no_video_stream',
+  'no_page',
+  'no_space',
+  'file_missing',
+  'file_changed',
+  'model_not_installed',
+  'unavailable',
+  'timeout',
+  'indexer_crashed',
+  'dependency_failed',
+  'save_failed',
+  'unknown_stage',
+  'error',
+] as const;
+export type StageFailureCode = (typeof STAGE_FAILURE_CODES)[number];

@@ -8,7 +8,8 @@
 //     worker (runners.ts). `defineRunner(manifest, run)` types `run`'s input by what `prepare`
 //     returns and its output by what `save` takes, so a mismatch is a compile error.
 import type { AssetKind } from '../contract/assets.ts';
-import type { StageName, StageValues } from '../contract/stages.ts';
+import type { StageFailureCode, StageName, StageValues } from '../contract/stages.ts';
+import type { ExtractError } from '../media/types.ts';
 import type { Store } from '../store/index.ts';
 import { isInstalled } from '../ml/models.ts';
 
@@ -50,7 +51,7 @@ export type StageOutcome<O = unknown> =
   | { state: 'ok'; counts: Record<string, number>; details?: Record<string, unknown>; output: O }
   | { state: 'not_applicable'; reason: string }
   /** `code` is stable and machine-readable (kept in its own column); `reason` is for people. */
-  | { state: 'failed'; code?: string; reason: string; details?: Record<string, unknown> };
+  | { state: 'failed'; code?: StageFailureCode; reason: string; details?: Record<string, unknown> };
 
 export interface Availability {
   available: boolean;
@@ -126,7 +127,7 @@ export const ok = <O>(counts: Record<string, number>, output: O, details?: Recor
   output,
   details,
 });
-export const failed = (code: string, message: string, details?: Record<string, unknown>): StageOutcome<never> => ({
+export const failed = (code: StageFailureCode, message: string, details?: Record<string, unknown>): StageOutcome<never> => ({
   state: 'failed',
   code,
   reason: `${code}: ${message}`,
@@ -134,8 +135,8 @@ export const failed = (code: string, message: string, details?: Record<string, u
 });
 export const notApplicable = (reason: string): StageOutcome<never> => ({ state: 'not_applicable', reason });
 
-/** A reason already written as "code: message" (an extraction error's) as a failed outcome. */
-export const failedBecause = (reason: string): StageOutcome<never> => ({ state: 'failed', code: codeOf(reason), reason });
+/** A file that could not be read (an extraction error) as a failed outcome. */
+export const failedBecause = (err: ExtractError): StageOutcome<never> => failed(err.code, err.detail);
 
 /** The code of a reason written as "code: message" (every reason the stages give); `error` otherwise. */
 export function codeOf(reason: string): string {

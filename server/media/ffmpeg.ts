@@ -6,6 +6,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { env } from '../config.ts';
+import { ExtractError } from './types.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -108,9 +109,9 @@ export function runTool(bin: string, args: string[], opts: { timeoutMs?: number;
  * Why an ffmpeg run failed, as an extraction reason: `no_space` when it could not write its output
  * (the disk of the data folder is full: not the file's fault), else `corrupt` with its last line.
  */
-export function ffmpegFailure(stderr: string): string {
-  if (/No space left on device/i.test(stderr)) return 'no_space: No space left on device while writing what ffmpeg drew from the file';
-  return `corrupt: ${lastError(stderr)}`;
+export function ffmpegFailure(stderr: string): ExtractError {
+  if (/No space left on device/i.test(stderr)) return new ExtractError('no_space', 'No space left on device while writing what ffmpeg drew from the file');
+  return new ExtractError('corrupt', lastError(stderr));
 }
 
 /** The last meaningful line ffmpeg printed, for a failure reason. */

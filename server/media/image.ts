@@ -23,19 +23,19 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
     try {
       const img = await decode({ buffer: await fs.promises.readFile(file) });
-      if (img.width * img.height > limits.maxPixels) throw new ExtractError(`too_large: ${img.width}x${img.height} pixels`);
+      if (img.width * img.height > limits.maxPixels) throw new ExtractError('too_large', `${img.width}x${img.height} pixels`);
       return sharp(Buffer.from(img.data.buffer), { raw: { width: img.width, height: img.height, channels: 4 } });
     } catch (err) {
       if (err instanceof ExtractError) throw err;
-      throw new ExtractError(`corrupt: HEIC decode failed (${(err as Error).message})`);
+      throw new ExtractError('corrupt', `HEIC decode failed (${(err as Error).message})`);
     }
   }
   if (ext === '.bmp') {
     const tools = findFfmpeg();
-    if (!tools) throw new ExtractError('decoder_missing: BMP needs ffmpeg, which was not found');
+    if (!tools) throw new ExtractError('decoder_missing', 'BMP needs ffmpeg, which was not found');
     const png = path.join(scratch, 'decoded.png');
     const r = await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', file, '-frames:v', '1', png], { timeoutMs: 60_000 });
-    if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
+    if (r.code !== 0) throw ffmpegFailure(r.stderr);
     return sharp(await fs.promises.readFile(png), { limitInputPixels: limits.maxPixels });
   }
   return sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error', animated: false });
@@ -65,8 +65,8 @@ export async function extractImage(file: string, ext: string, assetDir: string):
     } catch (err) {
       if (err instanceof ExtractError) throw err;
       const msg = (err as Error).message;
-      if (/pixel limit/i.test(msg)) throw new ExtractError(`too_large: the image has more than ${limits.maxPixels} pixels`);
-      throw new ExtractError(`corrupt: ${msg}`);
+      if (/pixel limit/i.test(msg)) throw new ExtractError('too_large', `the image has more than ${limits.maxPixels} pixels`);
+      throw new ExtractError('corrupt', `${msg}`);
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);
     const thumb = await sharp(normalized)

@@ -148,7 +148,7 @@ async function docx(file: string): Promise<ExtractedPage[]> {
     return syntheticDocument(htmlBlocks(value));
   } catch (err) {
     if (err instanceof ExtractError) throw err;
-    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+    throw new ExtractError('corrupt', `${(err as Error).message}`);
   }
 }
 
@@ -205,7 +205,7 @@ async function xlsx(file: string): Promise<{ pages: ExtractedPage[]; details: Re
   try {
     await wb.xlsx.readFile(file);
   } catch (err) {
-    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+    throw new ExtractError('corrupt', `${(err as Error).message}`);
   }
   const truncated: string[] = [];
   const pages = wb.worksheets.map((ws, i) => {
@@ -250,7 +250,7 @@ async function csv(file: string): Promise<{ pages: ExtractedPage[]; details: Rec
       }
     }
   } catch (err) {
-    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+    throw new ExtractError('corrupt', `${(err as Error).message}`);
   }
   if (rows.length || pages.length === 0)
     pages.push(
@@ -269,7 +269,7 @@ async function epub(file: string): Promise<ExtractedPage[]> {
   try {
     book = await EPub.createAsync(file);
   } catch (err) {
-    throw new ExtractError(`corrupt: ${(err as Error).message}`);
+    throw new ExtractError('corrupt', `${(err as Error).message}`);
   }
   const blocks: Block[] = [];
   const breakAt: number[] = [];
@@ -291,7 +291,7 @@ async function rtf(file: string): Promise<ExtractedPage[]> {
   const rtfToHtml = require('@iarna/rtf-to-html') as { fromString(s: string, cb: (err: Error | null, html: string) => void): void };
   const text = await fs.promises.readFile(file, 'latin1');
   const html = await new Promise<string>((resolve, reject) =>
-    rtfToHtml.fromString(text, (err, out) => (err ? reject(new ExtractError(`corrupt: ${err.message}`)) : resolve(out))),
+    rtfToHtml.fromString(text, (err, out) => (err ? reject(new ExtractError('corrupt', `${err.message}`)) : resolve(out))),
   );
   return syntheticDocument(htmlBlocks(html));
 }
@@ -334,6 +334,6 @@ export async function extractTextDocument(file: string, ext: string): Promise<{ 
     case '.txt':
       return { pages: syntheticDocument(plainBlocks(await readText(file))), details: {} };
     default:
-      throw new ExtractError(`unsupported: no text reader for ${ext}`);
+      throw new ExtractError('unsupported', `no text reader for ${ext}`);
   }
 }

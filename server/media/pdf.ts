@@ -129,9 +129,9 @@ async function openPdf(file: string, bytes?: Buffer): Promise<PdfDoc> {
     }).promise;
   } catch (err) {
     const name = (err as Error)?.name;
-    if (name === 'PasswordException') throw new ExtractError('encrypted: the PDF needs a password to open');
-    if (name === 'InvalidPDFException') throw new ExtractError('corrupt: not a readable PDF');
-    throw new ExtractError(`corrupt: ${(err as Error)?.message ?? err}`);
+    if (name === 'PasswordException') throw new ExtractError('encrypted', 'the PDF needs a password to open');
+    if (name === 'InvalidPDFException') throw new ExtractError('corrupt', 'not a readable PDF');
+    throw new ExtractError('corrupt', `${(err as Error)?.message ?? err}`);
   }
 }
 
@@ -227,7 +227,7 @@ export function pageRenderName(page: number): string {
 export async function renderPdfPageFile(file: string, pageNumber: number, out: string): Promise<void> {
   const doc = await openPdf(file);
   try {
-    if (pageNumber < 1 || pageNumber > doc.numPages) throw new ExtractError(`no page ${pageNumber}`);
+    if (pageNumber < 1 || pageNumber > doc.numPages) throw new ExtractError('no_page', `no page ${pageNumber}`);
     const page = await doc.getPage(pageNumber);
     const tmp = `${out}.${process.pid}.tmp`;
     await fs.promises.mkdir(path.dirname(out), { recursive: true });
@@ -266,7 +266,7 @@ export async function extractPdf(
   const doc = await openPdf(file, bytes);
   try {
     const pageCount = doc.numPages;
-    if (pageCount > opts.maxPages) throw new ExtractError(`too_many_pages: ${pageCount} pages; the limit is ${opts.maxPages}`);
+    if (pageCount > opts.maxPages) throw new ExtractError('too_many_pages', `${pageCount} pages; the limit is ${opts.maxPages}`);
     const pagesDir = path.join(opts.assetDir, 'pages');
     await fs.promises.mkdir(pagesDir, { recursive: true });
     const pages: ExtractedPage[] = [];

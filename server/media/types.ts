@@ -1,5 +1,6 @@
 // What extraction produces for the stages and the API to read.
 import type { Box } from '../contract/common.ts';
+import type { StageFailureCode } from '../contract/stages.ts';
 
 /** Long side of every asset's thumbnail, in pixels. */
 export const THUMB_LONG_SIDE = 320;
@@ -63,8 +64,17 @@ export interface ExtractOutput {
 }
 
 /** Thrown by extractors for expected problems with the file; becomes the stage's failure reason. */
+/** A file that cannot be read as its type says, with why: its stage fails with `code: message`. */
 export class ExtractError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
+  constructor(
+    readonly code: StageFailureCode,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+  }
+
+  /** `code: message`, as the stage report shows it. */
+  get reason(): string {
+    return this.message;
   }
 }

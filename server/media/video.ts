@@ -26,7 +26,7 @@ export interface VideoProbe {
 
 function tools(): FfmpegTools {
   const t = findFfmpeg();
-  if (!t) throw new ExtractError('decoder_missing: ffmpeg was not found (set MEDIA_INDEX_FFMPEG or install ffmpeg)');
+  if (!t) throw new ExtractError('decoder_missing', 'ffmpeg was not found (set MEDIA_INDEX_FFMPEG or install ffmpeg)');
   return t;
 }
 
@@ -40,16 +40,16 @@ function rate(r: string | undefined): number | null {
 export async function probeVideo(file: string): Promise<VideoProbe> {
   const t = tools();
   const r = await runTool(t.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: 60_000 });
-  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
+  if (r.code !== 0) throw ffmpegFailure(r.stderr);
   let info: { format?: { duration?: string }; streams?: Array<Record<string, unknown>> };
   try {
     info = JSON.parse(r.stdout);
   } catch {
-    throw new ExtractError('corrupt: ffprobe gave no readable answer');
+    throw new ExtractError('corrupt', 'ffprobe gave no readable answer');
   }
   const streams = info.streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video' && (s.disposition as { attached_pic?: number })?.attached_pic !== 1);
-  if (!video) throw new ExtractError('no_video_stream: the file holds no video');
+  if (!video) throw new ExtractError('no_video_stream', 'the file holds no video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   const rotation = Math.abs(Number((video.tags as { rotate?: string })?.rotate ?? 0)) % 180 === 90;
   const w = Number(video.width) || 0;
@@ -113,7 +113,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
   const t = tools();
   const probe = await probeVideo(file);
   if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
-    throw new ExtractError(`too_long: ${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
+    throw new ExtractError('too_long', `${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');
@@ -141,7 +141,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     args.push('-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), ...fit, '-c:a', 'pcm_s16le', audioFile);
   }
   const r = await runTool(t.ffmpeg, args, { timeoutMs: Math.max(120_000, probe.duration_s * 4000) });
-  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
+  if (r.code !== 0) throw ffmpegFailure(r.stderr);
   const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
 
   let audio: ExtractOutput['audio'] = null;
@@ -162,7 +162,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
       (await grabFrame(t, file, shot.start_s, out, KEYFRAME_LONG_SIDE, 'output'));
     if (ok) frames.push({ timestamp: shot.keyframe_s, kind: 'keyframe', file: name, width: 0, height: 0, shot: shot.idx });
   }
-  if (frames.length === 0) throw new ExtractError('corrupt: no frame could be decoded');
+  if (frames.length === 0) throw new ExtractError('corrupt', 'no frame could be decoded');
   const sharp = (await import('sharp')).default;
   for (const f of frames) {
     const m = await sharp(path.join(assetDir, f.file)).metadata();
@@ -197,7 +197,7 @@ export async function sampleFrames(
   const r = await runTool(t.ffmpeg, ['-v', 'error', '-y', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-q:v', '3', path.join(outDir, 's%06d.jpg')], {
     timeoutMs: 30 * 60_000,
   });
-  if (r.code !== 0) throw new ExtractError(ffmpegFailure(r.stderr));
+  if (r.code !== 0) throw ffmpegFailure(r.stderr);
   const names = (await fs.promises.readdir(outDir)).filter((n) => /^s\d{6}\.jpg$/.test(n)).sort();
   return names.map((name, i) => ({ timestamp: Math.round((i / fps) * 1000) / 1000, file: path.join(outDir, name) }));
 }

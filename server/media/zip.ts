@@ -18,11 +18,11 @@ export class Zip {
     try {
       zip = await JSZip.loadAsync(await fs.promises.readFile(file));
     } catch (err) {
-      throw new ExtractError(`corrupt: not a readable zip container (${(err as Error).message})`);
+      throw new ExtractError('corrupt', `not a readable zip container (${(err as Error).message})`);
     }
     const opened = new Zip(zip, maxBytes);
     const total = opened.names().reduce((sum, name) => sum + opened.declaredSize(name), 0);
-    if (total > maxBytes) throw new ExtractError(`too_large: the archive inflates to ${total} bytes`);
+    if (total > maxBytes) throw new ExtractError('too_large', `the archive inflates to ${total} bytes`);
     return opened;
   }
 
@@ -46,7 +46,7 @@ export class Zip {
   /** An entry's bytes, inflated at most to `cap` (default: the archive's limit); `corrupt` when missing. */
   async bytes(name: string, cap = this.maxBytes): Promise<Buffer> {
     const limit = Math.min(cap, this.maxBytes);
-    if (this.declaredSize(name) > limit) throw new ExtractError(`too_large: ${name} inflates to ${this.declaredSize(name)} bytes`);
+    if (this.declaredSize(name) > limit) throw new ExtractError('too_large', `${name} inflates to ${this.declaredSize(name)} bytes`);
     const chunks: Buffer[] = [];
     const size = await this.inflate(name, limit, (chunk) => chunks.push(chunk));
     return Buffer.concat(chunks, size);
@@ -69,7 +69,7 @@ export class Zip {
   /** Streams an entry's inflated bytes to `onChunk`, failing `too_large` past `limit`; returns the size. */
   private inflate(name: string, limit: number, onChunk: (chunk: Buffer) => void): Promise<number> {
     const entry = this.zip.file(name);
-    if (!entry) return Promise.reject(new ExtractError(`corrupt: ${name} is missing`));
+    if (!entry) return Promise.reject(new ExtractError('corrupt', `${name} is missing`));
     return new Promise((resolve, reject) => {
       // JSZip's Node stream (readable-stream 2: events, no async iteration); pausing stops the inflating.
       const stream = entry.nodeStream('nodebuffer');
@@ -80,9 +80,9 @@ export class Zip {
           if (size <= limit) return onChunk(chunk);
           stream.pause();
           stream.removeAllListeners('data');
-          reject(new ExtractError(`too_large: ${name} inflates past ${limit} bytes`));
+          reject(new ExtractError('too_large', `${name} inflates past ${limit} bytes`));
         })
-        .on('error', (err: Error) => reject(new ExtractError(`corrupt: ${name}: ${err.message}`)))
+        .on('error', (err: Error) => reject(new ExtractError('corrupt', `${name}: ${err.message}`)))
         .on('end', () => resolve(size));
     });
   }

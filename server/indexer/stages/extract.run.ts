@@ -25,7 +25,7 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   } = asset.ext === '.pdf'
     ? await (await import('../../media/pdf.ts')).extractPdf(asset.filePath, { assetDir, renderAll: false, maxPages: limits.maxPages })
     : { ...(await (await import('../../media/office.ts')).extractTextDocument(asset.filePath, asset.ext)), thumbnail: null };
-  if (pages.length > limits.maxPages) throw new ExtractError(`too_many_pages: ${pages.length} pages; the limit is ${limits.maxPages}`);
+  if (pages.length > limits.maxPages) throw new ExtractError('too_many_pages', `${pages.length} pages; the limit is ${limits.maxPages}`);
   let thumbnail = drawn;
   if (!thumbnail && pages[0]?.passages.length) {
     // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.
@@ -76,7 +76,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
     return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
   } catch (err) {
     await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
-    if (err instanceof ExtractError) return failedBecause(err.reason);
+    if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
 });

@@ -150,7 +150,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
       }
     }
   } catch (err) {
-    if (err instanceof ExtractError) return failedBecause(err.reason);
+    if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
   return ok(

@@ -108,7 +108,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
       found.push(...here.sort((a, b) => b.confidence - a.confidence).slice(0, maxRegions));
     }
   } catch (err) {
-    if (err instanceof ExtractError) return failedBecause(err.reason);
+    if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
   const answered = {

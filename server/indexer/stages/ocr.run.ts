@@ -172,7 +172,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
       }
     }
   } catch (err) {
-    if (err instanceof ExtractError) return failedBecause(err.reason);
+    if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
