@@ -4,12 +4,12 @@
 // dies or hangs is replaced; its run is retried, then failed.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
-import type { EffectiveOptions } from '../contract/stages.ts';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
 import { STAGES } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
 import { outcomeWithoutRun, type IndexStageName, type StageOutcome } from './stage.ts';
+import { effectiveOptions } from '../store/codec.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
 
@@ -228,7 +228,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     };
     job.timer.unref();
     slot.job = job;
-    const effective = asset.index_options ? (JSON.parse(asset.index_options) as EffectiveOptions) : null;
+    const effective = effectiveOptions(asset);
     slot.channel.send({
       type: 'run',
       jobId,

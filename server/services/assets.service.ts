@@ -33,6 +33,7 @@ import type { AuthContext } from '../contract/auth.ts';
 import { FilterResolver } from '../search/resolve.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 import type { LibraryAssets, LibraryFileIn } from '../libraries/apply.ts';
+import { effectiveOptions } from '../store/codec.ts';
 
 export interface UploadedFile {
   tmpPath: string;
@@ -347,9 +348,7 @@ export class AssetsService implements LibraryAssets {
   detail(workspaceId: string, id: string): AssetDetailValue {
     const a = this.visible(workspaceId, id);
     // Runs not written yet (a library file the queue has not reached) are all still to come.
-    const runs = a.runs_planned
-      ? this.store.runs.forAsset(a.id)
-      : planRuns(a.id, a.kind, a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null, a.created_at);
+    const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, effectiveOptions(a), a.created_at);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
     return {
       ...listItem(a, this.store.media.thumbnailOf(a.id)),
@@ -363,7 +362,7 @@ export class AssetsService implements LibraryAssets {
       workspace_id: a.workspace_id,
       completed_at: iso(a.completed_at),
       index: {
-        options: a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null,
+        options: effectiveOptions(a),
         report: {
           stages: Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)])),
           progress: { done, total: runs.length },
@@ -455,7 +454,7 @@ export class AssetsService implements LibraryAssets {
         }
       }
     }
-    const effective = a.index_options ? (JSON.parse(a.index_options) as EffectiveOptions) : null;
+    const effective = effectiveOptions(a);
     const rows = planRuns(a.id, a.kind, effective, clock.now()).filter((r) => chosen.has(r.stage));
     this.queue.enqueue(a.id, rows);
     return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };

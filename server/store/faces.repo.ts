@@ -1,5 +1,6 @@
 // Face records behind face regions: embeddings and quality.
 import type { DB } from './db.ts';
+import { floats } from './codec.ts';
 
 export interface NewFace {
   timestamp: number;
@@ -71,7 +72,7 @@ export class FacesRepo {
     return rows.map((r) => ({
       ...r,
       good: r.good === 1,
-      embedding: new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
+      embedding: floats(r.embedding),
     }));
   }
 }

@@ -2,6 +2,7 @@
 import type { DB } from './db.ts';
 import type { Box } from '../contract/common.ts';
 import type { AssetKind } from '../contract/assets.ts';
+import { floats } from './codec.ts';
 
 export interface PersonRow {
   id: string;
@@ -256,7 +257,7 @@ export class PeopleRepo {
       .all(workspaceId, onlyAsset ?? null, onlyAsset ?? null) as Array<{ id: string; embedding: Buffer; good: number; frame: string; excluded: string | null }>;
     return rows.map((r) => ({
       id: r.id,
-      embedding: new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength)),
+      embedding: floats(r.embedding),
       good: r.good === 1,
       frame: r.frame,
       excluded: r.excluded ? r.excluded.split(',') : [],
@@ -274,7 +275,7 @@ export class PeopleRepo {
       .all(workspaceId) as Array<{ person_id: string; embedding: Buffer; good: number; frame: string }>;
     const out = new Map<string, PersonCentroid & { frames: Set<string> }>();
     for (const r of rows) {
-      const emb = new Float32Array(r.embedding.buffer.slice(r.embedding.byteOffset, r.embedding.byteOffset + r.embedding.byteLength));
+      const emb = floats(r.embedding);
       let p = out.get(r.person_id);
       if (!p) out.set(r.person_id, (p = { id: r.person_id, sum: new Float32Array(emb.length), count: 0, frames: new Set() }));
       p.frames.add(r.frame);

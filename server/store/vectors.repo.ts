@@ -4,6 +4,7 @@
 import type { DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import type { EntryHit, NewEntry } from './search.repo.ts';
+import { floats } from './codec.ts';
 
 /** A piece of evidence (as the lexical index holds it) with its vector. */
 export interface NewVector extends NewEntry {
@@ -18,7 +19,6 @@ export interface StoredVector {
 /** A vector's evidence in an asset the caller may see, shaped like a lexical entry. */
 export type VectorHit = Omit<EntryHit, 'rank'> & { similarity: number };
 
-const asFloats = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 const asBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 
 export class VectorsRepo {
@@ -49,7 +49,7 @@ export class VectorsRepo {
     for (let last = afterId; ;) {
       const rows = q.all(model, last, batch) as Array<{ id: number; vector: Buffer }>;
       if (rows.length === 0) return;
-      yield rows.map((r) => ({ id: r.id, vector: asFloats(r.vector) }));
+      yield rows.map((r) => ({ id: r.id, vector: floats(r.vector) }));
       last = rows[rows.length - 1].id;
     }
   }
@@ -67,7 +67,7 @@ export class VectorsRepo {
   ofAsset(assetId: string, model: string): StoredVector[] {
     return (
       this.db.prepare('SELECT id, vector FROM vectors WHERE asset_id = ? AND model = ?').all(assetId, model) as Array<{ id: number; vector: Buffer }>
-    ).map((r) => ({ id: r.id, vector: asFloats(r.vector) }));
+    ).map((r) => ({ id: r.id, vector: floats(r.vector) }));
   }
 
   /** An asset's picture vectors of one model with their moments, in time order. */
@@ -76,7 +76,7 @@ export class VectorsRepo {
       this.db
         .prepare("SELECT timestamp, vector FROM vectors WHERE asset_id = ? AND model = ? AND modality = 'picture' ORDER BY timestamp")
         .all(assetId, model) as Array<{ timestamp: number; vector: Buffer }>
-    ).map((r) => ({ timestamp: r.timestamp, vector: asFloats(r.vector) }));
+    ).map((r) => ({ timestamp: r.timestamp, vector: floats(r.vector) }));
   }
 
   /**
@@ -105,7 +105,7 @@ export class VectorsRepo {
       .all(params)
       .map((r) => {
         const row = r as Omit<VectorHit, 'similarity'> & { vector: Buffer };
-        return { ...row, vector: asFloats(row.vector) };
+        return { ...row, vector: floats(row.vector) };
       });
   }
 }
