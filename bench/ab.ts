@@ -5,7 +5,7 @@
 // bench:index through the API and times until the last photo is `completed`; the sides alternate
 // (A B B A A B …) so drift of the machine falls on both. Reports the median and range of each side
 // and the ratio of medians.
-// Usage: npm run bench:ab -- --base <git revision> [--runs 3]
+// Usage: npm run bench -- ab --base <git revision> [--runs 3]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

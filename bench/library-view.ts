@@ -7,7 +7,7 @@
 // middle of the timeline (the scrubber's job) until its cards are painted. Medians.
 // Needs the renderer built (npm run build:renderer) and Chromium (MEDIA_INDEX_CHROMIUM, else
 // /usr/bin/chromium).
-// Usage: npm run bench:library-view [-- --assets 50000 --loads 5 --keep]
+// Usage: npm run bench -- library-view [-- --assets 50000 --loads 5 --keep]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

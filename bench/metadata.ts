@@ -5,7 +5,7 @@
 // near real populated places (GeoNames cities of the gazetteer, jittered by up to 20 km) and of
 // points anywhere on land and sea, after the gazetteer is loaded (its load time reported apart).
 // Medians of several rounds. Needs exiftool on the PATH.
-// Usage: npm run bench:metadata [-- --photos 400 --lookups 200000 --rounds 5]
+// Usage: npm run bench -- metadata [-- --photos 400 --lookups 200000 --rounds 5]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 // extraction (log-mel, filter banks), image preprocessing, generation and post-processing, timed
 // with the generated stand-in models of the tests (whose networks cost next to nothing). A real
 // model adds its own inference time on top. One process, warm.
-// Usage: npm run bench:model-paths
+// Usage: npm run bench -- model-paths
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

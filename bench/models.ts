@@ -5,7 +5,7 @@
 // time, time to the first token of an answer prompt (instructions, an example, four pieces of evidence and the question: about 370 tokens) and
 // tokens per second while writing. Medians of several rounds. The models are fetched into the
 // cache folder of scripts/real-models.ts and imported into a scratch data folder.
-// Usage: npm run bench:models [-- --rounds 5 --queries 50]
+// Usage: npm run bench -- models [-- --rounds 5 --queries 50]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

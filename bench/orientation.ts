@@ -3,7 +3,7 @@
 // orientation, indexed through the service (compiled, default indexer processes, every bundled
 // stage); counts how many come back with the `orientation_detected` that shows them upright.
 // `--bin <path to another checkout's bin/media-index.js>` measures that checkout instead.
-// Usage: npm run bench:orientation [-- --bin /tmp/base/bin/media-index.js]
+// Usage: npm run bench -- orientation [-- --bin /tmp/base/bin/media-index.js]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // Re-cluster time for synthetic face embeddings (1024-d) at 10k (and more with --n), through the
-// real service: store, worker thread, plan, apply. Usage: npm run bench:people [-- --n 10000]
+// real service: store, worker thread, plan, apply. Usage: npm run bench -- people [-- --n 10000]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -7,7 +7,7 @@
 // sampled every 100 ms), medians and ranges of --runs interleaved runs, and the ratio app / Recoll.
 // Recoll extracts text only; the app also renders pictures of pages, boxes every passage, looks for
 // faces, objects and text in the pictures and runs its other bundled stages.
-// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench:recoll [-- --runs 5]
+// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench -- recoll [-- --runs 5]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,13 +1,13 @@
 // Search latency of two checkouts of the app on one library, interleaved in one run: this one and a
 // base revision (bench/base-checkout.ts). The library is a data folder kept by
-// `npm run bench:search-service -- --keep` (its vector index already built). Each run starts the
+// `npm run bench -- search-service --keep` (its vector index already built). Each run starts the
 // service of one side on it (`media-index serve`, default indexer processes, the real encoder the
 // folder holds), asks 20 queries not timed, then times 300 queries through POST /api/v1/search —
 // one to three words of the benchmark's prose, each distinct word equally likely, the same queries
 // for both sides; the sides alternate (A B B A …) so drift of the machine falls on both. Reports the
 // median and range over runs of each side's p50 and p99, and the ratio of the p50 medians; and the
 // time from launching each side's service to its first answer (a cold start, the index on disk).
-// Usage: npm run bench:search-ab -- --data <kept folder> --base <git revision> [--runs 3]
+// Usage: npm run bench -- search-ab --data <kept folder> --base <git revision> [--runs 3]
 import os from 'node:os';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';

@@ -10,7 +10,7 @@
 // the server's resident memory while serving (and its indexer processes'); recall@10 of the dense
 // part as the service asks it (200 candidates scored again from the rows) against an exact scan
 // (the baseline) in the same run.
-// Usage: npm run bench:search-service [-- --assets 10000 --vectors 100000 --queries 300 --keep --stand-in]
+// Usage: npm run bench -- search-service [-- --assets 10000 --vectors 100000 --queries 300 --keep --stand-in]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

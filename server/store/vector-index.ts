@@ -17,7 +17,7 @@ import { runInThread } from '../thread.ts';
 import { entryModule } from '../paths.ts';
 
 /**
- * Chosen from `npm run bench:search` (docs/performance.md): with the candidates scored again from
+ * Chosen from `npm run bench -- search` (docs/performance.md): with the candidates scored again from
  * the rows, recall@10 ≥ 0.97 at 1M vectors.
  */
 // usearch's CommonJS build: its ES module build finds its native file from the call stack, which
