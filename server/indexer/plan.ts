@@ -49,3 +49,41 @@ export function stageValues(effective: EffectiveOptions | null, stage: IndexStag
   const { enabled: _enabled, ...values } = effective[stage as StageName];
   return values;
 }
+
+/** The stages asked for (every stage when none) and every stage that depends on them, in stage order. */
+export function rerunClosure(stages: readonly string[] | undefined): IndexStageName[] {
+  const chosen = new Set<string>(stages ?? STAGE_ORDER);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const name of STAGE_ORDER) {
+      if (!chosen.has(name) && STAGES[name].dependsOn.some((d) => chosen.has(d))) {
+        chosen.add(name);
+        grew = true;
+      }
+    }
+  }
+  return STAGE_ORDER.filter((name) => chosen.has(name));
+}
+
+/** The runs that re-running `stages` (with what depends on them) makes for an asset, planned as at upload. */
+export function planRerun(
+  assetId: string,
+  kind: AssetKind,
+  effective: EffectiveOptions | null,
+  stages: readonly string[] | undefined,
+  now: number,
+): StageRunRow[] {
+  const chosen = new Set<string>(rerunClosure(stages));
+  return planRuns(assetId, kind, effective, now).filter((r) => chosen.has(r.stage));
+}
+
+/** Runs to do again, one list of stages per asset (each stage once), in the order the assets came. */
+export function stagesByAsset(runs: ReadonlyArray<{ asset_id: string; stage: string }>): Map<string, string[]> {
+  const byAsset = new Map<string, string[]>();
+  for (const r of runs) {
+    const stages = byAsset.get(r.asset_id) ?? [];
+    if (!stages.includes(r.stage)) stages.push(r.stage);
+    byAsset.set(r.asset_id, stages);
+  }
+  return byAsset;
+}

@@ -23,7 +23,7 @@ import type { AssetKind } from '../contract/assets.ts';
 import type { FileRef } from '../contract/common.ts';
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
-import { planRuns } from '../indexer/plan.ts';
+import { planRerun, planRuns, stagesByAsset } from '../indexer/plan.ts';
 import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
@@ -432,8 +432,7 @@ export class AssetsService implements LibraryAssets {
   }
 
   private rerunAll(runs: Array<{ asset_id: string; stage: string }>): number {
-    const byAsset = new Map<string, string[]>();
-    for (const r of runs) if (!byAsset.get(r.asset_id)?.includes(r.stage)) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r.stage]);
+    const byAsset = stagesByAsset(runs);
     for (const [id, stages] of byAsset) {
       const a = this.store.assets.byId(id);
       if (a) this.rerun(a, stages);
@@ -444,18 +443,7 @@ export class AssetsService implements LibraryAssets {
   private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
     // Not reached by the queue yet: every stage will run anyway, with the options as they are then.
     if (!a.runs_planned) return { video_id: a.id, status: 'processing', stages: [...STAGE_ORDER] };
-    const chosen = new Set<string>(stages ?? STAGE_ORDER);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const name of STAGE_ORDER) {
-        if (!chosen.has(name) && STAGES[name].dependsOn.some((d) => chosen.has(d))) {
-          chosen.add(name);
-          grew = true;
-        }
-      }
-    }
-    const effective = effectiveOptions(a);
-    const rows = planRuns(a.id, a.kind, effective, clock.now()).filter((r) => chosen.has(r.stage));
+    const rows = planRerun(a.id, a.kind, effectiveOptions(a), stages, clock.now());
     this.queue.enqueue(a.id, rows);
     return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };
   }

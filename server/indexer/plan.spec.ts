@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { deploymentDefaults } from '../contract/stages.ts';
+import { planRerun, planRuns, rerunClosure, stagesByAsset } from './plan.ts';
+import { STAGE_ORDER } from './registry.ts';
+
+describe('what re-running a stage pulls in', () => {
+  it('every stage when none is named', () => {
+    expect(rerunClosure(undefined)).toEqual(STAGE_ORDER);
+  });
+
+  it('a stage and everything that depends on it, directly or not', () => {
+    const closure = (stages: string[]) => [...rerunClosure(stages)].sort();
+    expect(closure(['faces'])).toEqual(['faces', 'labels', 'people']);
+    expect(closure(['speech'])).toEqual(['embeddings', 'labels', 'speakers', 'speech', 'transcript']);
+    expect(closure(['metadata'])).toEqual(['metadata', 'people']);
+    expect(closure(['extract'])).toEqual(STAGE_ORDER.filter((s) => s !== 'metadata').sort());
+    expect(rerunClosure(['faces'])).toEqual(STAGE_ORDER.filter((s) => ['faces', 'labels', 'people'].includes(s))); // in stage order
+  });
+
+  it('a stage nothing depends on is re-run alone', () => {
+    expect(rerunClosure(['sounds'])).toEqual(['sounds']);
+  });
+
+  it('the runs planned as at upload: applicable stages pending, the others settled', () => {
+    const photo = planRerun('vid_1', 'image', deploymentDefaults(), ['speech'], 7);
+    expect(Object.fromEntries(photo.map((r) => [r.stage, r.state]))).toEqual({
+      speech: 'not_applicable',
+      transcript: 'not_applicable',
+      speakers: 'not_applicable',
+      labels: 'pending',
+      embeddings: 'pending',
+    });
+    expect(photo.every((r) => r.queued_at === 7)).toBe(true);
+    const legacy = planRuns('vid_2', 'video', null, 0);
+    expect(legacy.find((r) => r.stage === 'faces')).toMatchObject({ state: 'off', reason: 'not part of the legacy pipeline' });
+    expect(legacy.find((r) => r.stage === 'transcript')).toMatchObject({ state: 'pending' });
+  });
+
+  it('runs to do again are grouped per asset, each stage once', () => {
+    const grouped = stagesByAsset([
+      { asset_id: 'a', stage: 'faces' },
+      { asset_id: 'b', stage: 'ocr' },
+      { asset_id: 'a', stage: 'faces' },
+      { asset_id: 'a', stage: 'objects' },
+    ]);
+    expect([...grouped]).toEqual([
+      ['a', ['faces', 'objects']],
+      ['b', ['ocr']],
+    ]);
+  });
+});
