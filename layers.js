@@ -46,6 +46,11 @@ export const LAYERS = [
     imports: ['store', 'ml', 'contract'],
   },
   {
+    folder: 'answers',
+    holds: 'the rules of an answer: question types and words (`question.ts`), the prompt and the grounding of what a model writes (`grounded.ts`)',
+    imports: ['search', 'contract'],
+  },
+  {
     folder: 'indexer',
     holds: 'stage manifests and runs (`stages/`), the registry, the queue, the host (pool) and the worker entry',
     imports: ['store', 'ml', 'media', 'people', 'places', 'search', 'contract'],
@@ -53,7 +58,7 @@ export const LAYERS = [
   {
     folder: 'services',
     holds: 'authorization and orchestration per resource (assets, reads, search, people, answers, libraries, auth…): domain values, no URLs',
-    imports: ['store', 'ml', 'media', 'indexer', 'people', 'places', 'libraries', 'search', 'contract'],
+    imports: ['store', 'ml', 'media', 'indexer', 'people', 'places', 'libraries', 'search', 'answers', 'contract'],
   },
   {
     folder: 'api',

@@ -15,7 +15,7 @@ import { fetchGemma, fetchMiniLM } from '../scripts/real-models.ts';
 import { embedTexts } from '../server/ml/embeddings.ts';
 import { modelsDir } from '../server/ml/models.ts';
 import { AnswerWriter } from '../server/ml/answer-writer.ts';
-import { answerPrompt, type PromptEvidence } from '../server/services/grounded-answer.ts';
+import { answerPrompt, type PromptEvidence } from '../server/answers/grounded.ts';
 import { sentenceWindows } from '../server/indexer/stages/embeddings.stage.ts';
 import { extractPdf } from '../server/media/pdf.ts';
 import { arg, writeResults } from './report.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS, corpus } from './helpers/corpus.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
-import { NO_EVIDENCE } from '../server/services/answers.service.ts';
+import { NO_EVIDENCE } from '../server/answers/question.ts';
 
 describe('recall and chat', () => {
   let t: TestServer;

@@ -3,7 +3,7 @@
 // piece that holds the sentence's words, repeats and a sentence cut off without a citation go, and
 // citations of numbers that were not given are never kept. The prompt holds the evidence numbered.
 import { describe, expect, it } from 'vitest';
-import { answerPrompt, ground, INSTRUCTIONS, type PromptEvidence } from '../server/services/grounded-answer.ts';
+import { answerPrompt, ground, INSTRUCTIONS, type PromptEvidence } from '../server/answers/grounded.ts';
 import { citationGrammar } from '../server/ml/llm.worker.ts';
 
 const evidence: PromptEvidence[] = [

@@ -2,7 +2,7 @@
 // move the moment that holds the query as written above one that only repeats its words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTRACT_ONLY, startTestServer, type TestServer } from './helpers/server.ts';
-import { rerankBoost } from '../server/services/search.service.ts';
+import { rerankBoost } from '../server/search/rerank.ts';
 
 describe('rerank', () => {
   it('rewards the exact phrase, coverage and words that stand together', () => {

@@ -3,7 +3,7 @@
 // picks and orders the best evidence sentences, resolves simple question types from the index
 // (who / when / how many), and says plainly when the index holds no evidence. With one installed
 // (docs/answers.md) the same evidence is given to the model, which writes the answer; what it
-// writes is held to that evidence (grounded-answer.ts). Counts stay computed from the index, and
+// writes is held to that evidence (answers/grounded.ts). Counts stay computed from the index, and
 // a question without evidence is refused before any model is asked.
 import type { Store } from '../store/index.ts';
 import { AppError, Errors } from '../errors.ts';
@@ -12,49 +12,14 @@ import type { SearchService } from './search.service.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { Evidence } from '../contract/answers.ts';
-import type { FoundHit } from '../search/hits.ts';
-import { queryTerms, sentences, words as wordsOf } from '../search/tokenizer.ts';
-import { STOPWORDS } from '../search/stopwords.ts';
-import type { AnswerWriter } from '../ml/answer-writer.ts';
-import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from './grounded-answer.ts';
 
-export const NO_EVIDENCE = 'The index holds no evidence that answers this.';
-/** A language model wrote nothing that the evidence it was given supports. */
-export const NO_SUPPORTED_ANSWER = 'The evidence found does not answer this.';
 /** The length of a recall answer written by a language model (recall takes no max_tokens). */
 const RECALL_TOKENS = 256;
-
-/** Words of a question that say what is asked, not what about. */
-const QUESTION_WORDS = new Set([...STOPWORDS, ...'many much here about tell say said appear appears'.split(' ')]);
-
-type QuestionType = 'who' | 'when' | 'where' | 'how_many' | 'what';
-
-export function questionType(q: string): QuestionType {
-  const s = q.trim().toLowerCase();
-  if (/^how (many|much)\b/.test(s)) return 'how_many';
-  if (/^(who|whom)\b/.test(s)) return 'who';
-  if (/^(when|at what (time|point)|what time)\b/.test(s)) return 'when';
-  if (/^where\b/.test(s)) return 'where';
-  return 'what';
-}
-
-function contentWords(q: string): string[] {
-  return queryTerms(q).filter((w) => !QUESTION_WORDS.has(w) && w.length > 1);
-}
-
-export function clock(t: number): string {
-  const s = Math.max(0, Math.round(t));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
-}
-
-function where(h: { asset_kind: string; page: number | null; timestamp: number; file_name: string }): string {
-  if (h.page !== null) return `${h.file_name}, page ${h.page}`;
-  if (h.asset_kind === 'video') return `${h.file_name} at ${clock(h.timestamp)}`;
-  return h.file_name;
-}
+import type { FoundHit } from '../search/hits.ts';
+import { sentences, words as wordsOf } from '../search/tokenizer.ts';
+import type { AnswerWriter } from '../ml/answer-writer.ts';
+import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from '../answers/grounded.ts';
+import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, where, type QuestionType } from '../answers/question.ts';
 
 /** A cited moment as answers find it: its picture is a stored file, given a URL by the API. */
 export type CitedMoment = Omit<Evidence, 'frame_url'> & { frame: FileRef | null };
