@@ -5,14 +5,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { modelStatus, modelsDir, removeModel, verifyModel, type ModelEntry } from '../server/ml/models.ts';
 import { pullModel } from '../server/ml/model-download.ts';
-import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { greyVideo } from './helpers/ffmpeg.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -224,29 +223,7 @@ describe('missing models at the API', () => {
 
   it('reports transcript, captions, speakers and sounds as model_not_installed and still completes the run', async () => {
     const video = path.join(scratch, 'talk.mp4');
-    execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:size=320x240:rate=5:duration=6',
-      '-i',
-      corpus('audio/timit-sa1/sa1.wav'),
-      '-map',
-      '0:v',
-      '-map',
-      '1:a',
-      '-shortest',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      video,
-    ]);
+    greyVideo(video, 6, { file: corpus('audio/timit-sa1/sa1.wav') });
     const up = await t.upload(key, video);
     const d = await t.waitCompleted(key, up.body.data.video_id);
     const s = d.index.report.stages;

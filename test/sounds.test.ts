@@ -4,12 +4,11 @@
 // window of LibriVox reading, "Silence" for a silent one.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinyAudioTagger, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
-import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { greyVideo } from './helpers/ffmpeg.ts';
 
 describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
   const data = tempDir('mi-sounds-');
@@ -32,48 +31,9 @@ describe('sounds (AudioSet tagger stand-in, real feature extraction)', () => {
     );
     writeManifest(path.join(scratch, 'manifest.json'), 'ast-audioset', 'sounds', 'audio-classification', files);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
-    const ffmpeg = findFfmpeg()!.ffmpeg;
     // 12 s of silence, about 7 s of reading, 12 s of silence.
-    execFileSync(ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:size=320x240:rate=5:duration=31',
-      '-i',
-      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
-      '-filter_complex',
-      '[1:a]adelay=12000,apad[a]',
-      '-map',
-      '0:v',
-      '-map',
-      '[a]',
-      '-t',
-      '31',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      video,
-    ]);
-    execFileSync(ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:size=320x240:rate=5:duration=3',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      mute,
-    ]);
+    greyVideo(video, 31, { file: corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), delayS: 12 });
+    greyVideo(mute, 3);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('sounds');
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { greyVideo } from './helpers/ffmpeg.ts';
 import { speechSegments } from '../server/ml/vad.ts';
 
 const LIBRIVOX = fs.readdirSync(corpus('audio/librivox')).filter((f) => f.endsWith('.wav'));
@@ -51,33 +52,7 @@ describe('speech segments', () => {
     it('records speech segments and makes "speech" searchable at that moment', async () => {
       const key = t.key('talks');
       const video = path.join(scratch, 'talk.mp4');
-      execFileSync(findFfmpeg()!.ffmpeg, [
-        '-v',
-        'error',
-        '-y',
-        '-f',
-        'lavfi',
-        '-i',
-        'color=c=gray:size=320x240:rate=5:duration=10',
-        '-i',
-        corpus(`audio/librivox/${LIBRIVOX[0]}`),
-        '-filter_complex',
-        '[1:a]adelay=3000,apad[a]',
-        '-map',
-        '0:v',
-        '-map',
-        '[a]',
-        '-t',
-        '10',
-        '-shortest',
-        '-c:v',
-        'libx264',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        video,
-      ]);
+      greyVideo(video, 10, { file: corpus(`audio/librivox/${LIBRIVOX[0]}`), delayS: 3 });
       const up = await t.upload(key, video, { pipeline: 'arrow', options: JSON.stringify({ ocr: false, faces: false, people: false }) });
       const d = await t.waitCompleted(key, up.body.data.video_id);
       const speech = d.index.report.stages.speech;

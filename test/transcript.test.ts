@@ -5,17 +5,15 @@
 // language detection hears French), then "<|0.00|> Alice followed the white rabbit.<|1.50|>".
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinyWhisper, writeManifest, useManifest } from './helpers/tiny-onnx.ts';
 import * as ort from 'onnxruntime-node';
-import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { transcribe } from '../server/ml/whisper.ts';
 import { readPcmWav } from '../server/ml/vad.ts';
-import { ffmpeg } from './helpers/ffmpeg.ts';
+import { ffmpeg, greyVideo } from './helpers/ffmpeg.ts';
 
 const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
 const SENTENCE = ' Alice followed the white rabbit.';
@@ -46,32 +44,7 @@ describe('transcript (Whisper stand-in, real tokenizer and preprocessing)', () =
     writeManifest(path.join(scratch, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
     // Three seconds of a still picture, then a LibriVox reading.
-    execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:size=320x240:rate=5:duration=12',
-      '-i',
-      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
-      '-filter_complex',
-      '[1:a]adelay=3000,apad[a]',
-      '-map',
-      '0:v',
-      '-map',
-      '[a]',
-      '-t',
-      '12',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      video,
-    ]);
+    greyVideo(video, 12, { file: corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'), delayS: 3 });
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('readings');
   });

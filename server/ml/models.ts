@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ModelInterface } from './model-interface.worker.ts';
 import { fromRoot } from '../paths.ts';
 import { env } from '../config.ts';
+import { executionProvider } from './providers.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -78,6 +79,12 @@ export function isPinned(m: ModelEntry): boolean {
 /** Whether the files can be fetched: a hub repository or an address to fetch them from. */
 export function isDownloadable(m: ModelEntry): boolean {
   return m.files.length > 0 && Boolean(m.repo || m.base_url);
+}
+
+/** Every optional model with its state here, and the execution provider models run on (GET /models, `models list`). */
+export function modelsCatalogue(dataDir: string) {
+  const dir = modelsDir(dataDir);
+  return { dir, models: manifest().models.map((m) => modelStatus(dir, m)), provider: executionProvider() };
 }
 
 /** The models folder: MEDIA_INDEX_MODELS, else `models` in the data folder. */

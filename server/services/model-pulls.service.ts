@@ -2,8 +2,7 @@
 // resumable download as `media-index models pull` (from the manifest's repository or a mirror),
 // in the background; `GET /models` shows its progress. When it is in place, stages that waited for
 // it run again on the assets that missed it. Nothing is ever downloaded without this request.
-import { ModelError, isDownloadable, manifest, modelEntry, modelStatus, modelsDir } from '../ml/models.ts';
-import { executionProvider } from '../ml/providers.ts';
+import { ModelError, isDownloadable, modelEntry, modelsCatalogue } from '../ml/models.ts';
 import { env } from '../config.ts';
 import { pullModel, type PullProgress } from '../ml/model-download.ts';
 import { importModel } from '../ml/model-import.ts';
@@ -34,11 +33,8 @@ export class ModelPulls {
 
   /** Every optional model with its state (and the download or import under way), and the execution provider. */
   catalogue() {
-    return {
-      models: manifest().models.map((m) => ({ ...modelStatus(modelsDir(this.dataDir), m), pull: this.state(m.name) })),
-      provider: executionProvider(),
-      models_dir_set: env.modelsDir !== undefined,
-    };
+    const { models, provider } = modelsCatalogue(this.dataDir);
+    return { models: models.map((m) => ({ ...m, pull: this.state(m.name) })), provider, models_dir_set: env.modelsDir !== undefined };
   }
 
   start(name: string): { name: string } & PullState {

@@ -3,18 +3,15 @@
 // after; otherwise they open the folder themselves (and `add` / `scan` index with a progress bar
 // until the library has settled).
 import cliProgress from 'cli-progress';
-import type { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import createClient from 'openapi-fetch';
-import type { paths } from './contract/openapi.gen.ts';
-import { defaultDataDir, loadConfig } from './config.ts';
-import { openStore } from './store/index.ts';
-import { runningService } from './store/service-file.ts';
-import { AuthService } from './services/auth.service.ts';
-import { openCore } from './server.ts';
-import { AppError } from './errors.ts';
-import type { Library } from './contract/libraries.ts';
-
-type Fail = (message: string, code?: number) => never;
+import type { paths } from '../contract/openapi.gen.ts';
+import { defaultDataDir, loadConfig } from '../config.ts';
+import { runningService } from '../store/service-file.ts';
+import { openCore } from '../server.ts';
+import { AppError } from '../errors.ts';
+import type { Library } from '../contract/libraries.ts';
+import { dataOption, fail, jsonLine, withServices } from './shared.ts';
 
 interface Target {
   add(path: string, exclude: string[]): Promise<Library>;
@@ -28,11 +25,10 @@ interface Target {
 }
 
 /** The running service, through its API. */
-function remote(dataDir: string, url: string, workspace: string): Target {
-  const store = openStore(dataDir);
-  const auth = new AuthService(store);
-  const key = auth.createKey({ workspace, scopes: ['read', 'write'], expiresInMs: 15 * 60_000, label: 'media-index libraries (CLI)' });
-  store.close();
+async function remote(dataDir: string, url: string, workspace: string): Promise<Target> {
+  const key = await withServices(dataDir, (s) =>
+    s.auth.createKey({ workspace, scopes: ['read', 'write'], expiresInMs: 15 * 60_000, label: 'media-index libraries (CLI)' }),
+  );
   const api = createClient<paths>({ baseUrl: url, headers: { 'X-API-Key': key.key } });
   /** The answer's data, or its error envelope as the AppError it stands for. */
   const data = async <T>(request: Promise<{ data?: { data: T }; error?: { error: { code: string; message: string } }; response: Response }>): Promise<T> => {
@@ -49,9 +45,7 @@ function remote(dataDir: string, url: string, workspace: string): Target {
     scan: async (library) => void (await data(api.POST('/api/v1/libraries/{id}/scan', id(library)))),
     remove: (library) => data(api.DELETE('/api/v1/libraries/{id}', id(library))),
     async close() {
-      const s = openStore(dataDir);
-      new AuthService(s).revoke(key.id);
-      s.close();
+      await withServices(dataDir, (s) => s.auth.revoke(key.id));
     },
   };
 }
@@ -59,7 +53,7 @@ function remote(dataDir: string, url: string, workspace: string): Target {
 /** This process opens the data folder (no service is running). */
 async function local(dataDir: string, workspace: string, workers: number | undefined): Promise<Target> {
   const core = await openCore(loadConfig({ dataDir, workers }), { lockInfo: 'media-index libraries', log: () => {} });
-  const ws = core.store.workspaces.ensure(workspace).row.id;
+  const ws = core.services.workspaces.ensure(workspace).row.id;
   const libs = core.services.libraries;
   return {
     local: true,
@@ -80,9 +74,6 @@ function line(l: Library): string {
   const state = l.status === 'offline' || l.status === 'error' ? `${l.status}: ${l.error}` : l.status;
   return `${l.library_id}  ${l.path}  ${state}  ${l.assets} assets, ${l.pending} pending, ${l.refused + l.unreadable} not indexed${l.exclude.length ? `  exclude ${l.exclude.join(' ')}` : ''}`;
 }
-
-/** A line of `--json` output. */
-const jsonLine = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
 
 /**
  * Shows the library's progress until it has scanned and every asset is indexed: a progress bar, or
@@ -137,7 +128,7 @@ async function report(t: Target, id: string, opts: { wait?: boolean; json?: bool
   }
 }
 
-export function registerLibraryCommands(program: Command, dataOption: () => Option, fail: Fail): void {
+export function registerLibraries(program: Command): void {
   const cmd = program.command('libraries').description('folders indexed in place and kept in sync (add, list, scan, remove)');
   const open = async (opts: { data?: string; workspace: string; workers?: number }): Promise<Target> => {
     const dataDir = opts.data ?? defaultDataDir();
@@ -178,20 +169,15 @@ export function registerLibraryCommands(program: Command, dataOption: () => Opti
       const service = runningService(dataDir);
       if (!service) {
         // Read-only: nothing to follow, so the folder is not opened for indexing.
-        const store = openStore(dataDir);
-        try {
-          const ws = store.workspaces.byName(opts.workspace);
-          const rows = ws ? store.libraries.list(ws.id) : [];
-          if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-          else if (rows.length === 0) process.stdout.write('no libraries\n');
-          for (const r of opts.json ? [] : rows) {
-            const c = store.libraries.counts(r.id);
-            process.stdout.write(`${r.id}  ${r.path}  ${r.status}${r.error ? `: ${r.error}` : ''}  ${c.assets} assets  (service not running)\n`);
+        return withServices(dataDir, (s) => {
+          const ws = s.workspaces.localReader(opts.workspace)?.workspaceId;
+          const all = ws ? s.libraries.list(ws, 200, 0).items : [];
+          if (opts.json) process.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
+          else if (all.length === 0) process.stdout.write('no libraries\n');
+          for (const l of opts.json ? [] : all) {
+            process.stdout.write(`${l.library_id}  ${l.path}  ${l.status}${l.error ? `: ${l.error}` : ''}  ${l.assets} assets  (service not running)\n`);
           }
-        } finally {
-          store.close();
-        }
-        return;
+        });
       }
       return run(opts, async (t) => {
         const all = await t.list();

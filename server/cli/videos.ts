@@ -1,0 +1,147 @@
+// `media-index index` and `share`: files indexed in place into a workspace, with a progress bar or
+// JSON lines; an asset shared read-only into another workspace.
+import cliProgress from 'cli-progress';
+import { Option, type Command } from 'commander';
+import { loadConfig } from '../config.ts';
+import { openCore } from '../server.ts';
+import { AppError } from '../errors.ts';
+import { DataFolderBusyError } from '../store/lock.ts';
+import { PIPELINES } from '../contract/assets.ts';
+import type { RunFinishedEvent } from '../indexer/host.ts';
+import { collectFiles } from '../media/collect.ts';
+import { dataOption, fail, jsonLine, withServices } from './shared.ts';
+
+export interface IndexRun {
+  data?: string;
+  workspace: string;
+  pipeline: string;
+  options?: string;
+  workers?: number;
+  /** Set the workspace read-only before indexing (a demo workspace seeded from a folder). */
+  readOnly?: boolean;
+  /** One JSON object per line (events, then a summary) instead of a progress bar. */
+  json?: boolean;
+}
+
+/**
+ * Indexes files and folders in place into a workspace (created when new), with a progress bar or
+ * JSON lines. Exit code 2 when a file was refused or a stage run really failed; a stage whose
+ * optional model is not installed is counted apart (skipped), not as a failure.
+ */
+export async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
+  const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
+  const { files, skipped } = collectFiles(paths);
+  for (const s of skipped) {
+    if (opts.json) jsonLine({ event: 'skipped', file: s.path, reason: s.reason });
+    else process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
+  }
+  if (files.length === 0) fail('no supported files found');
+  let core;
+  try {
+    core = await openCore(config, { lockInfo: 'media-index index', log: () => {} });
+  } catch (err) {
+    if (err instanceof DataFolderBusyError) {
+      fail(`${err.message}\nIndex through the running server instead (POST /api/v1/videos), or stop it first.`);
+    }
+    throw err;
+  }
+  const ensured = core.services.workspaces.ensure(opts.workspace, { readOnly: opts.readOnly });
+  const ws = ensured.row;
+  if (ensured.created && !opts.json) process.stdout.write(`created workspace ${ws.name}\n`);
+  const bar = opts.json
+    ? null
+    : new cliProgress.SingleBar(
+        { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
+        cliProgress.Presets.shades_classic,
+      );
+  const pending = new Map<string, string>(); // asset id → file
+  const tally = { refused: 0, failed: 0, modelMissing: 0 };
+  let added = false;
+  let finish = () => {};
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  core.host.on('run-finished', (e: RunFinishedEvent) => {
+    const file = pending.get(e.assetId);
+    if (file === undefined) return;
+    if (e.state === 'failed' && e.code === 'model_not_installed') tally.modelMissing++;
+    else if (e.state === 'failed') tally.failed++;
+    if (opts.json) jsonLine({ event: 'stage', file, video_id: e.assetId, stage: e.stage, state: e.state, code: e.code ?? null });
+    bar?.update({ stage: `${e.stage} ${e.state}` });
+    if (e.assetCompleted) {
+      pending.delete(e.assetId);
+      if (opts.json) jsonLine({ event: 'completed', file, video_id: e.assetId });
+      bar?.increment();
+      if (pending.size === 0 && added) finish();
+    }
+  });
+  bar?.start(files.length, 0, { stage: 'adding files' });
+  for (const file of files) {
+    try {
+      const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
+      pending.set(ack.video_id, file);
+      if (opts.json) jsonLine({ event: 'added', file, video_id: ack.video_id });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      tally.refused++;
+      bar?.setTotal(files.length - tally.refused);
+      if (opts.json) jsonLine({ event: 'refused', file, code: err.code, message: err.message });
+      else process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
+    }
+  }
+  added = true;
+  const paused = config.workers === 0;
+  if (!paused) {
+    if (pending.size > 0) await done;
+    else finish();
+  }
+  bar?.stop();
+  const accepted = files.length - tally.refused;
+  const indexed = paused ? 0 : accepted;
+  const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
+  if (opts.json) {
+    jsonLine({
+      event: 'summary',
+      workspace: ws.name,
+      files: files.length,
+      indexed,
+      queued: paused ? accepted : 0,
+      refused: tally.refused,
+      failed_stage_runs: tally.failed,
+      skipped_model_not_installed: tally.modelMissing,
+      exit_code: exitCode,
+    });
+  } else if (paused) {
+    process.stdout.write(`${accepted} file(s) queued; indexing is paused (--workers 0)\n`);
+  } else {
+    process.stdout.write(`${indexed} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
+    if (tally.failed > 0) process.stdout.write(`failed: ${tally.failed} stage run(s) (why: GET /videos/{id}, its index report)\n`);
+    if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
+  }
+  await core.close();
+  process.exitCode = exitCode;
+}
+
+export function registerVideos(program: Command): void {
+  program
+    .command('share')
+    .description('share an asset read-only into another workspace')
+    .addOption(dataOption())
+    .requiredOption('--asset <id>', 'asset (video_id)')
+    .requiredOption('--to <workspace>', 'workspace name')
+    .action((opts: { data?: string; asset: string; to: string }) => {
+      return withServices(opts.data, (s) => {
+        const r = s.assets.share(opts.asset, opts.to);
+        process.stdout.write(`shared ${r.video_id} into ${r.workspace} (read only)\n`);
+      });
+    });
+
+  program
+    .command('index <paths...>')
+    .description('index files and folders (recursively) in place, with a progress bar; exit code 2 when a file was refused or a stage failed')
+    .addOption(dataOption())
+    .option('--workspace <name>', 'workspace to index into', 'default')
+    .addOption(new Option('--pipeline <name>', 'pipeline').choices([...PIPELINES]).default('arrow'))
+    .option('--options <json>', 'index options for these files (SPEC 2.7)')
+    .option('--workers <n>', 'indexer processes', (v) => Number(v))
+    .option('--json', 'one JSON object per line: added, refused, stage, completed events, then a summary')
+    .action((paths: string[], opts: IndexRun) => indexPaths(paths, opts));
+}
