@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getLlama, type LlamaModel } from 'node-llama-cpp';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
 import { corpus } from '../test/helpers/corpus.ts';
-import { NO_EVIDENCE, NO_SUPPORTED_ANSWER } from '../server/services/answers.service.ts';
+import { NO_EVIDENCE, NO_SUPPORTED_ANSWER } from '../server/answers/question.ts';
 import { importWithCli, median } from './helpers.ts';
 
 interface Event {
