@@ -1,0 +1,143 @@
+// The library screen: files dropped on it are uploaded and indexed, folders dropped from disk or
+// picked are walked (hidden files left out), the timeline by month with its scrubber and chips, the
+// info panel, and a photo stored sideways shown upright. Each test in a workspace of its own.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { tempDir } from '../test/helpers/server.ts';
+import { JOHN, addMadePhoto, corpus, datedPhotos, dropOnLibrary, dropped, seed, startApp, type App } from './harness.ts';
+
+describe('the library', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await startApp();
+  }, 120_000);
+  afterAll(async () => app?.close());
+
+  it('uploads files dropped on the library and shows them indexed', async () => {
+    const { page, shot } = await app.open(app.t.key('library-drop'));
+    const files = ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png', ...JOHN];
+    await dropOnLibrary(page, [...dropped(files), { name: 'notes.doc', b64: Buffer.from('\xd0\xcf\x11\xe0 legacy').toString('base64') }]);
+    await page.locator('.upload[data-state=failed]').waitFor();
+    expect(await page.locator('.upload[data-state=failed]').textContent()).toMatch(/notes\.doc.*(legacy|Word)/i);
+    await page
+      .locator('[data-asset]')
+      .nth(files.length - 1)
+      .waitFor();
+    await shot('library-indexing');
+    await page.waitForFunction((n) => document.querySelectorAll('[data-asset][data-status=completed]').length === n, files.length, {
+      timeout: 240_000,
+      polling: 500,
+    });
+    await shot('library');
+    expect(await page.locator('[data-asset] img').count()).toBe(files.length);
+  }, 300_000);
+
+  it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {
+    const key = app.t.key('library-timeline');
+    const dir = tempDir('mi-e2e-dated-');
+    // A photo taken this month: the newest month on the scrubber.
+    const recent = path.join(dir, 'fruits.jpg');
+    fs.copyFileSync(corpus('scenes/opencv/fruits.jpg'), recent);
+    const now = new Date().toISOString().slice(0, 19).replace(/-/g, ':').replace('T', ' ');
+    execFileSync('exiftool', ['-q', '-overwrite_original', `-DateTimeOriginal=${now}`, recent]);
+    await seed(app.t, key, [recent]);
+    const { page, shot } = await app.open(key);
+    await dropOnLibrary(page, dropped(datedPhotos(dir)));
+    // Every month is on the scrubber, newest first: March 2021 above July 2019, both below this month.
+    await page.locator('.scrubber button[data-month="2019-07"]').waitFor({ timeout: 120_000 });
+    await page.locator('.scrubber button[data-month="2021-03"]').waitFor({ timeout: 120_000 });
+    const order = await page.locator('.scrubber button').evaluateAll((els) => els.map((e) => e.getAttribute('data-month')));
+    expect(order.indexOf('2021-03')).toBeLessThan(order.indexOf('2019-07'));
+    expect(order.indexOf('2021-03')).toBeGreaterThan(0);
+    // The scrubber scrolls the timeline to the month: its heading with its count, then its photos.
+    await page.locator('.scrubber button[data-month="2019-07"]').click();
+    const july = page.locator('.month[data-month="2019-07"]');
+    await july.waitFor();
+    expect(await july.locator('small').textContent()).toBe('2');
+    await page.locator('[data-asset]', { hasText: 'paris-louvre.jpg' }).waitFor();
+    await shot('library-timeline');
+
+    await page.getByLabel('filter by place').selectOption('Paris');
+    await page.waitForFunction(() => window.location.hash.includes('place=Paris'));
+    await page.getByText('2 items', { exact: true }).waitFor();
+    await page.locator('[data-asset]', { hasText: 'paris-evening.jpg' }).waitFor();
+    expect(await page.locator('[data-asset]').count()).toBe(2);
+    expect(await page.locator('.month').count()).toBe(1);
+    await shot('library-filtered');
+    // The filter is in the address: the back button takes it off.
+    await page.goBack();
+    await page.locator('.month[data-month="2021-03"]').waitFor();
+
+    await page.locator('[data-asset]', { hasText: 'tokyo-street.jpg' }).getByRole('button', { name: /^open/ }).click();
+    await page.getByTestId('info').waitFor();
+    expect(await page.getByTestId('info-place').textContent()).toBe('Tokyo, Japan');
+    expect(await page.getByTestId('info-taken').textContent()).toMatch(/2021/);
+    await shot('viewer-info');
+    // The place links to the library narrowed to it.
+    await page.getByTestId('info-place').click();
+    await page.getByText('1 item', { exact: true }).waitFor();
+    // The count comes with the months; the cards with the first page, a moment later.
+    await page.locator('[data-asset]', { hasText: 'tokyo-street.jpg' }).waitFor();
+    expect(await page.locator('[data-asset]').count()).toBe(1);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
+
+  it('uploads a folder dropped from disk (real file handles: walked, hidden files left out) and one picked with the folder chooser', async () => {
+    const key = app.t.key('library-folders');
+    const { page } = await app.open(key);
+    const dir = tempDir('mi-e2e-drop-');
+    try {
+      fs.mkdirSync(path.join(dir, 'trip', 'day 2'), { recursive: true });
+      fs.copyFileSync(corpus('scenes/skimage/coffee.png'), path.join(dir, 'trip', 'coffee.png'));
+      fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(dir, 'trip', 'day 2', 'a-text.pdf'));
+      fs.writeFileSync(path.join(dir, 'trip', '.DS_Store'), 'x');
+      fs.mkdirSync(path.join(dir, 'scans', '.git'), { recursive: true });
+      fs.copyFileSync(corpus('scenes/skimage/camera.png'), path.join(dir, 'scans', 'camera.png'));
+      fs.writeFileSync(path.join(dir, 'scans', '.git', 'HEAD'), 'ref');
+      const library = page.getByTestId('library');
+      await library.waitFor();
+      const box = (await library.boundingBox())!;
+      // A drop as the OS makes it: Chromium gets the paths and gives the page file-system entries.
+      const cdp = await page.context().newCDPSession(page);
+      const data = { items: [], files: [path.join(dir, 'trip')], dragOperationsMask: 1 };
+      for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+        await cdp.send('Input.dispatchDragEvent', { type, x: box.x + box.width / 2, y: box.y + 80, data });
+      }
+      const done = (name: string) => page.locator('.upload[data-state=done]', { hasText: name }).first().waitFor({ timeout: 60_000 });
+      await done('coffee.png');
+      await done('a-text.pdf');
+      expect(await page.locator('.upload', { hasText: '.DS_Store' }).count()).toBe(0);
+      // The folder chooser of the browser.
+      await page.getByTestId('folder-input').setInputFiles(path.join(dir, 'scans'));
+      await done('camera.png');
+      expect(await page.locator('.upload', { hasText: 'HEAD' }).count()).toBe(0);
+      const names = (await app.t.api('GET', '/videos?limit=200', { key })).body.data.map((a: { file_name: string }) => a.file_name);
+      expect(names.sort()).toEqual(['a-text.pdf', 'camera.png', 'coffee.png']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('shows a photo stored sideways upright, in the library and the viewer, its face boxes turned with it', async () => {
+    const key = app.t.key('library-sideways');
+    const { page, shot } = await app.open(key);
+    // Taken wider than tall (1920 × 1280), stored turned a quarter clockwise, with no EXIF orientation.
+    const card = await addMadePhoto(page, 'sideways.jpg', (file) => sharp(corpus('faces/face-api-samples/sample1.jpg')).rotate(90).jpeg().toFile(file));
+    const id = await card.getAttribute('data-asset');
+    const detail = (await app.t.api('GET', `/videos/${id}`, { key })).body.data;
+    expect(detail.orientation_detected).toBe(270);
+    expect(await card.locator('img').getAttribute('style')).toContain('rotate(270deg)');
+    await card.locator('.card-open').click();
+    await page.getByTestId('viewer').waitFor();
+    const turned = page.locator('.boxed.turned[data-turn="270"]');
+    await turned.waitFor();
+    expect(await turned.locator('.box-face').count()).toBeGreaterThan(0);
+    // Upright: the frame is wider than tall, as the photo was taken, though stored taller than wide.
+    const frame = (await turned.boundingBox())!;
+    expect(frame.width / frame.height).toBeCloseTo(1920 / 1280, 1);
+    await shot('viewer-turned');
+  }, 180_000);
+});

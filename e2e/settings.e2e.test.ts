@@ -1,0 +1,68 @@
+// Settings: index options, models, engines and keys (one made, used and revoked), and a folder
+// added as a library by its typed path, whose files then appear in the library. Each test in a
+// workspace of its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../test/helpers/server.ts';
+import { corpus, startApp, type App } from './harness.ts';
+
+describe('settings', () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await startApp({ libraryRoots: [os.tmpdir()], librarySettleMs: 200 });
+  }, 120_000);
+  afterAll(async () => app?.close());
+
+  it('shows settings: index options, models and engines', async () => {
+    const { page, shot } = await app.open(app.t.key('settings'), '#/settings');
+    await page.getByTestId('settings').waitFor();
+    await page.getByRole('cell', { name: 'all-MiniLM-L6-v2', exact: true }).waitFor();
+    // Every optional model offers Install (or says it is installed).
+    const states = await page.locator('[data-model-state]').allTextContents();
+    expect(states.length).toBeGreaterThanOrEqual(8);
+    for (const s of states) expect(s).toMatch(/^(Install|installed)/);
+    expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
+    // A key made here is shown once and works; revoked, it stops working.
+    await page.getByLabel('key label').fill('backup script');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const created = (await page.getByTestId('new-key').textContent()) as string;
+    expect((await app.t.api('GET', '/videos', { key: created })).status).toBe(200);
+    await shot('settings');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('tr', { hasText: 'backup script' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr.revoked', { hasText: 'backup script' }).waitFor();
+    expect((await app.t.api('GET', '/videos', { key: created })).status).toBe(401);
+  });
+
+  it('adds a folder as a library from settings (typed path) and its files appear in the library', async () => {
+    const folder = tempDir('mi-e2e-library-');
+    try {
+      fs.mkdirSync(path.join(folder, 'trip'));
+      fs.copyFileSync(corpus('office/a-text.docx'), path.join(folder, 'trip/itinerary.docx'));
+      fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(folder, 'tickets.pdf'));
+      fs.writeFileSync(path.join(folder, 'trip/skipped.bin'), 'not a supported type');
+      const old = new Date(Date.now() - 60_000);
+      for (const f of ['trip/itinerary.docx', 'tickets.pdf']) fs.utimesSync(path.join(folder, f), old, old);
+      const { page, shot } = await app.open(app.t.key('settings-library'), '#/settings');
+      await page.getByTestId('libraries').waitFor();
+      await page.getByLabel('folder path').fill(folder);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      const row = page.locator('[data-library]', { hasText: fs.realpathSync(folder) });
+      await row.waitFor();
+      await row.getByTestId('library-state').filter({ hasText: 'up to date, watching' }).waitFor({ timeout: 120_000 });
+      expect(await row.locator('td').nth(2).textContent()).toBe('2');
+      await row.getByRole('button', { name: '1' }).click();
+      await row.getByText('files of type .bin are not supported').waitFor();
+      await shot('settings-libraries');
+      await page.getByRole('link', { name: 'Library' }).click();
+      await page.locator('[data-asset]', { hasText: 'itinerary.docx' }).waitFor();
+      await page.locator('[data-asset]', { hasText: 'tickets.pdf' }).waitFor();
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
