@@ -9,7 +9,7 @@ import JSZip from 'jszip';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
-import { docxBomb } from './helpers/zip-bomb.ts';
+import { docxBomb, docxBombFile } from './helpers/zip-bomb.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
@@ -333,4 +333,51 @@ describe('load', () => {
       await t.close();
     }
   }, 300_000);
+});
+
+describe('a zip bomb that lies about its size, named .docx', () => {
+  let t: TestServer;
+  const scratch = tempDir('mi-bomb-');
+  beforeAll(async () => {
+    t = await startTestServer({ workers: 1 });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Peak resident memory (VmHWM) of this process's indexer processes, in MiB (Linux). */
+  const indexerPeaksMiB = () =>
+    fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .flatMap((pid) => {
+        try {
+          const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+          const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+          if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== process.pid || !/indexer[\\/]worker\.(mjs|ts)/.test(cmd)) return [];
+          return [Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]) / 1024];
+        } catch {
+          return [];
+        }
+      });
+
+  it.runIf(process.platform === 'linux')(
+    'fails extraction and leaves its properties unread, with reasons, the indexer process staying under 300 MiB',
+    async () => {
+      // 320 MiB of text declared as 100 bytes, in a 0.3 MB file: read unguarded, its properties alone would take 320 MiB.
+      const file = path.join(scratch, 'report.docx');
+      await docxBombFile(file, 'docProps/core.xml', 320 * 1024 * 1024, 100);
+      const key = t.key('bomb');
+      const d = await t.index(key, file);
+      expect(d.index.report.stages.extract).toMatchObject({ state: 'failed', reason: 'too_large: docProps/core.xml inflates past 100 bytes' });
+      expect(d.index.report.stages.metadata.details.warnings).toEqual(['document properties larger than 1 MB; not read']);
+      const peaks = indexerPeaksMiB();
+      console.log(`zip bomb: indexer peak RSS ${peaks.map((p) => p.toFixed(0)).join(', ')} MiB`);
+      expect(peaks.length).toBeGreaterThan(0);
+      for (const p of peaks) expect(p).toBeLessThan(300);
+      expect((await t.api('GET', '/health')).status).toBe(200);
+    },
+    120_000,
+  );
 });
