@@ -72,7 +72,7 @@ for (let s = 0; s < ASSETS; s += 1000) {
           pipeline: 'arrow',
           engine: 'arrow',
           gen1_tier: null,
-          index_options: JSON.stringify(effective),
+          index_options: effective,
           status: 'completed',
           page_count: null,
           duration_s: null,

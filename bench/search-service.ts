@@ -110,7 +110,7 @@ for (let start = 0; start < ASSETS; start += 1000) {
           pipeline: 'arrow',
           engine: 'arrow',
           gen1_tier: null,
-          index_options: JSON.stringify(effective),
+          index_options: effective,
           status: 'completed',
           page_count: 1,
           duration_s: null,

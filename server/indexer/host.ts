@@ -9,7 +9,6 @@ import { STAGES } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
 import { outcomeWithoutRun, type IndexStageName, type StageOutcome } from './stage.ts';
-import { effectiveOptions } from '../store/codec.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
 
@@ -228,7 +227,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     };
     job.timer.unref();
     slot.job = job;
-    const effective = effectiveOptions(asset);
+    const effective = asset.index_options;
     slot.channel.send({
       type: 'run',
       jobId,

@@ -12,7 +12,6 @@ import { clock } from '../store/ids.ts';
 import { STAGES } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
 import { planRuns } from './plan.ts';
-import { effectiveOptions } from '../store/codec.ts';
 
 export interface RunFinishedEvent {
   assetId: string;
@@ -57,7 +56,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     if (assets.length === 0) return;
     this.store.transaction(() => {
       for (const a of assets) {
-        this.store.runs.replace(planRuns(a.id, a.kind, effectiveOptions(a), a.created_at));
+        this.store.runs.replace(planRuns(a.id, a.kind, a.index_options, a.created_at));
         this.store.assets.markPlanned(a.id);
       }
     });

@@ -33,7 +33,6 @@ import type { AuthContext } from '../contract/auth.ts';
 import { FilterResolver } from '../search/resolve.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
 import type { LibraryAssets, LibraryFileIn } from '../libraries/apply.ts';
-import { effectiveOptions } from '../store/codec.ts';
 
 export interface UploadedFile {
   tmpPath: string;
@@ -298,7 +297,7 @@ export class AssetsService implements LibraryAssets {
       pipeline: legacyTier ?? CURRENT_PIPELINE,
       engine: legacyTier ? 'classic' : 'arrow',
       gen1_tier: legacyTier,
-      index_options: effective ? JSON.stringify(effective) : null,
+      index_options: effective,
       status: 'processing',
       page_count: null,
       duration_s: null,
@@ -348,7 +347,7 @@ export class AssetsService implements LibraryAssets {
   detail(workspaceId: string, id: string): AssetDetailValue {
     const a = this.visible(workspaceId, id);
     // Runs not written yet (a library file the queue has not reached) are all still to come.
-    const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, effectiveOptions(a), a.created_at);
+    const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, a.index_options, a.created_at);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
     return {
       ...listItem(a, this.store.media.thumbnailOf(a.id)),
@@ -362,7 +361,7 @@ export class AssetsService implements LibraryAssets {
       workspace_id: a.workspace_id,
       completed_at: iso(a.completed_at),
       index: {
-        options: effectiveOptions(a),
+        options: a.index_options,
         report: {
           stages: Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)])),
           progress: { done, total: runs.length },
@@ -443,7 +442,7 @@ export class AssetsService implements LibraryAssets {
   private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
     // Not reached by the queue yet: every stage will run anyway, with the options as they are then.
     if (!a.runs_planned) return { video_id: a.id, status: 'processing', stages: [...STAGE_ORDER] };
-    const rows = planRerun(a.id, a.kind, effectiveOptions(a), stages, clock.now());
+    const rows = planRerun(a.id, a.kind, a.index_options, stages, clock.now());
     this.queue.enqueue(a.id, rows);
     return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };
   }

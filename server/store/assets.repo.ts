@@ -2,6 +2,8 @@ import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
+import type { EffectiveOptions } from '../contract/stages.ts';
+import { effectiveOptions } from './codec.ts';
 
 export interface AssetRow {
   id: string;
@@ -18,7 +20,8 @@ export interface AssetRow {
   pipeline: string;
   engine: 'arrow' | 'classic';
   gen1_tier: string | null;
-  index_options: string | null;
+  /** The index options it was admitted with (stored as JSON); null for the legacy pipelines. */
+  index_options: EffectiveOptions | null;
   status: 'processing' | 'completed';
   page_count: number | null;
   duration_s: number | null;
@@ -40,6 +43,14 @@ export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orient
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
 export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
+
+/** A row as SQLite gives it, its options decoded. */
+function decoded<T extends { index_options: unknown }>(row: T): T & { index_options: EffectiveOptions | null } {
+  return { ...row, index_options: effectiveOptions(row as { index_options: string | null }) };
+}
+function decodedOrNone<T extends { index_options: unknown }>(row: T | undefined) {
+  return row && decoded(row);
+}
 
 export interface AssetFacts {
   mime_type?: string | null;
@@ -76,14 +87,16 @@ export class AssetsRepo {
     );
     const insertRun = this.sql(INSERT_RUN);
     inTransaction(this.db, () => {
-      insertAsset.run({ library_id: null, runs_planned: 1, ...asset });
+      insertAsset.run({ library_id: null, runs_planned: 1, ...asset, index_options: asset.index_options ? JSON.stringify(asset.index_options) : null });
       for (const r of runs) insertRun.run(r);
     });
   }
 
   /** The oldest live assets whose stage runs are not written yet. */
   unplanned(limit: number): AssetRow[] {
-    return this.sql('SELECT * FROM assets WHERE runs_planned = 0 AND deleted_at IS NULL ORDER BY created_at, id LIMIT ?').all(limit) as AssetRow[];
+    return (this.sql('SELECT * FROM assets WHERE runs_planned = 0 AND deleted_at IS NULL ORDER BY created_at, id LIMIT ?').all(limit) as AssetRow[]).map(
+      decoded,
+    );
   }
 
   markPlanned(id: string): void {
@@ -106,11 +119,13 @@ export class AssetsRepo {
   }
 
   byId(id: string): AssetRow | undefined {
-    return this.sql('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined;
+    return decodedOrNone(this.sql('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined);
   }
 
   findVisible(id: string, workspaceId: string): VisibleAsset | undefined {
-    return this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined;
+    return decodedOrNone(
+      this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined,
+    );
   }
 
   /** A page of the assets a workspace sees, newest added (or taken: those not dated yet first, as the timeline shows them) first, under a condition. */
@@ -134,6 +149,7 @@ export class AssetsRepo {
          ORDER BY ${order.replace(/\b(t|c|id)\b/g, 'page.$1')}`,
       )
       .all(params) as VisibleAsset[];
+    rows.forEach((r, i) => (rows[i] = decoded(r)));
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as {
       n: number;
     };
@@ -209,13 +225,15 @@ export class AssetsRepo {
 
   /** Deleted assets with no stage run in flight, oldest first: the purge queue. */
   purgeCandidates(limit: number): AssetRow[] {
-    return this.db
-      .prepare(
-        `SELECT a.* FROM assets a WHERE a.deleted_at IS NOT NULL
+    return (
+      this.db
+        .prepare(
+          `SELECT a.* FROM assets a WHERE a.deleted_at IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'running')
          ORDER BY a.deleted_at LIMIT ?`,
-      )
-      .all(limit) as AssetRow[];
+        )
+        .all(limit) as AssetRow[]
+    ).map(decoded);
   }
 
   deleteRow(id: string): void {

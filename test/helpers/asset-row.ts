@@ -33,7 +33,7 @@ export function insertAsset(
       pipeline: 'arrow',
       engine: 'arrow',
       gen1_tier: null,
-      index_options: JSON.stringify(effective),
+      index_options: effective,
       status: 'processing',
       page_count: null,
       duration_s: null,
