@@ -35,12 +35,6 @@ export const LAYERS = [
     imports: ['store', 'contract'],
   },
   {
-    folder: 'libraries',
-    holds:
-      'folders kept in step: the rules (`reconcile.ts`, pure), recording them (`apply.ts`), the schedule (`sync.ts`), the file-system thread and its client',
-    imports: ['store', 'media', 'contract'],
-  },
-  {
     folder: 'search',
     holds: 'the search algorithm: tokenizer, filters resolved to values, lexical (BM25 + WordNet), people, dense, moments and fusion, rerank, hits',
     imports: ['store', 'ml', 'contract'],
@@ -54,6 +48,12 @@ export const LAYERS = [
     folder: 'indexer',
     holds: 'stage manifests and runs (`stages/`), the registry, the queue, the host (pool) and the worker entry',
     imports: ['store', 'ml', 'media', 'people', 'places', 'search', 'contract'],
+  },
+  {
+    folder: 'libraries',
+    holds:
+      'folders kept in step: the rules (`reconcile.ts`, pure), recording them (`apply.ts`) and what they do to assets (`assets.ts`), the schedule (`sync.ts`), the file-system thread and its client',
+    imports: ['store', 'media', 'indexer', 'search/tokenizer.ts', 'contract'],
   },
   {
     folder: 'services',

@@ -6,12 +6,12 @@
 // and completes the asset when its last run ends.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
-import type { NewAssetRow } from '../store/assets.repo.ts';
+import type { AssetRow, NewAssetRow } from '../store/assets.repo.ts';
 import { TERMINAL_STATES, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
-import { STAGES } from './registry.ts';
+import { STAGES, STAGE_ORDER } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
-import { planRuns } from './plan.ts';
+import { planRerun, planRuns } from './plan.ts';
 
 export interface RunFinishedEvent {
   assetId: string;
@@ -63,6 +63,17 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   }
 
   /** Runs of an existing asset again (these rows replace the old ones); the asset is processing again. */
+  /**
+   * Runs stages of an asset again (all when none are named) with every stage that depends on them,
+   * planned as at upload; the stages queued. An asset the queue has not reached yet runs them all anyway.
+   */
+  rerun(asset: AssetRow, stages?: readonly string[]): IndexStageName[] {
+    if (!asset.runs_planned) return [...STAGE_ORDER];
+    const rows = planRerun(asset.id, asset.kind, asset.index_options, stages, clock.now());
+    this.enqueue(asset.id, rows);
+    return rows.map((r) => r.stage as IndexStageName);
+  }
+
   enqueue(assetId: string, runs: StageRunRow[]): void {
     this.store.transaction(() => {
       this.store.runs.replace(runs);

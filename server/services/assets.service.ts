@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { AssetRow, NewAssetRow, VisibleAsset } from '../store/assets.repo.ts';
+import type { AssetRow, VisibleAsset } from '../store/assets.repo.ts';
 import type { StoredMetadata } from '../store/metadata.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
@@ -19,20 +19,19 @@ import {
   type UploadAck,
 } from '../contract/assets.ts';
 import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
-import type { AssetKind } from '../contract/assets.ts';
 import type { FileRef } from '../contract/common.ts';
 import { confirmContent } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
-import { planRerun, planRuns, stagesByAsset } from '../indexer/plan.ts';
+import { planRuns, stagesByAsset } from '../indexer/plan.ts';
+import { newAssetRow } from '../indexer/admission.ts';
+import { displayName } from '../media/names.ts';
 import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
-import { fileNameWords } from '../search/tokenizer.ts';
 import type { SearchFilters } from '../contract/search.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { FilterResolver } from '../search/resolve.ts';
 import { parseOptionsLayer, type IndexOptionsService } from './index-options.service.ts';
-import type { LibraryAssets, LibraryFileIn } from '../libraries/apply.ts';
 
 export interface UploadedFile {
   tmpPath: string;
@@ -43,17 +42,6 @@ export interface UploadedFile {
 
 export interface AssetEvents {
   deleted(workspaceId: string): void;
-}
-
-/** File names are kept for display only: no path, no control characters, bounded length. */
-export function displayName(original: string): string {
-  const base = original.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'unnamed';
-  if (clean.length <= 255) return clean;
-  // Too long: shorten the stem, keep the extension (it decides the kind).
-  const ext = path.extname(clean).slice(0, 16);
-  return `${clean.slice(0, 255 - ext.length)}${ext}`;
 }
 
 function parseUploadOptions(text: string | undefined): IndexOptionsInput {
@@ -120,7 +108,7 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
   };
 }
 
-export class AssetsService implements LibraryAssets {
+export class AssetsService {
   private readonly filters: FilterResolver;
 
   constructor(
@@ -164,72 +152,6 @@ export class AssetsService implements LibraryAssets {
     return parsed.data;
   }
 
-  /**
-   * Files found in a library, already read, hashed and checked by its file-system thread: one asset
-   * each, indexed in place and queued. Synchronous, so the caller records the files in the same
-   * transaction (a crash leaves both or neither).
-   */
-  admitLibraryFiles(workspaceId: string, libraryId: string, files: LibraryFileIn[]): string[] {
-    const effective = this.indexOptions.effective(workspaceId, {});
-    const now = clock.now();
-    return files.map((f) => {
-      const id = newId('vid');
-      const kind = EXTENSION_KINDS[f.ext];
-      this.queue.admitUnplanned({
-        ...this.newRow(
-          id,
-          workspaceId,
-          { path: f.path, fileName: displayName(path.basename(f.path)), ext: f.ext, kind, sizeBytes: f.size, sha256: f.sha256, mime: f.mime, linked: true },
-          effective,
-          now,
-        ),
-        library_id: libraryId,
-      });
-      return id;
-    });
-  }
-
-  /** A library file was rewritten: same asset, new content, every stage again (the owner's People decisions carry over). */
-  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string }): void {
-    const a = this.store.assets.byId(assetId);
-    if (!a || a.deleted_at !== null) return;
-    this.store.assets.replaceContent(assetId, f.size, f.sha256, f.mime);
-    this.rerun(a, undefined);
-  }
-
-  /** A library file moved or was renamed: the asset follows, its index and People decisions untouched. */
-  relocate(assetId: string, absPath: string, libraryId: string): void {
-    const fileName = displayName(path.basename(absPath));
-    this.store.assets.relocate(assetId, absPath, fileName, libraryId);
-    this.store.search.replaceName(assetId, fileNameWords(fileName));
-  }
-
-  /** A library's drive is back: assets whose extraction failed while their file was away are indexed again. */
-  retryMissingFiles(libraryId: string): number {
-    const ids = this.store.runs.failedForMissingFile(libraryId);
-    for (const id of ids) {
-      const a = this.store.assets.byId(id);
-      if (a) this.rerun(a, undefined);
-    }
-    return ids.length;
-  }
-
-  /** A library file is gone (or its library removed): the asset leaves the index as on delete; the file is never touched. */
-  removeFromIndex(assetId: string): void {
-    const a = this.store.assets.byId(assetId);
-    if (!a || !this.store.assets.markDeleted(assetId, clock.now())) return;
-    // Many at once (a folder deleted, a library removed): People and the purge are told once.
-    if (this.removedFrom.size === 0) {
-      setImmediate(() => {
-        for (const ws of this.removedFrom) this.events.deleted(ws);
-        this.removedFrom.clear();
-      });
-    }
-    this.removedFrom.add(a.workspace_id);
-  }
-
-  private readonly removedFrom = new Set<string>();
-
   private async register(
     workspaceId: string,
     src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean },
@@ -257,7 +179,7 @@ export class AssetsService implements LibraryAssets {
     const id = newId('vid');
     const now = clock.now();
     const storedPath = src.linked ? src.path : this.store.files.adopt(src.path, id, ext);
-    const row = this.newRow(id, workspaceId, { ...src, path: storedPath, fileName, ext, kind, mime }, effective, now, legacy ? requested : null);
+    const row = newAssetRow(id, workspaceId, { ...src, path: storedPath, fileName, ext, kind, mime }, effective, now, legacy ? requested : null);
     try {
       this.queue.admit(row, planRuns(id, kind, effective, now));
     } catch (err) {
@@ -272,40 +194,6 @@ export class AssetsService implements LibraryAssets {
       file_name: fileName,
       size_bytes: src.sizeBytes,
       index_options: effective,
-    };
-  }
-
-  private newRow(
-    id: string,
-    workspaceId: string,
-    f: { path: string; fileName: string; ext: string; kind: AssetKind; sizeBytes: number; sha256: string; mime: string; linked: boolean },
-    effective: EffectiveOptions | null,
-    now: number,
-    legacyTier: string | null = null,
-  ): NewAssetRow {
-    return {
-      id,
-      workspace_id: workspaceId,
-      kind: f.kind,
-      file_name: f.fileName,
-      ext: f.ext,
-      stored_path: f.path,
-      linked: f.linked ? 1 : 0,
-      mime_type: f.mime,
-      size_bytes: f.sizeBytes,
-      sha256: f.sha256,
-      pipeline: legacyTier ?? CURRENT_PIPELINE,
-      engine: legacyTier ? 'classic' : 'arrow',
-      gen1_tier: legacyTier,
-      index_options: effective,
-      status: 'processing',
-      page_count: null,
-      duration_s: null,
-      width: null,
-      height: null,
-      created_at: now,
-      completed_at: null,
-      deleted_at: null,
     };
   }
 
@@ -440,11 +328,7 @@ export class AssetsService implements LibraryAssets {
   }
 
   private rerun(a: AssetRow, stages: string[] | undefined): { video_id: string; status: 'processing'; stages: string[] } {
-    // Not reached by the queue yet: every stage will run anyway, with the options as they are then.
-    if (!a.runs_planned) return { video_id: a.id, status: 'processing', stages: [...STAGE_ORDER] };
-    const rows = planRerun(a.id, a.kind, a.index_options, stages, clock.now());
-    this.queue.enqueue(a.id, rows);
-    return { video_id: a.id, status: 'processing', stages: rows.map((r) => r.stage) };
+    return { video_id: a.id, status: 'processing', stages: this.queue.rerun(a, stages) };
   }
 
   /** Shares an asset read-only into another workspace (CLI `share`). */

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/index.ts';
 import { StageQueue } from '../indexer/queue.ts';
 import { LibrarySync } from '../libraries/sync.ts';
+import { LibraryAssetsOps } from '../libraries/assets.ts';
 import { AnswerWriter } from '../ml/answer-writer.ts';
 import { VERSION } from '../version.ts';
 import { AuthService } from './auth.service.ts';
@@ -64,7 +65,14 @@ export function createServices(store: Store, config: Config, opts: { log?: (msg:
   });
   const space = new SpaceWatch(config.dataDir, assets, { minFreeBytes: config.minFreeBytes, checkMs: config.spaceCheckMs, log });
   const signer = new UrlSigner(config.dataDir);
-  const sync = new LibrarySync(store, assets, {
+  const libraryAssets = new LibraryAssetsOps(store, queue, {
+    optionsFor: (workspaceId) => indexOptions.effective(workspaceId, {}),
+    deleted: (workspaceId) => {
+      people.refresh(workspaceId);
+      purger.kick();
+    },
+  });
+  const sync = new LibrarySync(store, libraryAssets, {
     roots: config.libraryRoots,
     checkMs: config.libraryCheckMs,
     rescanMs: config.libraryRescanMs,
