@@ -17,11 +17,12 @@ const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, sele
 
 function Toasts() {
   const { items, dismiss } = useToasts(useShallow((s) => ({ items: s.items, dismiss: s.dismiss })));
-  // Escape dismisses the newest toast, unless it went to a text field or a dialog (which have their own).
+  // Escape dismisses the newest toast, unless it went to a text field or a dialog (which have their own)
+  // or a screen already acted on it (Ask stops an answer being written).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const newest = useToasts.getState().items.at(-1);
-      if (e.key !== 'Escape' || !newest || (e.target as Element | null)?.closest?.(TEXT_ENTRY)) return;
+      if (e.key !== 'Escape' || e.defaultPrevented || !newest || (e.target as Element | null)?.closest?.(TEXT_ENTRY)) return;
       dismiss(newest.id);
     };
     window.addEventListener('keydown', onKey);

@@ -50,10 +50,13 @@ export function Ask({ params }: { params: URLSearchParams }) {
   }, [q, asked, ask]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && useAsk.getState().state === 'asking') stop();
+      if (e.key !== 'Escape' || useAsk.getState().state !== 'asking') return;
+      e.preventDefault(); // this Escape stopped the answer: it dismisses nothing else
+      stop();
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // On the document, which a key reaches before the window, where the toasts listen.
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, [stop]);
 
   const cited = answer?.citations ?? [];

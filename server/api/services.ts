@@ -1,2 +1,0 @@
-// The services the routes call (built once per server by createServices).
-export type { Services } from '../services/index.ts';
