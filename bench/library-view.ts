@@ -17,6 +17,7 @@ import { startServer } from '../server/server.ts';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { planRuns } from '../server/indexer/plan.ts';
+import { newAssetRow } from '../server/indexer/admission.ts';
 import { deploymentDefaults } from '../server/contract/stages.ts';
 import { arg, writeResults } from './report.ts';
 
@@ -59,28 +60,26 @@ for (let s = 0; s < ASSETS; s += 1000) {
       const id = `vid_bench${String(a).padStart(12, '0')}`;
       store.assets.insertWithRuns(
         {
-          id,
-          workspace_id: ws.id,
-          kind: 'image',
-          file_name: `IMG_${String(a).padStart(5, '0')}.jpg`,
-          ext: '.jpg',
-          stored_path: `assets/${id}/original.jpg`,
-          linked: 0,
-          mime_type: 'image/jpeg',
-          size_bytes: 2_000_000 + a,
-          sha256: '0'.repeat(64),
-          pipeline: 'arrow',
-          engine: 'arrow',
-          gen1_tier: null,
-          index_options: effective,
+          ...newAssetRow(
+            id,
+            ws.id,
+            {
+              path: `assets/${id}/original.jpg`,
+              fileName: `IMG_${String(a).padStart(5, '0')}.jpg`,
+              ext: '.jpg',
+              kind: 'image',
+              sizeBytes: 2_000_000 + a,
+              sha256: '0'.repeat(64),
+              mime: 'image/jpeg',
+              linked: false,
+            },
+            effective,
+            a,
+          ),
           status: 'completed',
-          page_count: null,
-          duration_s: null,
           width: 4000,
           height: 3000,
-          created_at: a,
           completed_at: a,
-          deleted_at: null,
         },
         planRuns(id, 'image', effective, 1).map((r) => ({ ...r, state: 'ok' as const })),
       );

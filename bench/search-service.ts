@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { planRuns } from '../server/indexer/plan.ts';
+import { newAssetRow } from '../server/indexer/admission.ts';
 import { deploymentDefaults } from '../server/contract/stages.ts';
 import { modelsDir } from '../server/ml/models.ts';
 import { installTinyMiniLM, seededTable, writeManifest } from '../test/helpers/tiny-onnx.ts';
@@ -97,28 +98,27 @@ for (let start = 0; start < ASSETS; start += 1000) {
       const id = `vid_bench${String(a).padStart(12, '0')}`;
       filling.assets.insertWithRuns(
         {
-          id,
-          workspace_id: ws.id,
-          kind: 'document',
-          file_name: `${sentence(2).replace(' ', '-')}.pdf`,
-          ext: '.pdf',
-          stored_path: `assets/${id}/original.pdf`,
-          linked: 0,
-          mime_type: 'application/pdf',
-          size_bytes: 1,
-          sha256: '0'.repeat(64),
-          pipeline: 'arrow',
-          engine: 'arrow',
-          gen1_tier: null,
-          index_options: effective,
+          ...newAssetRow(
+            id,
+            ws.id,
+            {
+              path: `assets/${id}/original.pdf`,
+              fileName: `${sentence(2).replace(' ', '-')}.pdf`,
+              ext: '.pdf',
+              kind: 'document',
+              sizeBytes: 1,
+              sha256: '0'.repeat(64),
+              mime: 'application/pdf',
+              linked: false,
+            },
+            effective,
+            a,
+          ),
           status: 'completed',
           page_count: 1,
-          duration_s: null,
           width: 595,
           height: 842,
-          created_at: a,
           completed_at: a,
-          deleted_at: null,
         },
         // Every stage done, the embeddings with the encoder (so that the service, which runs a
         // stage again when a model it uses arrived since, finds nothing to do: an idle library).

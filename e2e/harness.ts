@@ -22,8 +22,8 @@ export const corpus = (f: string) => path.join(CORPUS, f);
 
 export interface App {
   t: TestServer;
-  /** A page of its own for a workspace's key, signed in through the link and on `hash`. */
-  open(key: string, hash?: string): Promise<Screen>;
+  /** A page of its own for a workspace's key, signed in through the link and on `hash`; without a key, at the app's address, not signed in. */
+  open(key: string | null, hash?: string): Promise<Screen>;
   close(): Promise<void>;
 }
 
@@ -49,9 +49,12 @@ export async function startApp(overrides: Partial<Config> = {}, prepare?: (data:
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (err) => errors.push(err));
-      await page.goto(`${t.url}/#key=${key}`);
-      await page.getByTestId('library').waitFor();
-      if (hash !== '#/library') await page.evaluate((h) => (window.location.hash = h), hash);
+      if (key === null) await page.goto(`${t.url}/`);
+      else {
+        await page.goto(`${t.url}/#key=${key}`);
+        await page.getByTestId('library').waitFor();
+        if (hash !== '#/library') await page.evaluate((h) => (window.location.hash = h), hash);
+      }
       const shot = async (name: string) => {
         await page.waitForFunction(() => [...document.images].every((i) => i.complete), undefined, { timeout: 10_000 }).catch(() => undefined);
         await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });

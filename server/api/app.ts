@@ -3,7 +3,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { AppState } from './context.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../services/index.ts';
 import { mountRoutes, type AnyRouteSpec } from './route.ts';
 import { requestId } from './middleware/request-id.ts';
 import { errorHandler } from './middleware/errors.ts';

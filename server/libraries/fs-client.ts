@@ -6,7 +6,7 @@ import { startThread } from '../thread.ts';
 import { entryModule } from '../paths.ts';
 import type { FileReport, FsJob, FsMessage, FsThreadData, WorkRequest } from './protocol.ts';
 
-export type Done = Extract<FsMessage, { type: 'done' }>;
+type Done = Extract<FsMessage, { type: 'done' }>;
 
 /** A job as asked for, before it gets its number. */
 type Request<T extends WorkRequest['type']> = T extends WorkRequest['type'] ? Omit<Extract<WorkRequest, { type: T }>, 'job'> : never;

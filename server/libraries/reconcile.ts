@@ -70,8 +70,7 @@ export function placeFile(lib: LibraryAt, f: Extract<FileReport, { kind: 'file' 
     leaving = follow(row.asset_id, abs, others, known);
   }
   const same = known.withContent(lib.workspace_id, f.sha256).filter((o) => o.library_id !== lib.id || o.rel_path !== f.rel);
-  const gone = new Set(f.gone.map((g) => `${g.library}\0${g.rel}`));
-  const moved = same.find((o) => gone.has(`${o.library_id}\0${o.rel_path}`));
+  const moved = same.find((o) => f.gone.some((g) => g.library === o.library_id && g.rel === o.rel_path));
   if (moved?.asset_id) {
     const from = path.join(moved.root, moved.rel_path);
     const relocate = known.asset(moved.asset_id)?.stored_path === from ? { assetId: moved.asset_id, to: abs, libraryId: lib.id } : null;

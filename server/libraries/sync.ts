@@ -62,6 +62,8 @@ export class LibrarySync {
   private readonly states = new Map<string, LibState>();
   private ticker: NodeJS.Timeout | null = null;
   private stopping = false;
+  /** A look at the roots is under way (the file-system thread answers after the job before it). */
+  private ticking = false;
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(
@@ -322,8 +324,6 @@ export class LibrarySync {
     this.ticking = true;
     this.track(this.checkRoots().finally(() => (this.ticking = false)));
   }
-
-  private ticking = false;
 
   private async checkRoots(): Promise<void> {
     const libs = this.store.libraries.all().filter((lib) => !this.state(lib.id).scanning);

@@ -46,7 +46,8 @@ export class Zip {
   /** An entry's bytes, inflated at most to `cap` (default: the archive's limit); `corrupt` when missing. */
   async bytes(name: string, cap = this.maxBytes): Promise<Buffer> {
     const limit = Math.min(cap, this.maxBytes);
-    if (this.declaredSize(name) > limit) throw new ExtractError('too_large', `${name} inflates to ${this.declaredSize(name)} bytes`);
+    const declared = this.declaredSize(name);
+    if (declared > limit) throw new ExtractError('too_large', `${name} inflates to ${declared} bytes`);
     const chunks: Buffer[] = [];
     const size = await this.inflate(name, limit, (chunk) => chunks.push(chunk));
     return Buffer.concat(chunks, size);

@@ -3,6 +3,7 @@ import type { Store } from '../../server/store/index.ts';
 import type { NewAssetRow } from '../../server/store/assets.repo.ts';
 import type { StageRunRow } from '../../server/store/stage-runs.repo.ts';
 import { planRuns } from '../../server/indexer/plan.ts';
+import { newAssetRow } from '../../server/indexer/admission.ts';
 import { deploymentDefaults } from '../../server/contract/stages.ts';
 
 const MIME = { image: ['.png', 'image/png'], video: ['.mp4', 'video/mp4'], document: ['.txt', 'text/plain'] } as const;
@@ -20,28 +21,13 @@ export function insertAsset(
   const [ext, mime] = MIME[opts.kind];
   store.assets.insertWithRuns(
     {
-      id: opts.id,
-      workspace_id: ws.id,
-      kind: opts.kind,
-      file_name: `x${ext}`,
-      ext,
-      stored_path: `assets/x/original${ext}`,
-      linked: 0,
-      mime_type: mime,
-      size_bytes: 1,
-      sha256: '0'.repeat(64),
-      pipeline: 'arrow',
-      engine: 'arrow',
-      gen1_tier: null,
-      index_options: effective,
-      status: 'processing',
-      page_count: null,
-      duration_s: null,
-      width: null,
-      height: null,
-      created_at: 1,
-      completed_at: null,
-      deleted_at: null,
+      ...newAssetRow(
+        opts.id,
+        ws.id,
+        { path: `assets/x/original${ext}`, fileName: `x${ext}`, ext, kind: opts.kind, sizeBytes: 1, sha256: '0'.repeat(64), mime, linked: false },
+        effective,
+        1,
+      ),
       ...opts.row,
     },
     planRuns(opts.id, opts.kind, effective, 1).map(opts.runs ?? ((r) => r)),

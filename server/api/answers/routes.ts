@@ -4,7 +4,7 @@ import { defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { AppError } from '../../errors.ts';
 import { ChatRequest, ChatResponse, RecallParams, RecallRequest, RecallResponse } from '../../contract/answers.ts';
 import { presenterFor } from '../present.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 export function answerRoutes(s: Services): AnyRouteSpec[] {
   return [

@@ -1,7 +1,7 @@
 // /engines (SPEC 2.9, 4.4).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { EnginesView } from '../../contract/index-options.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 export function engineRoutes(s: Services): AnyRouteSpec[] {
   return [

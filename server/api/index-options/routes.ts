@@ -2,7 +2,7 @@
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { IndexOptionsView } from '../../contract/index-options.ts';
 import { IndexOptionsInput } from '../../contract/stages.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 import { z } from 'zod';
 import { Errors } from '../../errors.ts';
 

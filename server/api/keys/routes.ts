@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { CreateKeyBody, CreatedKeyView, KeysView } from '../../contract/keys.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 const KeyParam = z.object({ id: z.string().min(1).max(100) });
 

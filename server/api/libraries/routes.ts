@@ -2,7 +2,7 @@
 import { defineListRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
 import { PaginationQuery } from '../../contract/common.ts';
 import { Library, LibraryCreate, LibraryParams, LibraryProblem, LibraryRemoved, ScanAck } from '../../contract/libraries.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 /** OpenAPI links to what can be asked of a library, its id at `at` in the answer. */
 const libraryLinks = (at: string) => ({

@@ -1,7 +1,7 @@
 // /models: not in the spec; lists the optional models (the desktop settings screen reads it).
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { ImportRequest, ModelParams, ModelsView, PullAck } from '../../contract/models.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 export function modelRoutes(s: Services): AnyRouteSpec[] {
   return [

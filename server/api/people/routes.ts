@@ -18,7 +18,7 @@ import {
   RemoveBody,
   RemoveResult,
 } from '../../contract/people.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 import { presenterFor } from '../present.ts';
 
 const yes = (v: string | undefined) => v === 'true' || v === '1';

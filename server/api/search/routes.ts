@@ -2,7 +2,7 @@
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { SearchRequest, SearchResponse, TypedSearchParams, TypedSearchRequest, TypedSearchResponse } from '../../contract/search.ts';
 import { presenterFor } from '../present.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 export function searchRoutes(s: Services): AnyRouteSpec[] {
   return [

@@ -1,7 +1,7 @@
 // Health and the OpenAPI document; both public (no data), still behind the Host check.
 import { z } from 'zod';
 import { defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 import { buildOpenApi } from '../openapi.ts';
 
 export function systemRoutes(s: Services, allRoutes: () => readonly AnyRouteSpec[]): AnyRouteSpec[] {

@@ -18,7 +18,7 @@ import {
 } from '../../contract/assets.ts';
 import type { SearchFilters } from '../../contract/search.ts';
 import { IndexOptionsInput } from '../../contract/stages.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 import { uploadMiddleware, uploadedFile } from '../upload.ts';
 
 /** The list's query parameters as search filters. */

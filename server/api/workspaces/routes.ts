@@ -1,7 +1,7 @@
 // /workspaces (SPEC 4.4, 5.7): the workspaces the calling key reaches.
 import { defineRoute, type AnyRouteSpec } from '../route.ts';
 import { WorkspacesView } from '../../contract/workspaces.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../../services/index.ts';
 
 export function workspaceRoutes(s: Services): AnyRouteSpec[] {
   return [
