@@ -32,6 +32,11 @@ export interface Config {
    */
   minFreeBytes: number;
   spaceCheckMs: number;
+  /**
+   * Re-grouping of waiting faces by itself (people/auto-group.ts): after `quietMs` with no new face,
+   * and at most `maxWaitMs` after the first face that waits for it under a steady stream; null is off.
+   */
+  peopleAutoGroup: { quietMs: number; maxWaitMs: number } | null;
 }
 
 function intEnv(name: string, fallback: number): number {
@@ -111,6 +116,13 @@ export function defaultWorkers(): number {
   return Math.max(1, os.availableParallelism());
 }
 
+/** MEDIA_INDEX_PEOPLE_AUTO_GROUP=off turns it off; the quiet period and the longest wait in ms. */
+function autoGroupFromEnv(): Config['peopleAutoGroup'] {
+  if (/^(off|false|0|no)$/i.test(process.env.MEDIA_INDEX_PEOPLE_AUTO_GROUP ?? '')) return null;
+  const quietMs = intEnv('MEDIA_INDEX_PEOPLE_QUIET_MS', 20_000);
+  return { quietMs, maxWaitMs: Math.max(quietMs, intEnv('MEDIA_INDEX_PEOPLE_MAX_WAIT_MS', 3 * 60_000)) };
+}
+
 export function loadConfig(overrides: Partial<Config> = {}): Config {
   return {
     dataDir: overrides.dataDir ?? defaultDataDir(),
@@ -139,5 +151,6 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     libraryGraceMs: overrides.libraryGraceMs ?? intEnv('MEDIA_INDEX_LIBRARY_GRACE_MS', 1500),
     minFreeBytes: overrides.minFreeBytes ?? intEnv('MEDIA_INDEX_MIN_FREE_BYTES', 256 * 1024 ** 2),
     spaceCheckMs: overrides.spaceCheckMs ?? intEnv('MEDIA_INDEX_SPACE_CHECK_MS', 10_000),
+    peopleAutoGroup: overrides.peopleAutoGroup !== undefined ? overrides.peopleAutoGroup : autoGroupFromEnv(),
   };
 }

@@ -42,6 +42,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     purger.kick();
     if (e.code === 'no_space') space.arm();
     if (e.assetCompleted) libraries.assetCompleted();
+    if (e.stage === 'people' && e.state === 'ok') people.facesWaiting(e.assetId);
   });
   if (!space.check() && store.runs.failedWith('no_space').length > 0) space.arm();
   const resumed = assets.resumeWaitingForModels(config.dataDir);
@@ -58,7 +59,8 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     async close() {
       space.stop();
       await sync.stop();
-      // A re-cluster under way is applied whole if it finishes soon; else not at all (one transaction).
+      // A re-group under way is applied if it finishes soon (its slices each whole); none starts after.
+      people.stopAuto();
       await people.settledAll(10_000);
       await modelPulls.settled();
       await writer.close();

@@ -6,6 +6,9 @@ import type { PersonDetailValue, PersonValue } from '../services/people.service.
 import type { AssetDetailValue, AssetListValue } from '../services/assets.service.ts';
 import { originOf } from './context.ts';
 
+/** The size of the face crops a face's thumbnail_url asks for. */
+const FACE_THUMBNAIL_SIZE = 128;
+
 type Framed<T extends { frame: FileRef | null }> = Omit<T, 'frame'> & { frame_url: string | null };
 
 export class Presenter {
@@ -23,12 +26,17 @@ export class Presenter {
     return { ...rest, frame_url: this.url(frame) };
   }
 
+  /** A face: its picture, and the face cut out of it (FACE_THUMBNAIL_SIZE px; the URL may ask for another size). */
+  face<T extends { face_id: string; frame: FileRef | null }>(value: T): Framed<T> & { thumbnail_url: string } {
+    return { ...this.framed(value), thumbnail_url: `${this.origin}${this.signer.signFace(value.face_id, FACE_THUMBNAIL_SIZE)}` };
+  }
+
   person({ cover, ...rest }: PersonValue) {
-    return { ...rest, cover: cover ? this.framed(cover) : null };
+    return { ...rest, cover: cover ? this.face(cover) : null };
   }
 
   personDetail({ faces, ...rest }: PersonDetailValue) {
-    return { ...this.person(rest), faces: faces.map((f) => this.framed(f)) };
+    return { ...this.person(rest), faces: faces.map((f) => this.face(f)) };
   }
 
   asset<T extends AssetListValue>({ thumbnail, ...rest }: T) {

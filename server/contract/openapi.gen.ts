@@ -353,7 +353,8 @@ export interface paths {
         /** People of the workspace (hidden ones only with include_hidden=true) */
         get: operations["listPeople"];
         put?: never;
-        post?: never;
+        /** A named person made of faces the owner knows (any count, even one); two faces of one picture, or a name taken, answer 422 */
+        post: operations["createPerson"];
         delete?: never;
         options?: never;
         head?: never;
@@ -367,8 +368,59 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first; nothing moves until the owner answers (POST /people/{id}/faces) */
+        /** Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first, of everyone or of person_id; nothing moves until the owner answers (POST /people/{id}/faces) */
         get: operations["listFaceSuggestions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/faces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Faces no person holds, best first: waiting to be grouped, or with ignored=true the ones the owner left out */
+        get: operations["listLooseFaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/faces/ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false) */
+        post: operations["ignoreFaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/faces/{id}/thumbnail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The face cut out of its picture with a margin, size px square (JPEG; signed URL from thumbnail_url, or an API key) */
+        get: operations["getFaceThumbnail"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3838,6 +3890,7 @@ export interface operations {
                                         h: number;
                                     };
                                     frame_url: string | null;
+                                    thumbnail_url: string;
                                 } | null;
                             }[];
                             total: number;
@@ -3915,17 +3968,32 @@ export interface operations {
             };
         };
     };
-    listFaceSuggestions: {
+    createPerson: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "face_ids": [
+                 *         "face_01jd5b2x4k8w9q"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    face_ids: string[];
+                };
+            };
+        };
         responses: {
             /** @description Success */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3934,42 +4002,26 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            suggestions: {
-                                face: {
-                                    face_id: string;
-                                    video_id: string;
-                                    timestamp: number;
-                                    box: {
-                                        x: number;
-                                        y: number;
-                                        w: number;
-                                        h: number;
-                                    };
-                                    frame_url: string | null;
+                            person_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "unverified" | "named" | "hidden";
+                            face_count: number;
+                            cover_face_id: string | null;
+                            merged_into: string | null;
+                            cover: {
+                                face_id: string;
+                                video_id: string;
+                                timestamp: number;
+                                box: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
                                 };
-                                person: {
-                                    person_id: string;
-                                    name: string;
-                                    /** @enum {string} */
-                                    status: "unverified" | "named" | "hidden";
-                                    face_count: number;
-                                    cover_face_id: string | null;
-                                    merged_into: string | null;
-                                    cover: {
-                                        face_id: string;
-                                        video_id: string;
-                                        timestamp: number;
-                                        box: {
-                                            x: number;
-                                            y: number;
-                                            w: number;
-                                            h: number;
-                                        };
-                                        frame_url: string | null;
-                                    } | null;
-                                };
-                                similarity: number;
-                            }[];
+                                frame_url: string | null;
+                                thumbnail_url: string;
+                            } | null;
                         };
                         meta: {
                             request_id: string;
@@ -3989,6 +4041,51 @@ export interface operations {
             };
             /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict or busy: the resource is in a state that does not allow this now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4025,11 +4122,484 @@ export interface operations {
             };
         };
     };
+    listFaceSuggestions: {
+        parameters: {
+            query?: {
+                person_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            suggestions: {
+                                face: {
+                                    face_id: string;
+                                    video_id: string;
+                                    timestamp: number;
+                                    box: {
+                                        x: number;
+                                        y: number;
+                                        w: number;
+                                        h: number;
+                                    };
+                                    frame_url: string | null;
+                                    thumbnail_url: string;
+                                };
+                                person: {
+                                    person_id: string;
+                                    name: string;
+                                    /** @enum {string} */
+                                    status: "unverified" | "named" | "hidden";
+                                    face_count: number;
+                                    cover_face_id: string | null;
+                                    merged_into: string | null;
+                                    cover: {
+                                        face_id: string;
+                                        video_id: string;
+                                        timestamp: number;
+                                        box: {
+                                            x: number;
+                                            y: number;
+                                            w: number;
+                                            h: number;
+                                        };
+                                        frame_url: string | null;
+                                        thumbnail_url: string;
+                                    } | null;
+                                };
+                                similarity: number;
+                            }[];
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listLooseFaces: {
+        parameters: {
+            query?: {
+                ignored?: "0" | "1" | "true" | "false";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            faces: {
+                                face_id: string;
+                                video_id: string;
+                                /** @enum {string} */
+                                asset_kind: "video" | "image" | "document";
+                                timestamp: number;
+                                page: number | null;
+                                box: {
+                                    x: number;
+                                    y: number;
+                                    w: number;
+                                    h: number;
+                                };
+                                quality: number;
+                                good: boolean;
+                                frame_url: string | null;
+                                thumbnail_url: string;
+                                small: boolean;
+                                blurred: boolean;
+                                ignored: boolean;
+                            }[];
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                total: number;
+                                has_more: boolean;
+                            };
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ignoreFaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "face_ids": [
+                 *         "face_01jd5b2x4k8w9q"
+                 *       ],
+                 *       "ignored": true
+                 *     }
+                 */
+                "application/json": {
+                    face_ids: string[];
+                    /** @default true */
+                    ignored?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            faces: string[];
+                            ignored: boolean;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict or busy: the resource is in a state that does not allow this now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFaceThumbnail: {
+        parameters: {
+            query?: {
+                size?: "64" | "128" | "256";
+                exp?: string;
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": Blob;
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPerson: {
         parameters: {
             query?: {
                 limit?: number;
                 offset?: number;
+                order?: "best" | "weakest";
             };
             header?: never;
             path: {
@@ -4067,6 +4637,7 @@ export interface operations {
                                     h: number;
                                 };
                                 frame_url: string | null;
+                                thumbnail_url: string;
                             } | null;
                             requested_id?: string;
                             faces: {
@@ -4087,6 +4658,7 @@ export interface operations {
                                 /** @enum {string} */
                                 assigned_by: "cluster" | "match" | "owner";
                                 frame_url: string | null;
+                                thumbnail_url: string;
                             }[];
                             faces_pagination: {
                                 limit: number;
@@ -4228,6 +4800,7 @@ export interface operations {
                                     h: number;
                                 };
                                 frame_url: string | null;
+                                thumbnail_url: string;
                             } | null;
                         };
                         meta: {
@@ -4380,6 +4953,7 @@ export interface operations {
                                         h: number;
                                     };
                                     frame_url: string | null;
+                                    thumbnail_url: string;
                                 } | null;
                             };
                             merged: string[];
@@ -4539,6 +5113,7 @@ export interface operations {
                                         h: number;
                                     };
                                     frame_url: string | null;
+                                    thumbnail_url: string;
                                 } | null;
                             };
                             faces: string[];
@@ -4699,6 +5274,7 @@ export interface operations {
                                         h: number;
                                     };
                                     frame_url: string | null;
+                                    thumbnail_url: string;
                                 } | null;
                             };
                             removed: string[];

@@ -12,7 +12,17 @@ export const Person = z.object({
   cover_face_id: z.string().nullable(),
   merged_into: z.string().nullable(),
   /** The cover face and the picture it is on (for a grid of people): not in the spec. */
-  cover: z.object({ face_id: z.string(), video_id: z.string(), timestamp: z.number(), box: Box, frame_url: z.string().nullable() }).nullable(),
+  cover: z
+    .object({
+      face_id: z.string(),
+      video_id: z.string(),
+      timestamp: z.number(),
+      box: Box,
+      frame_url: z.string().nullable(),
+      /** The face cut out of it (GET /faces/{id}/thumbnail, signed; `size` may be changed). */
+      thumbnail_url: z.string(),
+    })
+    .nullable(),
 });
 export type Person = z.infer<typeof Person>;
 
@@ -35,6 +45,8 @@ export const PersonFace = z.object({
   assigned_by: z.enum(['cluster', 'match', 'owner']),
   /** The picture the face is on (crop it with `box`): not in the spec. */
   frame_url: z.string().nullable(),
+  /** The face cut out of it (GET /faces/{id}/thumbnail, signed; `size` may be changed): not in the spec. */
+  thumbnail_url: z.string(),
 });
 
 export const Appearance = z.object({
@@ -56,7 +68,17 @@ export const PersonDetail = Person.extend({
 export type PersonDetail = z.infer<typeof PersonDetail>;
 
 export const PeopleQuery = z.object({ include_hidden: z.enum(['true', 'false', '1', '0']).optional() }).strict();
-export const PersonQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50), offset: z.coerce.number().int().min(0).default(0) }).strict();
+export const PersonQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).default(0),
+    /** best: good and sharp faces first (default); weakest: the likeliest mistakes first, for review. */
+    order: z.enum(['best', 'weakest']).default('best'),
+  })
+  .strict();
+
+/** A person made by the owner from faces they know (any count, even one). */
+export const CreatePersonBody = z.object({ name: z.string().trim().min(1).max(200), face_ids: z.array(z.string().min(1).max(100)).min(1).max(500) }).strict();
 
 export const PersonPatch = z
   .object({ name: z.string().trim().max(200).optional(), hidden: z.boolean().optional(), cover_face_id: z.string().min(1).max(100).optional() })
@@ -75,6 +97,33 @@ export const FaceSpot = Person.shape.cover.unwrap();
 /** A waiting face that probably is an existing person ("Is this Anna?"), for the owner to answer. */
 export const Suggestion = z.object({ face: FaceSpot, person: Person, similarity: z.number() });
 export const SuggestionsView = z.object({ suggestions: z.array(Suggestion) });
+export const SuggestionsQuery = z.object({ person_id: z.string().min(1).max(100).optional() }).strict();
+
+/** A face no person holds: waiting to be grouped, or left out by the owner (`ignored`). */
+export const LooseFace = PersonFace.omit({ assigned_by: true }).extend({
+  /** Smaller than a face that may decide who someone is (48 px). */
+  small: z.boolean(),
+  /** Blurred (sharpness under a third of a sharp face's). */
+  blurred: z.boolean(),
+  ignored: z.boolean(),
+});
+export const LooseFacesQuery = z
+  .object({
+    /** true: the faces the owner ignored; false (default): the ones waiting to be grouped. */
+    ignored: z.enum(['true', 'false', '1', '0']).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+export const LooseFacesView = z.object({ faces: z.array(LooseFace), pagination: Pagination });
+
+/** Leave faces out of every grouping and suggestion (`ignored: true`), or take that back. */
+export const IgnoreFacesBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), ignored: z.boolean().default(true) }).strict();
+export const IgnoreFacesResult = z.object({ faces: z.array(z.string()), ignored: z.boolean() });
+
+export const FaceThumbnailQuery = z
+  .object({ size: z.enum(['64', '128', '256']).default('128'), exp: z.string().max(20).optional(), sig: z.string().max(100).optional() })
+  .strict();
 
 /** The owner says these faces are this person, or (`not_them`) are not, ever. */
 export const OwnerFacesBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), not_them: z.boolean().default(false) }).strict();

@@ -3,10 +3,12 @@
 //     when it has none; the old id keeps resolving (merged_into);
 //   - take faces off: `reject` = not them, ever (a re-cluster never puts them back); otherwise
 //     split out, to be re-grouped elsewhere;
-//   - people left with no live face (after a delete, or faces taken off) go, unless named.
+//   - people left with no live face (after a delete, or faces taken off) go, unless named;
+//   - a person made by the owner from faces they know (any count, even one);
+//   - faces ignored: out of every grouping and suggestion until un-ignored.
 import type { Store } from '../store/index.ts';
 import type { PersonRow } from '../store/people.repo.ts';
-import { clock } from '../store/ids.ts';
+import { clock, newId } from '../store/ids.ts';
 
 export function mergePeople(store: Store, source: PersonRow, target: PersonRow): void {
   const now = clock.now();
@@ -66,11 +68,50 @@ export function ownerSays(store: Store, person: PersonRow, faceIds: string[], no
           store.people.exclude(faceId, current, 'split', now);
         }
         store.people.unexclude(faceId, person.id);
+        store.people.unignore(faceId);
         store.people.assign(faceId, person.id, 'owner', now);
       }
       done.push(faceId);
     }
     removeEmptyUnnamed(store, person.workspace_id);
+  });
+  return done;
+}
+
+/**
+ * A named person made of faces the owner knows (any count, even one), by the rules of `ownerSays`:
+ * the faces leave whoever held them, and two faces of one picture are refused (CannotAddFace,
+ * nothing stored). A name another person has is refused too (add the faces to that person instead).
+ */
+export function createPerson(store: Store, workspaceId: string, name: string, faceIds: string[]): PersonRow {
+  const now = clock.now();
+  return store.transaction(() => {
+    const same = store.people.namedInWorkspace(workspaceId, name);
+    if (same) throw new CannotAddFace(`${same.name} is already a person (${same.id}); add the faces to them with POST /people/${same.id}/faces.`);
+    const id = newId('per');
+    store.people.insert({ id, workspace_id: workspaceId, name, hidden: 0, cover_face_id: null, merged_into: null, created_at: now, updated_at: now });
+    ownerSays(store, store.people.get(id)!, faceIds, false);
+    return store.people.get(id)!;
+  });
+}
+
+/**
+ * The owner says to leave these waiting faces out of every grouping and suggestion (`ignore`), or
+ * takes that back. A face of another workspace, or one a person holds, is refused (CannotAddFace).
+ */
+export function ignoreFaces(store: Store, workspaceId: string, faceIds: string[], ignore: boolean): string[] {
+  const now = clock.now();
+  const done: string[] = [];
+  store.transaction(() => {
+    for (const faceId of new Set(faceIds)) {
+      const at = store.people.faceFrame(faceId);
+      if (!at || at.workspace_id !== workspaceId) throw new CannotAddFace(`Face ${faceId} not found in this workspace.`);
+      const holder = store.people.personOfFace(faceId);
+      if (holder) throw new CannotAddFace(`Face ${faceId} is a person's (${holder}); take it off them first.`);
+      if (ignore) store.people.ignore(faceId, now);
+      else store.people.unignore(faceId);
+      done.push(faceId);
+    }
   });
   return done;
 }

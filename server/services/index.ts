@@ -56,7 +56,7 @@ export function createServices(store: Store, config: Config, opts: { log?: (msg:
   const queue = new StageQueue(store);
   const purger = new Purger(store, log);
   const indexOptions = new IndexOptionsService(store);
-  const people = new PeopleService(store, log);
+  const people = new PeopleService(store, log, config.peopleAutoGroup);
   const assets = new AssetsService(store, indexOptions, queue, {
     deleted: (workspaceId) => {
       people.refresh(workspaceId);

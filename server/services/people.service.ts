@@ -5,26 +5,57 @@ import type { Store } from '../store/index.ts';
 import type { PersonRow } from '../store/people.repo.ts';
 import { clock } from '../store/ids.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { FileRef } from '../contract/common.ts';
-import type { Person, PersonDetail } from '../contract/people.ts';
+import type { FileRef, Pagination } from '../contract/common.ts';
+import type { z } from 'zod';
+import type { LooseFace, Person, PersonDetail } from '../contract/people.ts';
+import { GOOD_MIN_SIDE_PX } from '../ml/face-quality.ts';
+import { AutoGroup, type AutoGroupTiming } from '../people/auto-group.ts';
 import type { ClusterPlan } from '../people/cluster.ts';
-import { CannotAddFace, NotTheirFace, mergePeople, ownerSays, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
+import { CannotAddFace, NotTheirFace, createPerson, ignoreFaces, mergePeople, ownerSays, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
 import { planRegrouping, regroup } from '../people/regroup.ts';
 import { mwgRegionsXmp } from '../people/xmp.ts';
 
 /** A face's picture is a stored file, given a URL by the API. */
-type WithFrame<T> = Omit<T, 'frame_url'> & { frame: FileRef | null };
+type WithFrame<T> = Omit<T, 'frame_url' | 'thumbnail_url'> & { frame: FileRef | null };
 export type PersonValue = Omit<Person, 'cover'> & { cover: WithFrame<NonNullable<Person['cover']>> | null };
 export type PersonDetailValue = PersonValue & Omit<PersonDetail, keyof Person | 'faces'> & { faces: Array<WithFrame<PersonDetail['faces'][number]>> };
+export type LooseFaceValue = WithFrame<z.infer<typeof LooseFace>>;
+
+/** Sharpness (0–1, see ml/face-quality.ts) under which a face is marked blurred on screen. */
+const BLURRED_BELOW = 1 / 3;
 
 export class PeopleService {
   private readonly busy = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
 
+  /** Re-groups by itself after indexing leaves faces waiting (null: only when asked). */
+  private readonly auto: AutoGroup | null;
+
   constructor(
     private readonly store: Store,
     private readonly log: (msg: string) => void = () => {},
-  ) {}
+    autoGroup: AutoGroupTiming | null = null,
+  ) {
+    this.auto = autoGroup ? new AutoGroup(autoGroup, (ws) => this.regroupBySelf(ws)) : null;
+  }
+
+  /** Indexing left faces of an asset waiting: a re-group of its workspace is due after a quiet period. */
+  facesWaiting(assetId: string): void {
+    const workspaceId = this.auto && this.store.people.hasWaiting(assetId) ? this.store.people.workspaceOfAsset(assetId) : null;
+    if (workspaceId) this.auto?.facesWaiting(workspaceId);
+  }
+
+  private async regroupBySelf(workspaceId: string): Promise<boolean> {
+    if (this.busy.has(workspaceId)) return false;
+    await this.recluster(workspaceId, false, 'by itself');
+    await this.settled(workspaceId);
+    return true;
+  }
+
+  /** Stops re-grouping by itself (a re-group under way still ends: see settledAll). */
+  stopAuto(): void {
+    this.auto?.stop();
+  }
 
   private guard(workspaceId: string): void {
     if (this.busy.has(workspaceId)) throw Errors.busy();
@@ -76,9 +107,9 @@ export class PeopleService {
     return this.value(p);
   }
 
-  detail(workspaceId: string, id: string, limit: number, offset: number): PersonDetailValue {
+  detail(workspaceId: string, id: string, limit: number, offset: number, order: 'best' | 'weakest' = 'best'): PersonDetailValue {
     const p = this.resolve(workspaceId, id);
-    const { rows, total } = this.store.people.faces(p.id, limit, offset);
+    const { rows, total } = this.store.people.faces(p.id, limit, offset, order === 'weakest');
     const page = (kind: string, t: number) => (kind === 'document' ? Math.floor(t) + 1 : null);
     return {
       ...this.value(p),
@@ -135,9 +166,14 @@ export class PeopleService {
    * Waiting faces that probably are someone already known (not hidden), likeliest first: the
    * suggestions of a re-grouping plan, which never moves them by itself.
    */
-  async suggestions(workspaceId: string): Promise<Array<{ face: NonNullable<PersonValue['cover']>; person: PersonValue; similarity: number }>> {
+  async suggestions(
+    workspaceId: string,
+    personId?: string,
+  ): Promise<Array<{ face: NonNullable<PersonValue['cover']>; person: PersonValue; similarity: number }>> {
+    const only = personId ? this.resolve(workspaceId, personId).id : null;
     const plan = await planRegrouping(this.store, workspaceId, { form: false });
     return plan.suggestions.flatMap((s) => {
+      if (only && s.person_id !== only) return [];
       const p = this.store.people.get(s.person_id);
       const face = this.faceView(s.face_id);
       return p && face && !p.hidden && !p.merged_into ? [{ face, person: this.value(p), similarity: s.similarity }] : [];
@@ -156,6 +192,50 @@ export class PeopleService {
       throw err;
     }
     return { person: this.current(p.id), faces, not_them: notThem };
+  }
+
+  /** A named person made of faces the owner knows (any count, even one). */
+  create(workspaceId: string, name: string, faceIds: string[]): PersonValue {
+    this.guard(workspaceId);
+    try {
+      return this.value(createPerson(this.store, workspaceId, name, faceIds));
+    } catch (err) {
+      if (err instanceof CannotAddFace) throw new AppError('invalid_request', 422, err.message);
+      throw err;
+    }
+  }
+
+  /** Faces no person holds, best first: waiting to be grouped, or (`ignored`) left out by the owner. */
+  looseFaces(workspaceId: string, ignored: boolean, limit: number, offset: number): { faces: LooseFaceValue[]; pagination: Pagination } {
+    const { rows, total } = this.store.people.looseFaces(workspaceId, ignored, limit, offset);
+    return {
+      faces: rows.map((f) => ({
+        face_id: f.face_id,
+        video_id: f.video_id,
+        asset_kind: f.kind,
+        timestamp: f.timestamp,
+        page: f.kind === 'document' ? Math.floor(f.timestamp) + 1 : null,
+        box: { x: f.x, y: f.y, w: f.w, h: f.h },
+        quality: f.quality,
+        good: f.good === 1,
+        small: f.size_px < GOOD_MIN_SIDE_PX,
+        blurred: f.sharpness < BLURRED_BELOW,
+        ignored: f.ignored === 1,
+        frame: this.store.media.pictureAt({ id: f.video_id, kind: f.kind }, f.timestamp),
+      })),
+      pagination: { limit, offset, total, has_more: offset + rows.length < total },
+    };
+  }
+
+  /** Leave faces out of every grouping and suggestion, or take that back. */
+  ignore(workspaceId: string, faceIds: string[], ignored: boolean): { faces: string[]; ignored: boolean } {
+    this.guard(workspaceId);
+    try {
+      return { faces: ignoreFaces(this.store, workspaceId, faceIds, ignored), ignored };
+    } catch (err) {
+      if (err instanceof CannotAddFace) throw new AppError('invalid_request', 422, err.message);
+      throw err;
+    }
   }
 
   /** Takes faces off a person: `reject` = not them, ever; otherwise split out to be re-grouped elsewhere. */
@@ -177,6 +257,7 @@ export class PeopleService {
   async recluster(
     workspaceId: string,
     dryRun: boolean,
+    why = 'asked',
   ): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
     if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await planRegrouping(this.store, workspaceId, { form: true })), merges: [] } };
     this.guard(workspaceId);
@@ -185,7 +266,7 @@ export class PeopleService {
       try {
         const t0 = Date.now();
         const r = await regroup(this.store, workspaceId);
-        this.log(`people: recluster of ${workspaceId}: ${r.joined} joined, ${r.created} new people in ${Date.now() - t0} ms`);
+        this.log(`people: re-group of ${workspaceId} (${why}): ${r.joined} joined, ${r.created} new people in ${Date.now() - t0} ms`);
       } catch (err) {
         this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
       } finally {

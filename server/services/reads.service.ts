@@ -14,6 +14,7 @@ import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { entryModule } from '../paths.ts';
+import { cropFace } from '../media/face-crop.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
@@ -133,6 +134,7 @@ export class ReadsService {
    * the asset does. Anything else is 404, so URLs reveal nothing about other assets.
    */
   private readonly drawing = new Map<string, Promise<void>>();
+  private readonly cropping = new Map<string, Promise<void>>();
 
   /**
    * The frame's file, drawing a PDF page render that was left for first request (off the thread
@@ -144,7 +146,11 @@ export class ReadsService {
   }
 
   async frameFileReady(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): Promise<string> {
-    const file = this.frameFile(id, name, q, auth);
+    return this.drawn(id, name, this.frameFile(id, name, q, auth));
+  }
+
+  /** The stored picture `name` of an asset at `file`, a PDF page drawn first when it is not yet. */
+  private async drawn(id: string, name: string, file: string): Promise<string> {
     if (fs.existsSync(file) || !/^p\d{5}\.jpg$/.test(name)) return file;
     const asset = this.store.assets.byId(id);
     const page = Number(name.slice(1, 6));
@@ -169,7 +175,42 @@ export class ReadsService {
 
   /** Resolves when no page is being drawn (the service waits for it before it stops). */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.drawing.values()]);
+    await Promise.allSettled([...this.drawing.values(), ...this.cropping.values()]);
+  }
+
+  /**
+   * A face cut out of the picture it is on, with a margin, `size` px square: cut once, then kept in
+   * the asset's folder by face and size (removed with the asset). Access as for frames: a URL signed
+   * for the face, or a key whose workspace sees the asset.
+   */
+  async faceThumbnail(faceId: string, size: number, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): Promise<string> {
+    const region = this.store.regions.byId(faceId);
+    const asset = region?.kind === 'face' ? this.store.assets.byId(region.asset_id) : undefined;
+    if (q.sig !== undefined || q.exp !== undefined) {
+      if (!this.signer.verify(faceId, 'thumbnail', q.exp, q.sig)) {
+        throw Errors.forbidden('The thumbnail URL has expired or its signature is wrong; fetch a fresh one.');
+      }
+    } else if (!auth) {
+      throw Errors.unauthorized('A signed thumbnail URL or an API key is required.');
+    } else if (!asset || !this.store.assets.findVisible(asset.id, auth.workspaceId)) {
+      throw Errors.notFound('Face');
+    }
+    if (!region || !asset || asset.deleted_at !== null) throw Errors.notFound('Face');
+    const out = path.join(this.store.files.assetDir(asset.id), 'faces', `${faceId}-${size}.jpg`);
+    if (fs.existsSync(out)) return out;
+    let job = this.cropping.get(out);
+    if (!job) {
+      job = (async () => {
+        const picture = this.store.media.pictureAt(asset, region.timestamp);
+        if (!picture) throw Errors.notFound('Face picture');
+        const file = await this.drawn(asset.id, picture.name, this.pictureFile(asset.id, picture.name));
+        await cropFace(file, region, size, out);
+      })();
+      job.finally(() => this.cropping.delete(out)).catch(() => {});
+      this.cropping.set(out, job);
+    }
+    await job;
+    return out;
   }
 
   frameFile(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): string {
@@ -188,6 +229,10 @@ export class ReadsService {
       if (asset.kind !== 'video') throw Errors.notFound('Frame');
       return this.store.files.abs(asset.stored_path);
     }
+    return this.pictureFile(id, name);
+  }
+
+  private pictureFile(id: string, name: string): string {
     const rel = name.startsWith('p') ? path.join('pages', name) : name.startsWith('k') ? path.join('frames', name) : name;
     return path.join(this.store.files.assetDir(id), rel);
   }

@@ -26,9 +26,19 @@ export class UrlSigner {
 
   /** Path and query of the frame, valid for FRAME_URL_TTL_S seconds (rounded so URLs cache well). */
   sign(assetId: string, name: string): string {
-    const now = Math.floor(clock.now() / 1000);
-    const exp = now - (now % 600) + FRAME_URL_TTL_S + 600;
+    const exp = this.expiry();
     return `/api/v1/videos/${assetId}/frames/${name}?exp=${exp}&sig=${this.mac(assetId, name, exp)}`;
+  }
+
+  private expiry(): number {
+    const now = Math.floor(clock.now() / 1000);
+    return now - (now % 600) + FRAME_URL_TTL_S + 600;
+  }
+
+  /** Path and query of a face's crop at `size` px (any allowed size: the signature covers the face). */
+  signFace(faceId: string, size: number): string {
+    const exp = this.expiry();
+    return `/api/v1/faces/${faceId}/thumbnail?size=${size}&exp=${exp}&sig=${this.mac(faceId, 'thumbnail', exp)}`;
   }
 
   verify(assetId: string, name: string, exp: string | undefined, sig: string | undefined): boolean {

@@ -1,5 +1,5 @@
 // People, face assignments and the owner's exclusions. Faces of deleted assets never count.
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 import type { Box } from '../contract/common.ts';
 import type { AssetKind } from '../contract/assets.ts';
 import { floats } from './codec.ts';
@@ -73,98 +73,129 @@ export interface FaceDecisions {
   /** People whose pinned cover it is. */
   covers: string[];
   exclusions: Array<{ person_id: string; kind: ExclusionKind }>;
+  /** The owner said to leave it out of grouping. */
+  ignored: boolean;
+}
+
+/** A face no person holds, as the owner reviews it ("Not grouped yet"). */
+export interface LooseFace extends Omit<PersonFace, 'assigned_by'> {
+  size_px: number;
+  sharpness: number;
+  ignored: 0 | 1;
 }
 
 // Live faces: their asset is not deleted.
 const LIVE = `JOIN faces f ON f.id = fp.face_id JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL`;
 
 export class PeopleRepo {
-  constructor(private readonly db: DB) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(db: DB) {
+    this.sql = statementCache(db);
+  }
 
   private withCount = `SELECT p.*, (SELECT COUNT(*) FROM face_people fp ${LIVE} WHERE fp.person_id = p.id) AS face_count FROM people p`;
 
   get(id: string): PersonRow | undefined {
-    return this.db.prepare(`${this.withCount} WHERE p.id = ?`).get(id) as PersonRow | undefined;
+    return this.sql(`${this.withCount} WHERE p.id = ?`).get(id) as PersonRow | undefined;
   }
 
   list(workspaceId: string, includeHidden: boolean): PersonRow[] {
-    return this.db
-      .prepare(
-        `${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`,
-      )
-      .all(workspaceId) as PersonRow[];
+    return this.sql(
+      `${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`,
+    ).all(workspaceId) as PersonRow[];
   }
 
   /** The workspace's live person of this name (case-insensitive), if any. */
   namedInWorkspace(workspaceId: string, name: string): PersonRow | undefined {
-    return this.db
-      .prepare(`${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL AND lower(p.name) = lower(?) ORDER BY p.created_at LIMIT 1`)
-      .get(workspaceId, name) as PersonRow | undefined;
+    return this.sql(`${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL AND lower(p.name) = lower(?) ORDER BY p.created_at LIMIT 1`).get(
+      workspaceId,
+      name,
+    ) as PersonRow | undefined;
   }
 
   isExcluded(faceId: string, personId: string): boolean {
-    return this.db.prepare('SELECT 1 FROM face_exclusions WHERE face_id = ? AND person_id = ?').get(faceId, personId) !== undefined;
+    return this.sql('SELECT 1 FROM face_exclusions WHERE face_id = ? AND person_id = ?').get(faceId, personId) !== undefined;
   }
 
   insert(row: Omit<PersonRow, 'face_count'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO people (id, workspace_id, name, hidden, cover_face_id, merged_into, created_at, updated_at)
+    this.sql(
+      `INSERT INTO people (id, workspace_id, name, hidden, cover_face_id, merged_into, created_at, updated_at)
          VALUES (@id, @workspace_id, @name, @hidden, @cover_face_id, @merged_into, @created_at, @updated_at)`,
-      )
-      .run(row);
+    ).run(row);
   }
 
   update(id: string, fields: Partial<Pick<PersonRow, 'name' | 'hidden' | 'cover_face_id' | 'merged_into'>>, at: number): void {
     const keys = Object.keys(fields);
     if (keys.length === 0) return;
-    this.db.prepare(`UPDATE people SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @at WHERE id = @id`).run({ ...fields, id, at });
+    this.sql(`UPDATE people SET ${keys.map((k) => `${k} = @${k}`).join(', ')}, updated_at = @at WHERE id = @id`).run({ ...fields, id, at });
   }
 
   assign(faceId: string, personId: string, by: AssignedBy, at: number): void {
-    this.db
-      .prepare(
-        'INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by',
-      )
-      .run(faceId, personId, by, at);
+    this.sql(
+      'INSERT INTO face_people (face_id, person_id, assigned_by, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(face_id) DO UPDATE SET person_id = excluded.person_id, assigned_by = excluded.assigned_by',
+    ).run(faceId, personId, by, at);
   }
 
   unassign(faceId: string): void {
-    this.db.prepare('DELETE FROM face_people WHERE face_id = ?').run(faceId);
+    this.sql('DELETE FROM face_people WHERE face_id = ?').run(faceId);
   }
 
   exclude(faceId: string, personId: string, kind: ExclusionKind, at: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO face_exclusions (face_id, person_id, kind, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT(face_id, person_id) DO UPDATE SET kind = CASE WHEN kind = 'rejected' THEN 'rejected' ELSE excluded.kind END`,
-      )
-      .run(faceId, personId, kind, at);
+    ).run(faceId, personId, kind, at);
+  }
+
+  /** The owner says to leave the face out of every grouping and suggestion (until `unignore`). */
+  ignore(faceId: string, at: number): void {
+    this.sql('INSERT OR IGNORE INTO face_ignores (face_id, created_at) VALUES (?, ?)').run(faceId, at);
+  }
+
+  unignore(faceId: string): void {
+    this.sql('DELETE FROM face_ignores WHERE face_id = ?').run(faceId);
+  }
+
+  isIgnored(faceId: string): boolean {
+    return this.sql('SELECT 1 FROM face_ignores WHERE face_id = ?').get(faceId) !== undefined;
+  }
+
+  /**
+   * A page of the workspace's faces that no person holds (waiting, or with `ignored` the ones the
+   * owner left out), best first: the quality the faces stage gave (size, sharpness, pose), then size.
+   */
+  looseFaces(workspaceId: string, ignored: boolean, limit: number, offset: number): { rows: LooseFace[]; total: number } {
+    const live = 'FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL';
+    const where = `WHERE a.workspace_id = ? AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)
+      AND ${ignored ? '' : 'NOT '}EXISTS (SELECT 1 FROM face_ignores i WHERE i.face_id = f.id)`;
+    const rows = this.sql(
+      `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, f.size_px, f.sharpness, ${ignored ? 1 : 0} AS ignored
+         ${live} JOIN regions r ON r.id = f.id ${where} ORDER BY f.quality DESC, f.size_px DESC, f.id LIMIT ? OFFSET ?`,
+    ).all(workspaceId, limit, offset) as LooseFace[];
+    const { n } = this.sql(`SELECT COUNT(*) AS n ${live} ${where}`).get(workspaceId) as { n: number };
+    return { rows, total: n };
   }
 
   /** The owner changed their mind: the face may be this person again. */
   unexclude(faceId: string, personId: string): void {
-    this.db.prepare('DELETE FROM face_exclusions WHERE face_id = ? AND person_id = ?').run(faceId, personId);
+    this.sql('DELETE FROM face_exclusions WHERE face_id = ? AND person_id = ?').run(faceId, personId);
   }
 
   /** Moves every face and exclusion of one person to another (merge). */
   moveAll(from: string, to: string): void {
-    this.db.prepare("UPDATE face_people SET person_id = ?, assigned_by = 'owner' WHERE person_id = ?").run(to, from);
-    this.db
-      .prepare(
-        'INSERT OR IGNORE INTO face_exclusions (face_id, person_id, kind, created_at) SELECT face_id, ?, kind, created_at FROM face_exclusions WHERE person_id = ?',
-      )
-      .run(to, from);
+    this.sql("UPDATE face_people SET person_id = ?, assigned_by = 'owner' WHERE person_id = ?").run(to, from);
+    this.sql(
+      'INSERT OR IGNORE INTO face_exclusions (face_id, person_id, kind, created_at) SELECT face_id, ?, kind, created_at FROM face_exclusions WHERE person_id = ?',
+    ).run(to, from);
   }
 
   /** What the owner and the grouping decided about an asset's faces, to carry over a re-index. */
   decisionsOf(assetId: string): FaceDecisions[] {
-    const faces = this.db
-      .prepare(
-        `SELECT f.id, f.timestamp, r.x, r.y, r.w, r.h, fp.person_id, fp.assigned_by FROM faces f JOIN regions r ON r.id = f.id
+    const faces = this.sql(
+      `SELECT f.id, f.timestamp, r.x, r.y, r.w, r.h, fp.person_id, fp.assigned_by FROM faces f JOIN regions r ON r.id = f.id
          LEFT JOIN face_people fp ON fp.face_id = f.id WHERE f.asset_id = ?`,
-      )
-      .all(assetId) as Array<{
+    ).all(assetId) as Array<{
       id: string;
       timestamp: number;
       x: number;
@@ -179,82 +210,77 @@ export class PeopleRepo {
       box: { x: f.x, y: f.y, w: f.w, h: f.h },
       person_id: f.person_id,
       assigned_by: f.assigned_by,
-      covers: (this.db.prepare('SELECT id FROM people WHERE cover_face_id = ?').all(f.id) as Array<{ id: string }>).map((r) => r.id),
-      exclusions: this.db.prepare('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as FaceDecisions['exclusions'],
+      covers: (this.sql('SELECT id FROM people WHERE cover_face_id = ?').all(f.id) as Array<{ id: string }>).map((r) => r.id),
+      exclusions: this.sql('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as FaceDecisions['exclusions'],
+      ignored: this.isIgnored(f.id),
     }));
   }
 
   holdsLiveFace(personId: string, faceId: string): boolean {
-    return this.db.prepare(`SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = ? AND fp.face_id = ?`).get(personId, faceId) !== undefined;
+    return this.sql(`SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = ? AND fp.face_id = ?`).get(personId, faceId) !== undefined;
   }
 
   /** The face's frame (asset @ timestamp) and workspace; undefined for no live face. */
   faceFrame(faceId: string): { frame: string; workspace_id: string } | undefined {
-    return this.db
-      .prepare(
-        `SELECT f.asset_id || '@' || f.timestamp AS frame, a.workspace_id FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL WHERE f.id = ?`,
-      )
-      .get(faceId) as { frame: string; workspace_id: string } | undefined;
+    return this.sql(
+      `SELECT f.asset_id || '@' || f.timestamp AS frame, a.workspace_id FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL WHERE f.id = ?`,
+    ).get(faceId) as { frame: string; workspace_id: string } | undefined;
   }
 
   /** Whether the person holds a face of this frame (asset @ timestamp) other than `except`. */
   holdsFrame(personId: string, frame: string, except: string): boolean {
     return Boolean(
-      this.db
-        .prepare(`SELECT 1 FROM face_people fp JOIN faces f ON f.id = fp.face_id WHERE fp.person_id = ? AND f.asset_id || '@' || f.timestamp = ? AND f.id != ?`)
-        .get(personId, frame, except),
+      this.sql(
+        `SELECT 1 FROM face_people fp JOIN faces f ON f.id = fp.face_id WHERE fp.person_id = ? AND f.asset_id || '@' || f.timestamp = ? AND f.id != ?`,
+      ).get(personId, frame, except),
     );
   }
 
   personOfFace(faceId: string): string | null {
-    return (this.db.prepare('SELECT person_id FROM face_people WHERE face_id = ?').get(faceId) as { person_id: string } | undefined)?.person_id ?? null;
+    return (this.sql('SELECT person_id FROM face_people WHERE face_id = ?').get(faceId) as { person_id: string } | undefined)?.person_id ?? null;
   }
 
-  faces(personId: string, limit: number, offset: number): { rows: PersonFace[]; total: number } {
-    const rows = this.db
-      .prepare(
-        `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, fp.assigned_by
+  /** A page of a person's faces: best first, or with `weakest` the likeliest mistakes first. */
+  faces(personId: string, limit: number, offset: number, weakest = false): { rows: PersonFace[]; total: number } {
+    const rows = this.sql(
+      `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, fp.assigned_by
          FROM face_people fp ${LIVE} JOIN regions r ON r.id = f.id
-         WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT ? OFFSET ?`,
-      )
-      .all(personId, limit, offset) as PersonFace[];
-    const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM face_people fp ${LIVE} WHERE fp.person_id = ?`).get(personId) as { n: number };
+         WHERE fp.person_id = ? ORDER BY ${weakest ? 'f.good, f.quality, f.id' : 'f.good DESC, f.quality DESC, f.id'} LIMIT ? OFFSET ?`,
+    ).all(personId, limit, offset) as PersonFace[];
+    const { n } = this.sql(`SELECT COUNT(*) AS n FROM face_people fp ${LIVE} WHERE fp.person_id = ?`).get(personId) as { n: number };
     return { rows, total: n };
   }
 
   appearances(personId: string): Appearance[] {
-    return this.db
-      .prepare(
-        `SELECT a.id AS video_id, a.kind, a.file_name, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
+    return this.sql(
+      `SELECT a.id AS video_id, a.kind, a.file_name, COUNT(*) AS face_count, MIN(f.timestamp) AS first_timestamp
          FROM face_people fp ${LIVE} WHERE fp.person_id = ? GROUP BY a.id ORDER BY a.created_at, a.id`,
-      )
-      .all(personId) as Appearance[];
+    ).all(personId) as Appearance[];
   }
 
   /** The best face of a person, for a cover. */
   bestFace(personId: string): string | null {
     return (
       (
-        this.db.prepare(`SELECT f.id FROM face_people fp ${LIVE} WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT 1`).get(personId) as
+        this.sql(`SELECT f.id FROM face_people fp ${LIVE} WHERE fp.person_id = ? ORDER BY f.good DESC, f.quality DESC, f.id LIMIT 1`).get(personId) as
           { id: string } | undefined
       )?.id ?? null
     );
   }
 
   workspaceOfAsset(assetId: string): string | null {
-    return (this.db.prepare('SELECT workspace_id FROM assets WHERE id = ?').get(assetId) as { workspace_id: string } | undefined)?.workspace_id ?? null;
+    return (this.sql('SELECT workspace_id FROM assets WHERE id = ?').get(assetId) as { workspace_id: string } | undefined)?.workspace_id ?? null;
   }
 
-  /** Faces of live assets owned by the workspace that no person holds: the waiting pool. */
+  /** Faces of live assets owned by the workspace that no person holds and the owner did not ignore: the waiting pool. */
   waitingFaces(workspaceId: string, onlyAsset?: string): WaitingFace[] {
-    const rows = this.db
-      .prepare(
-        `SELECT f.id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame,
+    const rows = this.sql(
+      `SELECT f.id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame,
                 (SELECT group_concat(person_id) FROM face_exclusions e WHERE e.face_id = f.id) AS excluded
          FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
-         WHERE a.workspace_id = ? AND (? IS NULL OR a.id = ?) AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)`,
-      )
-      .all(workspaceId, onlyAsset ?? null, onlyAsset ?? null) as Array<{ id: string; embedding: Buffer; good: number; frame: string; excluded: string | null }>;
+         WHERE a.workspace_id = ? AND (? IS NULL OR a.id = ?) AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)
+           AND NOT EXISTS (SELECT 1 FROM face_ignores i WHERE i.face_id = f.id)`,
+    ).all(workspaceId, onlyAsset ?? null, onlyAsset ?? null) as Array<{ id: string; embedding: Buffer; good: number; frame: string; excluded: string | null }>;
     return rows.map((r) => ({
       id: r.id,
       embedding: floats(r.embedding),
@@ -264,15 +290,34 @@ export class PeopleRepo {
     }));
   }
 
+  /** Whether any face of the asset waits for grouping (live, no person, not ignored). */
+  hasWaiting(assetId: string): boolean {
+    return (
+      this.sql(
+        `SELECT 1 FROM faces f WHERE f.asset_id = ? AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)
+           AND NOT EXISTS (SELECT 1 FROM face_ignores i WHERE i.face_id = f.id) LIMIT 1`,
+      ).get(assetId) !== undefined
+    );
+  }
+
+  /** A face of the workspace that waits for grouping (live, no person, not ignored): what grouping must respect; else undefined. */
+  waitingState(faceId: string, workspaceId: string): { good: boolean; excluded: string[] } | undefined {
+    const r = this.sql(
+      `SELECT f.good, (SELECT group_concat(person_id) FROM face_exclusions e WHERE e.face_id = f.id) AS excluded
+         FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+         WHERE f.id = ? AND a.workspace_id = ? AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)
+           AND NOT EXISTS (SELECT 1 FROM face_ignores i WHERE i.face_id = f.id)`,
+    ).get(faceId, workspaceId) as { good: number; excluded: string | null } | undefined;
+    return r ? { good: r.good === 1, excluded: r.excluded ? r.excluded.split(',') : [] } : undefined;
+  }
+
   /** Centroid sums of each live person's good faces (unit embeddings), with the frames they hold. */
   clusterPeople(workspaceId: string): PersonCentroid[] {
-    const rows = this.db
-      .prepare(
-        `SELECT fp.person_id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame
+    const rows = this.sql(
+      `SELECT fp.person_id, f.embedding, f.good, f.asset_id || '@' || f.timestamp AS frame
          FROM face_people fp ${LIVE} JOIN people p ON p.id = fp.person_id
          WHERE p.workspace_id = ? AND p.merged_into IS NULL ORDER BY fp.person_id, f.id`,
-      )
-      .all(workspaceId) as Array<{ person_id: string; embedding: Buffer; good: number; frame: string }>;
+    ).all(workspaceId) as Array<{ person_id: string; embedding: Buffer; good: number; frame: string }>;
     const out = new Map<string, PersonCentroid & { frames: Set<string> }>();
     for (const r of rows) {
       const emb = floats(r.embedding);
@@ -292,35 +337,31 @@ export class PeopleRepo {
   /** People left with no live face: removed unless named. */
   emptyUnnamed(workspaceId: string): string[] {
     return (
-      this.db
-        .prepare(
-          `SELECT p.id FROM people p WHERE p.workspace_id = ? AND p.merged_into IS NULL AND p.name = ''
+      this.sql(
+        `SELECT p.id FROM people p WHERE p.workspace_id = ? AND p.merged_into IS NULL AND p.name = ''
              AND NOT EXISTS (SELECT 1 FROM face_people fp ${LIVE} WHERE fp.person_id = p.id)`,
-        )
-        .all(workspaceId) as Array<{ id: string }>
+      ).all(workspaceId) as Array<{ id: string }>
     ).map((r) => r.id);
   }
 
   remove(id: string): void {
-    this.db.prepare('UPDATE people SET merged_into = NULL WHERE merged_into = ?').run(id);
-    this.db.prepare('DELETE FROM face_people WHERE person_id = ?').run(id);
-    this.db.prepare('DELETE FROM people WHERE id = ?').run(id);
+    this.sql('UPDATE people SET merged_into = NULL WHERE merged_into = ?').run(id);
+    this.sql('DELETE FROM face_people WHERE person_id = ?').run(id);
+    this.sql('DELETE FROM people WHERE id = ?').run(id);
   }
 
   /** Named people's faces on an asset, with their boxes (for XMP export). */
   namedFacesOf(assetId: string): Array<{ name: string; x: number; y: number; w: number; h: number }> {
-    return this.db
-      .prepare(
-        `SELECT p.name, r.x, r.y, r.w, r.h FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN regions r ON r.id = f.id
+    return this.sql(
+      `SELECT p.name, r.x, r.y, r.w, r.h FROM face_people fp JOIN faces f ON f.id = fp.face_id JOIN regions r ON r.id = f.id
          JOIN people p ON p.id = fp.person_id WHERE f.asset_id = ? AND p.name != '' AND p.hidden = 0 ORDER BY r.x, r.y`,
-      )
-      .all(assetId) as Array<{ name: string; x: number; y: number; w: number; h: number }>;
+    ).all(assetId) as Array<{ name: string; x: number; y: number; w: number; h: number }>;
   }
 
   /** person_id of each face, for region reads. */
   personIdsOf(faceIds: string[]): Map<string, string> {
     if (faceIds.length === 0) return new Map();
-    const rows = this.db.prepare(`SELECT face_id, person_id FROM face_people WHERE face_id IN (${faceIds.map(() => '?').join(',')})`).all(...faceIds) as Array<{
+    const rows = this.sql(`SELECT face_id, person_id FROM face_people WHERE face_id IN (${faceIds.map(() => '?').join(',')})`).all(...faceIds) as Array<{
       face_id: string;
       person_id: string;
     }>;

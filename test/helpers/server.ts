@@ -57,6 +57,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
     port: 0,
     workers: 1,
     rateLimit: { max: 100_000, windowMs: 60_000 },
+    // Tests re-group when they ask to, unless they turn the automatic re-grouping on.
+    peopleAutoGroup: null,
     ...overrides,
   });
   let server = await startServer(config, { log: () => {} });

@@ -1,5 +1,6 @@
 // /people (SPEC 4.3). Bodies follow the general envelope.
-import { defineRoute, type AnyRouteSpec } from '../route.ts';
+import { defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
+import { sendFile } from '../send-file.ts';
 import { IdParam } from '../../contract/common.ts';
 import {
   MergeBody,
@@ -17,6 +18,13 @@ import {
   ReclusterQuery,
   RemoveBody,
   RemoveResult,
+  CreatePersonBody,
+  LooseFacesQuery,
+  LooseFacesView,
+  IgnoreFacesBody,
+  IgnoreFacesResult,
+  FaceThumbnailQuery,
+  SuggestionsQuery,
 } from '../../contract/people.ts';
 import type { Services } from '../../services/index.ts';
 import { presenterFor } from '../present.ts';
@@ -67,13 +75,70 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       path: '/people/suggestions',
       operationId: 'listFaceSuggestions',
       summary:
-        'Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first; nothing moves until the owner answers (POST /people/{id}/faces)',
+        'Waiting faces that probably are someone already known ("Is this Anna?"), likeliest first, of everyone or of person_id; nothing moves until the owner answers (POST /people/{id}/faces)',
       access: 'read',
+      query: SuggestionsQuery,
       response: SuggestionsView,
-      handler: async ({ auth, ctx }) => {
+      handler: async ({ auth, query, ctx }) => {
         const present = presenterFor(s.signer, ctx);
-        const list = await s.people.suggestions(auth.workspaceId);
-        return { suggestions: list.map((x) => ({ face: present.framed(x.face), person: present.person(x.person), similarity: x.similarity })) };
+        const list = await s.people.suggestions(auth.workspaceId, query.person_id);
+        return { suggestions: list.map((x) => ({ face: present.face(x.face), person: present.person(x.person), similarity: x.similarity })) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/people',
+      operationId: 'createPerson',
+      summary: 'A named person made of faces the owner knows (any count, even one); two faces of one picture, or a name taken, answer 422',
+      errors: [409],
+      access: 'write',
+      body: CreatePersonBody,
+      example: { name: 'Ada Lovelace', face_ids: ['face_01jd5b2x4k8w9q'] },
+      status: 201,
+      response: Person,
+      handler: ({ auth, body, ctx }) => presenterFor(s.signer, ctx).person(s.people.create(auth.workspaceId, body.name, body.face_ids)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/faces',
+      operationId: 'listLooseFaces',
+      summary: 'Faces no person holds, best first: waiting to be grouped, or with ignored=true the ones the owner left out',
+      access: 'read',
+      query: LooseFacesQuery,
+      response: LooseFacesView,
+      handler: ({ auth, query, ctx }) => {
+        const { faces, pagination } = s.people.looseFaces(auth.workspaceId, yes(query.ignored), query.limit, query.offset);
+        const present = presenterFor(s.signer, ctx);
+        return { faces: faces.map((f) => present.face(f)), pagination };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/faces/ignore',
+      operationId: 'ignoreFaces',
+      summary: 'Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false)',
+      errors: [409],
+      access: 'write',
+      body: IgnoreFacesBody,
+      example: { face_ids: ['face_01jd5b2x4k8w9q'], ignored: true },
+      response: IgnoreFacesResult,
+      handler: ({ auth, body }) => s.people.ignore(auth.workspaceId, body.face_ids, body.ignored),
+    }),
+    defineRawRoute({
+      method: 'get',
+      path: '/faces/:id/thumbnail',
+      operationId: 'getFaceThumbnail',
+      summary: 'The face cut out of its picture with a margin, size px square (JPEG; signed URL from thumbnail_url, or an API key)',
+      access: 'public',
+      params: IdParam,
+      query: FaceThumbnailQuery,
+      produces: ['image/jpeg'],
+      errors: [401],
+      handler: async ({ params, query, ctx }) => {
+        const file = await s.reads.faceThumbnail(params.id, Number(query.size), query, ctx.state.auth);
+        // A face's crop never changes (a re-detected face has a new id).
+        ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
+        await sendFile(ctx, file, 'image/jpeg');
       },
     }),
     defineRoute({
@@ -86,7 +151,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       query: PersonQuery,
       response: PersonDetail,
       handler: ({ auth, params, query, ctx }) =>
-        presenterFor(s.signer, ctx).personDetail(s.people.detail(auth.workspaceId, params.id, query.limit, query.offset)),
+        presenterFor(s.signer, ctx).personDetail(s.people.detail(auth.workspaceId, params.id, query.limit, query.offset, query.order)),
     }),
     defineRoute({
       method: 'patch',

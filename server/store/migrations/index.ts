@@ -22,6 +22,7 @@ import { migration as m0019 } from './0019-asset-metadata.ts';
 import { migration as m0020 } from './0020-face-attributes.ts';
 import { migration as m0021 } from './0021-read-only-workspaces.ts';
 import { migration as m0022 } from './0022-orientation-detected.ts';
+import { migration as m0023 } from './0023-face-ignores.ts';
 
 export interface Migration {
   name: string;
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0020,
   m0021,
   m0022,
+  m0023,
 ];

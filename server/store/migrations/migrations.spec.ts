@@ -112,8 +112,23 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(() => db.prepare('UPDATE assets SET orientation_detected = 45').run()).toThrow(/CHECK constraint/);
   });
 
+  it('0023 face ignores: none before; an ignore goes with its face', () => {
+    const n = number('0023');
+    const db = at(n - 1);
+    seed(db);
+    db.pragma('foreign_keys = OFF'); // the face's region row is left out
+    insert(db, 'faces', { id: 'reg_1', asset_id: 'vid_1', timestamp: 0, embedding: Buffer.alloc(8), quality: 1, good: 1 });
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM face_ignores').get()).toEqual({ n: 0 });
+    db.prepare("INSERT INTO face_ignores (face_id, created_at) VALUES ('reg_1', 1)").run();
+    expect(() => db.prepare("INSERT INTO face_ignores (face_id, created_at) VALUES ('reg_nope', 1)").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM faces WHERE id = 'reg_1'").run();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM face_ignores').get()).toEqual({ n: 0 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
