@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import sharp from 'sharp';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Config } from '../server/config.ts';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
 
@@ -152,6 +153,14 @@ export async function namedJohn(t: TestServer, key: string): Promise<{ person_id
     if (i > 600) throw new Error('the faces were not grouped');
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** What axe-core finds serious or critical on the page as it is now (rule, impact, where): none is the goal. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 function expect2xx(r: { status: number; body: unknown }): void {

@@ -9,7 +9,7 @@ import { Connect } from './components/Connect.tsx';
 import { Library } from './components/Library.tsx';
 import { SearchView } from './components/SearchView.tsx';
 import { Viewer } from './components/Viewer.tsx';
-import { PeopleGrid, PersonPage } from './components/People.tsx';
+import { PeopleScreen, PersonPage } from './components/People.tsx';
 import { Settings } from './components/Settings.tsx';
 import { Ask } from './components/Ask.tsx';
 
@@ -33,6 +33,18 @@ function Toasts() {
       {items.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`} title="Esc or click to dismiss" onClick={() => dismiss(t.id)}>
           {t.text}
+          {t.action ? (
+            <button
+              className="toast-action"
+              onClick={(e) => {
+                e.stopPropagation();
+                t.action?.run();
+                dismiss(t.id);
+              }}
+            >
+              {t.action.label}
+            </button>
+          ) : null}
         </div>
       ))}
     </div>
@@ -114,8 +126,8 @@ export function App() {
         {route.screen === 'search' ? <SearchView params={route.params} /> : null}
         {route.screen === 'ask' ? <Ask params={route.params} /> : null}
         {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}
-        {route.screen === 'people' ? <PeopleGrid /> : null}
-        {route.screen === 'person' && route.id ? <PersonPage id={route.id} /> : null}
+        {route.screen === 'people' ? <PeopleScreen params={route.params} /> : null}
+        {route.screen === 'person' && route.id ? <PersonPage id={route.id} params={route.params} /> : null}
         {route.screen === 'settings' ? <Settings /> : null}
       </main>
       <Toasts />

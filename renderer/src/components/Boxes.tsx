@@ -19,6 +19,7 @@ export function BoxedPicture({
   aspect,
   turn = 0,
   children,
+  onBox,
 }: {
   src: string | null;
   alt: string;
@@ -26,6 +27,8 @@ export function BoxedPicture({
   aspect: number | null;
   turn?: number;
   children?: ReactNode;
+  /** A box clicked (a face box: say who it is). */
+  onBox?: (b: Overlay) => void;
 }) {
   if (turn && src && aspect) {
     // The frame takes the upright shape; the picture and its boxes inside it are turned about its centre.
@@ -34,7 +37,7 @@ export function BoxedPicture({
     return (
       <div className="boxed sized turned" style={{ aspectRatio: String(shown), width: `min(100%, calc(78vh * ${shown}))` }} data-turn={turn}>
         <div className="boxed-turn" style={{ ...inner, transform: `translate(-50%, -50%) rotate(${turn}deg)` }}>
-          <BoxedPicture src={src} alt={alt} boxes={boxes} aspect={null} />
+          <BoxedPicture src={src} alt={alt} boxes={boxes} aspect={null} onBox={onBox} />
         </div>
       </div>
     );
@@ -46,8 +49,9 @@ export function BoxedPicture({
       {boxes.map((b) => (
         <div
           key={b.key}
-          className={`box box-${b.kind}`}
+          className={`box box-${b.kind} ${onBox && b.kind === 'face' ? 'clickable' : ''}`}
           data-kind={b.kind}
+          onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined}
           title={b.label}
           style={{ left: `${b.x * 100}%`, top: `${b.y * 100}%`, width: `${b.w * 100}%`, height: `${b.h * 100}%` }}
         >

@@ -1,43 +1,106 @@
-// People: the grid (drag one person onto another to merge), and a person's page — name, hide,
-// merge, the faces as a grid of crops for fast review (click, Shift/Ctrl-click to select several),
-// take faces off ("not this person" or "split out"), set the cover, and where they appear.
-import { useEffect, useState } from 'react';
+// People: named people first (largest first, found by name), then the unnamed groups the service
+// formed, each with a name field (type + Enter names it; an existing name merges after a second
+// Enter; Tab goes to the next group; Enter in an empty field opens it). Drag one person onto another
+// to merge, with a few seconds to undo. "Not grouped yet" lists every face no person holds, to say
+// who they are in bulk or to ignore them. State in the address: #/people?q=…&hidden=1, #/people?view=waiting&ignored=1.
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { usePeople } from '../stores/people.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
-import { FaceCrop } from './Boxes.tsx';
 import type { Person } from '../api/people.ts';
+import { FaceGrid, FaceThumb } from './people/FaceGrid.tsx';
+import { NameField } from './people/NameField.tsx';
 
-function PersonCard({ p }: { p: Person }) {
-  const merge = usePeople((s) => s.merge);
+export { PersonPage } from './people/PersonPage.tsx';
+
+/** Sets some of the People screen's parameters in the address (replacing the entry: typing is not history). */
+function useParams(params: URLSearchParams) {
+  return (changes: Record<string, string | null>, push = false) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v === null || v === '') next.delete(k);
+      else next.set(k, v);
+    }
+    const hash = `#/people${next.toString() ? `?${next.toString()}` : ''}`;
+    if (push) window.location.hash = hash;
+    else history.replaceState(null, '', hash);
+    if (!push) window.dispatchEvent(new HashChangeEvent('hashchange'));
+  };
+}
+
+function dragProps(p: Person, over: boolean, setOver: (v: boolean) => void, mergeWithUndo: (s: string, i: string) => void) {
+  return {
+    draggable: true,
+    onDragStart: (e: React.DragEvent) => e.dataTransfer.setData('application/x-person', p.person_id),
+    onDragOver: (e: React.DragEvent) => {
+      if (e.dataTransfer.types.includes('application/x-person')) {
+        e.preventDefault();
+        if (!over) setOver(true);
+      }
+    },
+    onDragLeave: () => setOver(false),
+    onDrop: (e: React.DragEvent) => {
+      e.preventDefault();
+      setOver(false);
+      const source = e.dataTransfer.getData('application/x-person');
+      if (source && source !== p.person_id) mergeWithUndo(source, p.person_id);
+    },
+  };
+}
+
+function NamedCard({ p }: { p: Person }) {
+  const mergeWithUndo = usePeople((s) => s.mergeWithUndo);
   const [over, setOver] = useState(false);
   return (
     <a
       className={`person ${over ? 'drop-over' : ''} status-${p.status}`}
       href={`#/people/${encodeURIComponent(p.person_id)}`}
       data-person={p.person_id}
-      draggable
-      onDragStart={(e) => e.dataTransfer.setData('application/x-person', p.person_id)}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('application/x-person')) {
-          e.preventDefault();
-          setOver(true);
-        }
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        setOver(false);
-        const source = e.dataTransfer.getData('application/x-person');
-        if (source && source !== p.person_id && window.confirm(`Merge into ${p.name || 'this person'}? All faces move here.`)) void merge(source, p.person_id);
-      }}
+      {...dragProps(p, over, setOver, mergeWithUndo)}
     >
-      {p.cover ? <FaceCrop src={p.cover.frame_url} box={p.cover.box} size={128} title={p.name || 'Unnamed'} /> : <div className="crop crop-empty" />}
-      <div className="person-name">{p.name || <em>Unnamed</em>}</div>
+      <FaceThumb url={p.cover?.thumbnail_url} size={128} title={p.name} />
+      <div className="person-name">{p.name}</div>
       <div className="person-meta">
-        {p.face_count} face{p.face_count === 1 ? '' : 's'} · {p.status}
+        {p.face_count} face{p.face_count === 1 ? '' : 's'}
+        {p.status === 'hidden' ? ' · hidden' : ''}
       </div>
     </a>
+  );
+}
+
+function UnnamedCard({ p, index }: { p: Person; index: number }) {
+  const { mergeWithUndo, nameGroup, people, busy } = usePeople(
+    useShallow((s) => ({ mergeWithUndo: s.mergeWithUndo, nameGroup: s.nameGroup, people: s.people, busy: s.busy })),
+  );
+  const go = useNav((s) => s.go);
+  const [over, setOver] = useState(false);
+  const href = `#/people/${encodeURIComponent(p.person_id)}`;
+  return (
+    <div className={`person unnamed ${over ? 'drop-over' : ''} status-${p.status}`} data-person={p.person_id} {...dragProps(p, over, setOver, mergeWithUndo)}>
+      <a href={href} tabIndex={-1} aria-label={`open the group of ${p.face_count} faces`}>
+        <FaceThumb url={p.cover?.thumbnail_url} size={128} />
+      </a>
+      <div className="person-meta">
+        {p.face_count} face{p.face_count === 1 ? '' : 's'}
+        {p.status === 'hidden' ? ' · hidden' : ''}
+      </div>
+      <NameField
+        id={`group-name-${index}`}
+        className="group-name"
+        label={`name of group ${index + 1}, ${p.face_count} faces`}
+        placeholder="Add a name"
+        people={people}
+        exclude={p.person_id}
+        disabled={busy}
+        confirmExisting={(to) => `${to.name} exists: Enter again merges these ${p.face_count} faces into ${to.name} (Esc cancels).`}
+        onEmptyEnter={() => go(href)}
+        onPick={async (c) => {
+          await nameGroup(p, c);
+          // The next group slides into this place: its field takes the focus, to name it straight away.
+          requestAnimationFrame(() => (document.getElementById(`group-name-${index}`) ?? document.getElementById(`group-name-${index - 1}`))?.focus());
+        }}
+      />
+    </div>
   );
 }
 
@@ -85,14 +148,14 @@ function Suggestions() {
           const who = s.person.name || 'this person';
           return (
             <li key={s.face.face_id} className="suggestion" data-face={s.face.face_id} data-person={s.person.person_id}>
-              <FaceCrop src={s.face.frame_url} box={s.face.box} size={88} title="the face found" />
-              {s.person.cover ? <FaceCrop src={s.person.cover.frame_url} box={s.person.cover.box} size={88} title={who} /> : null}
+              <FaceThumb url={s.face.thumbnail_url} size={88} title="the face found" />
+              <FaceThumb url={s.person.cover?.thumbnail_url} size={88} title={who} />
               <span className="suggestion-question">Is this {who}?</span>
               <span className="suggestion-answer">
-                <button onClick={() => void answer(s, true)} aria-label={`yes, this is ${who}`}>
+                <button onClick={() => void answer([s], true)} aria-label={`yes, this is ${who}`}>
                   Yes
                 </button>
-                <button onClick={() => void answer(s, false)} aria-label={`no, this is not ${who}`}>
+                <button onClick={() => void answer([s], false)} aria-label={`no, this is not ${who}`}>
                   No
                 </button>
               </span>
@@ -100,143 +163,175 @@ function Suggestions() {
           );
         })}
       </ul>
+      {suggestions.length > 24 ? <p className="empty">Open a person to answer all of theirs at once.</p> : null}
     </section>
   );
 }
 
-export function PeopleGrid() {
-  const { people, includeHidden, loaded, busy } = usePeople(
-    useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, loaded: s.loaded, busy: s.busy })),
+function PeopleLists({ params }: { params: URLSearchParams }) {
+  const { people, loaded, pending } = usePeople(useShallow((s) => ({ people: s.people, loaded: s.loaded, pending: s.pending })));
+  const set = useParams(params);
+  const q = params.get('q') ?? '';
+  const shown = people.filter((p) => p.person_id !== pending?.source);
+  const named = useMemo(
+    () => shown.filter((p) => p.name && p.name.toLowerCase().includes(q.trim().toLowerCase())).sort((a, b) => b.face_count - a.face_count),
+    [shown, q],
+  );
+  const unnamed = shown.filter((p) => !p.name);
+  if (loaded && people.length === 0)
+    return <p className="empty">No people yet. Faces found while indexing are grouped by themselves a little after indexing settles.</p>;
+  return (
+    <>
+      <section aria-labelledby="named-head">
+        <div className="section-sub">
+          <h3 id="named-head">
+            Named <small>{shown.filter((p) => p.name).length}</small>
+          </h3>
+          <input type="search" aria-label="find a person by name" placeholder="Find by name" value={q} onChange={(e) => set({ q: e.target.value })} />
+        </div>
+        {named.length === 0 ? <p className="empty">{q ? `Nobody named like “${q}”.` : 'Nobody named yet: name a group below.'}</p> : null}
+        <div className="grid people-grid" data-testid="named">
+          {named.map((p) => (
+            <NamedCard key={p.person_id} p={p} />
+          ))}
+        </div>
+      </section>
+      {unnamed.length ? (
+        <section aria-labelledby="unnamed-head">
+          <div className="section-sub">
+            <h3 id="unnamed-head">
+              Unnamed <small>{unnamed.length}</small>
+            </h3>
+            <span className="hint">Type a name and press Enter; Tab goes to the next group.</span>
+          </div>
+          <div className="grid people-grid" data-testid="unnamed">
+            {unnamed.map((p, i) => (
+              <UnnamedCard key={p.person_id} p={p} index={i} />
+            ))}
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function NotGrouped({ params }: { params: URLSearchParams }) {
+  const ignored = params.get('ignored') === '1';
+  const { loose, total, selection, people, busy } = usePeople(
+    useShallow((s) => ({ loose: s.loose, total: s.looseTotal, selection: s.looseSelection, people: s.people, busy: s.busy })),
+  );
+  const a = usePeople(
+    useShallow((s) => ({ loadLoose: s.loadLoose, moreLoose: s.moreLoose, selectLoose: s.selectLoose, assignLoose: s.assignLoose, ignoreLoose: s.ignoreLoose })),
+  );
+  const go = useNav((s) => s.go);
+  const set = useParams(params);
+  const { loadLoose } = a;
+  useEffect(() => void loadLoose(ignored), [ignored, loadLoose]);
+  const faces = useMemo(
+    () =>
+      loose.map((f) => ({
+        face_id: f.face_id,
+        thumbnail_url: f.thumbnail_url,
+        label: `face in a ${f.asset_kind}${f.page ? `, page ${f.page}` : ''}, quality ${f.quality.toFixed(2)}${f.small ? ', small' : ''}${f.blurred ? ', blurred' : ''}`,
+        marks: [...(f.small ? ['small'] : []), ...(f.blurred ? ['blurred'] : [])],
+        at: f,
+      })),
+    [loose],
+  );
+  const n = selection.ids.length;
+  return (
+    <section className="not-grouped" data-testid="not-grouped">
+      <div className="toolbar" aria-label="selected faces">
+        <label>
+          <input type="checkbox" checked={ignored} onChange={(e) => set({ ignored: e.target.checked ? '1' : null }, true)} /> ignored faces
+        </label>
+        <span aria-live="polite">
+          {n} of {total} selected
+        </span>
+        {ignored ? (
+          <button onClick={() => void a.ignoreLoose(false)} disabled={busy || n === 0}>
+            Un-ignore
+          </button>
+        ) : (
+          <>
+            <NameField
+              label="this is"
+              placeholder={n ? `These ${n} are…` : 'Select faces, then: this is…'}
+              people={people}
+              disabled={busy || n === 0}
+              onPick={(c) => a.assignLoose(c)}
+            />
+            <button onClick={() => void a.ignoreLoose(true)} disabled={busy || n === 0}>
+              Ignore
+            </button>
+          </>
+        )}
+      </div>
+      {total === 0 ? (
+        <p className="empty">{ignored ? 'No ignored faces.' : 'Every face found is in a person, or ignored.'}</p>
+      ) : (
+        <FaceGrid
+          label={ignored ? 'ignored faces' : 'faces not grouped yet'}
+          faces={faces}
+          total={total}
+          selection={selection}
+          onSelection={a.selectLoose}
+          onMore={a.moreLoose}
+          onOpen={(f) => {
+            const at = loose.find((x) => x.face_id === f.face_id);
+            if (at) go(viewHash(at.video_id, { page: at.page, timestamp: at.timestamp, box: at.box }));
+          }}
+        />
+      )}
+      <p className="hint">Click or Space selects, Shift a range, Ctrl+A all, Esc none; Enter or a double-click opens the picture.</p>
+    </section>
+  );
+}
+
+export function PeopleScreen({ params }: { params: URLSearchParams }) {
+  const { people, includeHidden, busy, looseTotal } = usePeople(
+    useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, busy: s.busy, looseTotal: s.looseTotal })),
   );
   const { load, setIncludeHidden, preview } = usePeople(useShallow((s) => ({ load: s.load, setIncludeHidden: s.setIncludeHidden, preview: s.preview })));
-  useEffect(() => void load(), [load]);
+  const view = params.get('view') === 'waiting' ? 'waiting' : 'people';
+  const hidden = params.get('hidden') === '1';
+  const set = useParams(params);
+  useEffect(() => {
+    if (hidden !== includeHidden) void setIncludeHidden(hidden);
+    else void load();
+  }, [hidden, includeHidden, setIncludeHidden, load]);
   return (
     <section className="people" data-testid="people">
       <header className="section-head">
         <h2>
           People <small>{people.length}</small>
         </h2>
-        <label>
-          <input type="checkbox" checked={includeHidden} onChange={(e) => void setIncludeHidden(e.target.checked)} /> show hidden
-        </label>
+        <nav className="tabs" aria-label="people views">
+          <a href="#/people" aria-current={view === 'people' ? 'page' : undefined}>
+            People
+          </a>
+          <a href="#/people?view=waiting" aria-current={view === 'waiting' ? 'page' : undefined}>
+            Not grouped yet{looseTotal && view === 'waiting' ? ` (${looseTotal})` : ''}
+          </a>
+        </nav>
+        {view === 'people' ? (
+          <label>
+            <input type="checkbox" checked={hidden} onChange={(e) => set({ hidden: e.target.checked ? '1' : null }, true)} /> show hidden
+          </label>
+        ) : null}
         <button onClick={() => void preview()} disabled={busy}>
           {busy ? 'Re-grouping…' : 'Re-group faces…'}
         </button>
       </header>
       <PlanDialog />
-      <Suggestions />
-      {loaded && people.length === 0 ? <p className="empty">No people yet. Index photos or videos with faces, then re-group faces.</p> : null}
-      <div className="grid people-grid">
-        {people.map((p) => (
-          <PersonCard key={p.person_id} p={p} />
-        ))}
-      </div>
-    </section>
-  );
-}
-
-export function PersonPage({ id }: { id: string }) {
-  const { person, selected, people, busy } = usePeople(useShallow((s) => ({ person: s.person, selected: s.selected, people: s.people, busy: s.busy })));
-  const a = usePeople(
-    useShallow((s) => ({
-      open: s.open,
-      load: s.load,
-      toggle: s.toggle,
-      rename: s.rename,
-      setHidden: s.setHidden,
-      setCover: s.setCover,
-      merge: s.merge,
-      takeOff: s.takeOff,
-    })),
-  );
-  const go = useNav((s) => s.go);
-  const [name, setName] = useState('');
-  const { open, load } = a;
-  useEffect(() => {
-    void open(id);
-    void load();
-  }, [id, open, load]);
-  useEffect(() => setName(person?.name ?? ''), [person?.person_id, person?.name]);
-  if (!person || (person.person_id !== id && person.requested_id !== id)) return <p className="empty">Opening…</p>;
-  const others = people.filter((p) => p.person_id !== person.person_id);
-
-  return (
-    <section className="person-page" data-testid="person">
-      <header className="section-head">
-        <form
-          className="rename"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void a.rename(name.trim());
-          }}
-        >
-          <input aria-label="name" placeholder="Who is this?" value={name} onChange={(e) => setName(e.target.value)} />
-          <button type="submit" disabled={busy || name.trim() === person.name}>
-            Save name
-          </button>
-        </form>
-        <span className={`badge status-${person.status}`}>{person.status}</span>
-        <button onClick={() => void a.setHidden(person.status !== 'hidden')} disabled={busy}>
-          {person.status === 'hidden' ? 'Unhide' : 'Hide'}
-        </button>
-        <select
-          aria-label="merge into"
-          value=""
-          disabled={busy || others.length === 0}
-          onChange={(e) =>
-            e.target.value && window.confirm('Merge this person into the one chosen? All faces move there.') && void a.merge(person.person_id, e.target.value)
-          }
-        >
-          <option value="">Merge into…</option>
-          {others.map((p) => (
-            <option key={p.person_id} value={p.person_id}>
-              {p.name || `Unnamed (${p.face_count} faces)`}
-            </option>
-          ))}
-        </select>
-      </header>
-      <div className="toolbar" aria-label="selected faces">
-        <span>{selected.length} selected</span>
-        <button onClick={() => void a.takeOff(true)} disabled={busy || selected.length === 0}>
-          Not this person
-        </button>
-        <button onClick={() => void a.takeOff(false)} disabled={busy || selected.length === 0}>
-          Split out
-        </button>
-        <button onClick={() => void a.setCover(selected[0])} disabled={busy || selected.length !== 1}>
-          Use as cover
-        </button>
-      </div>
-      <div className="faces">
-        {person.faces.map((f) => (
-          <button
-            key={f.face_id}
-            className={`face ${selected.includes(f.face_id) ? 'selected' : ''} ${f.face_id === person.cover_face_id ? 'cover' : ''}`}
-            data-face={f.face_id}
-            aria-pressed={selected.includes(f.face_id)}
-            onClick={(e) => a.toggle(f.face_id, e.shiftKey || e.ctrlKey || e.metaKey)}
-            onDoubleClick={() => go(viewHash(f.video_id, { page: f.page, timestamp: f.timestamp, box: f.box }))}
-            title={`quality ${f.quality.toFixed(2)}${f.good ? '' : ' (not good enough to decide)'} · ${f.assigned_by}`}
-          >
-            <FaceCrop src={f.frame_url} box={f.box} size={96} />
-          </button>
-        ))}
-      </div>
-      {person.faces_pagination.has_more ? (
-        <p className="empty">
-          Showing {person.faces.length} of {person.faces_pagination.total} faces.
-        </p>
-      ) : null}
-      <h3>Appears in</h3>
-      <ul className="plain">
-        {person.appearances.map((ap) => (
-          <li key={ap.video_id}>
-            <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.file_name}</a> · {ap.asset_kind}
-            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${ap.first_timestamp.toFixed(1)} s` : ''} · {ap.face_count}{' '}
-            face(s)
-          </li>
-        ))}
-      </ul>
+      {view === 'waiting' ? (
+        <NotGrouped params={params} />
+      ) : (
+        <>
+          <Suggestions />
+          <PeopleLists params={params} />
+        </>
+      )}
     </section>
   );
 }

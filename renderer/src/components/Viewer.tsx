@@ -9,6 +9,7 @@ import { useNav, viewHash } from '../stores/nav.ts';
 import { usePeople } from '../stores/people.ts';
 import { BoxedPicture, type Overlay } from './Boxes.tsx';
 import { AssetInfo } from './Info.tsx';
+import { NameField } from './people/NameField.tsx';
 import type { PageView, RegionsView } from '../api/videos.ts';
 
 type Layers = Record<'passage' | 'object' | 'face' | 'text', boolean>;
@@ -74,7 +75,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
   const loadPeople = usePeople((s) => s.load);
-  const assign = usePeople((s) => s.assign);
+  const sayWho = usePeople((s) => s.sayWho);
+  const notThem = usePeople((s) => s.notThem);
   const [layers, setLayers] = useState<Layers>({ passage: true, object: true, face: true, text: false });
   const pageNo = params.get('page') ? Number(params.get('page')) : null;
   const t = Number(params.get('t') ?? 0);
@@ -82,6 +84,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
 
   useEffect(() => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) }), [id, pageNo, t, box, open]);
   useEffect(() => void loadPeople(), [loadPeople]);
+  const reopen = () => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
   const turn = (n: number) => asset && go(viewHash(asset.video_id, { page: n }));
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -167,7 +170,18 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               }}
             />
           ) : null}
-          <BoxedPicture src={src} alt={asset.file_name} boxes={boxes} aspect={aspect} turn={asset.orientation_detected ?? 0}>
+          <BoxedPicture
+            src={src}
+            alt={asset.file_name}
+            boxes={boxes}
+            aspect={aspect}
+            turn={asset.orientation_detected ?? 0}
+            onBox={(b) => {
+              // A face box: its "This is…" field (or the person's link) in the side panel.
+              const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
+              el?.focus();
+            }}
+          >
             {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
           </BoxedPicture>
         </div>
@@ -221,31 +235,34 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
           {regions.faces.length ? (
             <>
               <h3>Faces</h3>
-              <ul className="plain">
-                {regions.faces.map((f) => (
-                  <li key={f.face_id}>
-                    {f.person_id ? <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a> : 'not grouped yet'}{' '}
-                    · quality {(f.quality ?? 0).toFixed(2)}
-                    {!f.person_id && asset.owned && people.length ? (
-                      <select
-                        aria-label="who is this"
-                        value=""
-                        onChange={(e) => {
-                          const pid = e.target.value;
-                          if (!pid) return;
-                          void assign(f.face_id, pid).then(async (done) => {
-                            if (done) await open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
-                          });
-                        }}
-                      >
-                        <option value="">Who is this?</option>
-                        {people.map((p) => (
-                          <option key={p.person_id} value={p.person_id}>
-                            {p.name || `Unnamed person (${p.face_count} faces)`}
-                          </option>
-                        ))}
-                      </select>
-                    ) : null}
+              <ul className="plain faces-here">
+                {regions.faces.map((f, i) => (
+                  <li key={f.face_id} data-face={f.face_id}>
+                    {f.person_id ? (
+                      <>
+                        <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>
+                        {asset.owned ? (
+                          <button
+                            className="link"
+                            aria-label={`not ${names.get(f.person_id) || 'this person'} (face ${i + 1})`}
+                            onClick={() => void notThem(f.person_id!, f.face_id).then((done) => done && reopen())}
+                          >
+                            not them
+                          </button>
+                        ) : null}
+                      </>
+                    ) : asset.owned ? (
+                      <NameField
+                        id={`who-${f.face_id}`}
+                        label={`this is (face ${i + 1})`}
+                        placeholder="This is…"
+                        people={people}
+                        onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
+                      />
+                    ) : (
+                      'not grouped yet'
+                    )}{' '}
+                    <small>quality {(f.quality ?? 0).toFixed(2)}</small>
                   </li>
                 ))}
               </ul>

@@ -5,11 +5,13 @@ export interface Toast {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** A button on the toast (Undo); the toast goes when it is pressed. */
+  action?: { label: string; run(): void };
 }
 
 interface ToastsState {
   items: Toast[];
-  push(kind: Toast['kind'], text: string): void;
+  push(kind: Toast['kind'], text: string, opts?: { action?: Toast['action']; ms?: number }): void;
   dismiss(id: number): void;
 }
 
@@ -19,10 +21,10 @@ export const MAX_TOASTS = 3;
 
 export const useToasts = create<ToastsState>((set, get) => ({
   items: [],
-  push(kind, text) {
+  push(kind, text, opts = {}) {
     const id = next++;
-    set({ items: [...get().items.slice(-(MAX_TOASTS - 1)), { id, kind, text }] });
-    setTimeout(() => get().dismiss(id), kind === 'error' ? 8000 : 4000);
+    set({ items: [...get().items.slice(-(MAX_TOASTS - 1)), { id, kind, text, ...(opts.action ? { action: opts.action } : {}) }] });
+    setTimeout(() => get().dismiss(id), opts.ms ?? (kind === 'error' ? 8000 : 4000));
   },
   dismiss(id) {
     set({ items: get().items.filter((t) => t.id !== id) });
