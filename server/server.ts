@@ -42,7 +42,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     purger.kick();
     if (e.code === 'no_space') space.arm();
     if (e.assetCompleted) libraries.assetCompleted();
-    if (e.stage === 'people' && e.state === 'ok') people.facesWaiting(e.assetId);
+    if (e.stage === 'people' && e.state === 'ok') people.peopleIndexed(e.assetId);
   });
   if (!space.check() && store.runs.failedWith('no_space').length > 0) space.arm();
   const resumed = assets.resumeWaitingForModels(config.dataDir);

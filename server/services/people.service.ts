@@ -27,6 +27,9 @@ const BLURRED_BELOW = 1 / 3;
 export class PeopleService {
   private readonly busy = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
+  /** Changes of each workspace's faces and people, and the suggestion plan last computed. */
+  private readonly versions = new Map<string, number>();
+  private readonly planned = new Map<string, { version: number; computing: boolean; plan: Promise<ClusterPlan> }>();
 
   /** Re-groups by itself after indexing leaves faces waiting (null: only when asked). */
   private readonly auto: AutoGroup | null;
@@ -39,10 +42,15 @@ export class PeopleService {
     this.auto = autoGroup ? new AutoGroup(autoGroup, (ws) => this.regroupBySelf(ws)) : null;
   }
 
-  /** Indexing left faces of an asset waiting: a re-group of its workspace is due after a quiet period. */
-  facesWaiting(assetId: string): void {
-    const workspaceId = this.auto && this.store.people.hasWaiting(assetId) ? this.store.people.workspaceOfAsset(assetId) : null;
-    if (workspaceId) this.auto?.facesWaiting(workspaceId);
+  /**
+   * The people stage of an asset ended: its faces joined people or wait. Suggestions are computed
+   * again; with faces waiting, a re-group of the workspace is due after a quiet period.
+   */
+  peopleIndexed(assetId: string): void {
+    const workspaceId = this.store.people.workspaceOfAsset(assetId);
+    if (!workspaceId) return;
+    this.touched(workspaceId);
+    if (this.auto && this.store.people.hasWaiting(assetId)) this.auto.facesWaiting(workspaceId);
   }
 
   private async regroupBySelf(workspaceId: string): Promise<boolean> {
@@ -57,8 +65,10 @@ export class PeopleService {
     this.auto?.stop();
   }
 
+  /** Before an edit: 409 busy while a re-group runs; the edit changes what suggestions are. */
   private guard(workspaceId: string): void {
     if (this.busy.has(workspaceId)) throw Errors.busy();
+    this.touched(workspaceId);
   }
 
   /** Where a face sits: its asset, moment, box and the picture it is on. */
@@ -75,8 +85,14 @@ export class PeopleService {
     };
   }
 
-  private value(p: PersonRow): PersonValue {
-    const cover = p.cover_face_id && this.store.people.holdsLiveFace(p.id, p.cover_face_id) ? p.cover_face_id : this.store.people.bestFace(p.id);
+  /** A person as the API shows them; `cover` when it is known already (the list finds it with the people). */
+  private value(p: PersonRow & { cover?: string | null }): PersonValue {
+    const cover =
+      p.cover !== undefined
+        ? p.cover
+        : p.cover_face_id && this.store.people.holdsLiveFace(p.id, p.cover_face_id)
+          ? p.cover_face_id
+          : this.store.people.bestFace(p.id);
     return {
       person_id: p.id,
       name: p.name,
@@ -171,13 +187,38 @@ export class PeopleService {
     personId?: string,
   ): Promise<Array<{ face: NonNullable<PersonValue['cover']>; person: PersonValue; similarity: number }>> {
     const only = personId ? this.resolve(workspaceId, personId).id : null;
-    const plan = await planRegrouping(this.store, workspaceId, { form: false });
+    const plan = await this.suggestionPlan(workspaceId);
     return plan.suggestions.flatMap((s) => {
       if (only && s.person_id !== only) return [];
       const p = this.store.people.get(s.person_id);
       const face = this.faceView(s.face_id);
-      return p && face && !p.hidden && !p.merged_into ? [{ face, person: this.value(p), similarity: s.similarity }] : [];
+      // A face taken or ignored meanwhile is no longer a question.
+      const waiting = this.store.people.waitingState(s.face_id, workspaceId) !== undefined;
+      return p && face && waiting && !p.hidden && !p.merged_into ? [{ face, person: this.value(p), similarity: s.similarity }] : [];
     });
+  }
+
+  /**
+   * The plan behind suggestions, computed once per change of the workspace's faces or people, and
+   * one at a time per workspace: a request while one is computed gets that one, even if a change
+   * came meanwhile (the next request after it computes again).
+   */
+  private suggestionPlan(workspaceId: string): Promise<ClusterPlan> {
+    const version = this.versions.get(workspaceId) ?? 0;
+    const known = this.planned.get(workspaceId);
+    if (known && (known.version === version || known.computing)) return known.plan;
+    const entry = { version, computing: true, plan: planRegrouping(this.store, workspaceId, { form: false }) };
+    entry.plan.then(
+      () => (entry.computing = false),
+      () => this.planned.delete(workspaceId),
+    );
+    this.planned.set(workspaceId, entry);
+    return entry.plan;
+  }
+
+  /** The workspace's faces or people changed: suggestions are computed again when next asked for. */
+  touched(workspaceId: string): void {
+    this.versions.set(workspaceId, (this.versions.get(workspaceId) ?? 0) + 1);
   }
 
   /** The owner says these faces are this person (or, `notThem`, are not, ever). */
@@ -270,6 +311,7 @@ export class PeopleService {
       } catch (err) {
         this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
       } finally {
+        this.touched(workspaceId);
         this.busy.delete(workspaceId);
         this.running.delete(workspaceId);
       }
@@ -296,6 +338,7 @@ export class PeopleService {
 
   /** After a delete: people left without a live face go, unless named. */
   refresh(workspaceId: string): void {
+    this.touched(workspaceId);
     removeEmptyUnnamed(this.store, workspaceId);
   }
 }

@@ -100,10 +100,31 @@ export class PeopleRepo {
     return this.sql(`${this.withCount} WHERE p.id = ?`).get(id) as PersonRow | undefined;
   }
 
-  list(workspaceId: string, includeHidden: boolean): PersonRow[] {
+  /**
+   * The workspace's people, largest first, each with its cover in the same pass: the pinned cover
+   * while it is a live face of theirs, else their best face (good, then quality), null with no face.
+   */
+  list(workspaceId: string, includeHidden: boolean): Array<PersonRow & { cover: string | null }> {
     return this.sql(
-      `${this.withCount} WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'} ORDER BY face_count DESC, p.created_at, p.id`,
-    ).all(workspaceId) as PersonRow[];
+      `WITH live AS (
+         SELECT fp.person_id, f.id AS face_id, f.good, f.quality
+         FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN faces f ON f.id = fp.face_id
+         JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL
+         WHERE p.workspace_id = ? AND p.merged_into IS NULL
+       ), ranked AS (
+         SELECT person_id, face_id, COUNT(*) OVER (PARTITION BY person_id) AS n,
+                ROW_NUMBER() OVER (PARTITION BY person_id ORDER BY good DESC, quality DESC, face_id) AS rn
+         FROM live
+       )
+       SELECT p.*, COALESCE(r.n, 0) AS face_count,
+              CASE WHEN p.cover_face_id IS NOT NULL AND EXISTS (
+                     SELECT 1 FROM face_people c JOIN faces cf ON cf.id = c.face_id JOIN assets ca ON ca.id = cf.asset_id AND ca.deleted_at IS NULL
+                     WHERE c.face_id = p.cover_face_id AND c.person_id = p.id)
+                   THEN p.cover_face_id ELSE r.face_id END AS cover
+       FROM people p LEFT JOIN ranked r ON r.person_id = p.id AND r.rn = 1
+       WHERE p.workspace_id = ? AND p.merged_into IS NULL ${includeHidden ? '' : 'AND p.hidden = 0'}
+       ORDER BY face_count DESC, p.created_at, p.id`,
+    ).all(workspaceId, workspaceId) as Array<PersonRow & { cover: string | null }>;
   }
 
   /** The workspace's live person of this name (case-insensitive), if any. */

@@ -168,6 +168,23 @@ function Suggestions() {
   );
 }
 
+/** How many cards a section shows first, and how many more each time its end comes into view. */
+const FIRST_CARDS = 60;
+const MORE_CARDS = 240;
+
+/** A section's cards drawn a part at a time (2,000 people paint at once otherwise): the count shown, and the sentinel that asks for more. */
+function useMoreOnView(total: number): [number, (el: HTMLElement | null) => void] {
+  const [shown, setShown] = useState(FIRST_CARDS);
+  const [el, setEl] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!el || shown >= total) return;
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setShown((n) => n + MORE_CARDS), { rootMargin: '600px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [el, shown, total]);
+  return [shown, setEl];
+}
+
 function PeopleLists({ params }: { params: URLSearchParams }) {
   const { people, loaded, pending } = usePeople(useShallow((s) => ({ people: s.people, loaded: s.loaded, pending: s.pending })));
   const set = useParams(params);
@@ -178,6 +195,8 @@ function PeopleLists({ params }: { params: URLSearchParams }) {
     [shown, q],
   );
   const unnamed = shown.filter((p) => !p.name);
+  const [namedShown, namedEnd] = useMoreOnView(named.length);
+  const [unnamedShown, unnamedEnd] = useMoreOnView(unnamed.length);
   if (loaded && people.length === 0)
     return <p className="empty">No people yet. Faces found while indexing are grouped by themselves a little after indexing settles.</p>;
   return (
@@ -191,10 +210,11 @@ function PeopleLists({ params }: { params: URLSearchParams }) {
         </div>
         {named.length === 0 ? <p className="empty">{q ? `Nobody named like “${q}”.` : 'Nobody named yet: name a group below.'}</p> : null}
         <div className="grid people-grid" data-testid="named">
-          {named.map((p) => (
+          {named.slice(0, namedShown).map((p) => (
             <NamedCard key={p.person_id} p={p} />
           ))}
         </div>
+        {named.length > namedShown ? <div ref={namedEnd} className="more-sentinel" aria-hidden /> : null}
       </section>
       {unnamed.length ? (
         <section aria-labelledby="unnamed-head">
@@ -205,10 +225,11 @@ function PeopleLists({ params }: { params: URLSearchParams }) {
             <span className="hint">Type a name and press Enter; Tab goes to the next group.</span>
           </div>
           <div className="grid people-grid" data-testid="unnamed">
-            {unnamed.map((p, i) => (
+            {unnamed.slice(0, unnamedShown).map((p, i) => (
               <UnnamedCard key={p.person_id} p={p} index={i} />
             ))}
           </div>
+          {unnamed.length > unnamedShown ? <div ref={unnamedEnd} className="more-sentinel" aria-hidden /> : null}
         </section>
       ) : null}
     </>
@@ -292,14 +313,17 @@ export function PeopleScreen({ params }: { params: URLSearchParams }) {
   const { people, includeHidden, busy, looseTotal } = usePeople(
     useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, busy: s.busy, looseTotal: s.looseTotal })),
   );
-  const { load, setIncludeHidden, preview } = usePeople(useShallow((s) => ({ load: s.load, setIncludeHidden: s.setIncludeHidden, preview: s.preview })));
+  const { load, loadList, setIncludeHidden, preview } = usePeople(
+    useShallow((s) => ({ load: s.load, loadList: s.loadList, setIncludeHidden: s.setIncludeHidden, preview: s.preview })),
+  );
   const view = params.get('view') === 'waiting' ? 'waiting' : 'people';
   const hidden = params.get('hidden') === '1';
   const set = useParams(params);
   useEffect(() => {
     if (hidden !== includeHidden) void setIncludeHidden(hidden);
+    else if (view === 'waiting') void loadList();
     else void load();
-  }, [hidden, includeHidden, setIncludeHidden, load]);
+  }, [hidden, includeHidden, setIncludeHidden, load, loadList, view]);
   return (
     <section className="people" data-testid="people">
       <header className="section-head">

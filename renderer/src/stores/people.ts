@@ -41,6 +41,8 @@ interface PeopleState {
   looseSelection: Selection;
 
   load(): Promise<void>;
+  /** The people only (for names to complete), no suggestions. */
+  loadList(): Promise<void>;
   setIncludeHidden(v: boolean): Promise<void>;
   /** The owner names an unnamed group, or (an existing name, confirmed) merges it into that person. */
   nameGroup(p: People.Person, choice: NameChoice): Promise<void>;
@@ -121,12 +123,14 @@ export const usePeople = create<PeopleState>((set, get) => {
     looseSelection: NONE,
 
     async load() {
-      const [r, s] = await Promise.all([
-        attempt('Loading people', () => People.listPeople(get().includeHidden)),
-        attempt('Loading suggestions', () => People.suggestions()),
-      ]);
+      // The people are shown as soon as they come; suggestions (a plan over every waiting face) after.
+      const suggested = attempt('Loading suggestions', () => People.suggestions()).then((s) => s && set({ suggestions: s.suggestions }));
+      await get().loadList();
+      await suggested;
+    },
+    async loadList() {
+      const r = await attempt('Loading people', () => People.listPeople(get().includeHidden));
       if (r) set({ people: r.people, loaded: true, busy: r.regrouping });
-      if (s) set({ suggestions: s.suggestions });
     },
     async setIncludeHidden(v) {
       set({ includeHidden: v });

@@ -2,7 +2,7 @@
 // the arrow keys), click toggles a face, Shift-click or Shift+arrows a range, Ctrl/Cmd-A all, Esc
 // none, Enter or double-click opens the picture. Virtualized by rows: 20,000 faces scroll smoothly,
 // and the next page is asked for as its end comes into view.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { all, pick, NONE, type Selection } from '../../stores/selection.ts';
 
@@ -59,6 +59,15 @@ export function FaceGrid({
   const selected = useMemo(() => new Set(selection.ids), [selection.ids]);
   const at = Math.min(active, Math.max(0, faces.length - 1));
 
+  // Stable across scrolling, so that rows already drawn are not drawn again.
+  const latest = useRef({ order, selection, onSelection });
+  latest.current = { order, selection, onSelection };
+  const onTile = useCallback((i: number, range: boolean) => {
+    const { order: ids, selection: sel, onSelection: choose } = latest.current;
+    setActive(i);
+    choose(pick(ids, sel, ids[i], range));
+  }, []);
+
   const moveTo = (i: number, extend: boolean) => {
     const next = Math.max(0, Math.min(faces.length - 1, i));
     setActive(next);
@@ -94,56 +103,89 @@ export function FaceGrid({
     >
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
         {items.map((v) => (
-          <div
+          <FaceRow
             key={v.key}
-            className="face-row"
-            role="presentation"
-            style={{ transform: `translateY(${v.start}px)`, gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP }}
-          >
-            {faces.slice(v.index * columns, v.index * columns + columns).map((f, k) => {
-              const i = v.index * columns + k;
-              return (
-                <div
-                  key={f.face_id}
-                  id={`face-${f.face_id}`}
-                  role="option"
-                  aria-selected={selected.has(f.face_id)}
-                  title={f.label}
-                  data-face={f.face_id}
-                  className={`face-tile ${selected.has(f.face_id) ? 'selected' : ''} ${i === at ? 'active' : ''}`}
-                  style={{ width: tile, height: tile }}
-                  onClick={(e) => {
-                    setActive(i);
-                    onSelection(pick(order, selection, f.face_id, e.shiftKey));
-                  }}
-                  onDoubleClick={() => onOpen(f)}
-                >
-                  <img
-                    src={f.thumbnail_url.replace(/size=\d+/, `size=${tile > 128 ? 256 : 128}`)}
-                    alt=""
-                    width={tile}
-                    height={tile}
-                    loading="lazy"
-                    draggable={false}
-                  />
-                  <span className="face-check" aria-hidden>
-                    ✓
-                  </span>
-                  {f.marks?.length ? (
-                    <span className="face-marks" aria-hidden>
-                      {f.marks.join(' · ')}
-                    </span>
-                  ) : null}
-                  <span className="sr-only">{f.label}</span>
-                </div>
-              );
-            })}
-          </div>
+            faces={faces}
+            from={v.index * columns}
+            columns={columns}
+            top={v.start}
+            tile={tile}
+            selected={selected}
+            active={at >= v.index * columns && at < (v.index + 1) * columns ? at : -1}
+            onTile={onTile}
+            onOpen={onOpen}
+          />
         ))}
       </div>
     </div>
   );
 }
+
+/** One row of tiles; drawn again only when its faces, the selection or the active face in it change. */
+const FaceRow = memo(function FaceRow({
+  faces,
+  from,
+  columns,
+  top,
+  tile,
+  selected,
+  active,
+  onTile,
+  onOpen,
+}: {
+  faces: GridFace[];
+  from: number;
+  columns: number;
+  top: number;
+  tile: number;
+  selected: Set<string>;
+  active: number;
+  onTile(i: number, range: boolean): void;
+  onOpen(face: GridFace): void;
+}) {
+  const size = tile > 128 ? 256 : 128;
+  return (
+    <div className="face-row" role="presentation" style={{ transform: `translateY(${top}px)`, gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP }}>
+      {faces.slice(from, from + columns).map((f, k) => {
+        const i = from + k;
+        const on = selected.has(f.face_id);
+        return (
+          <div
+            key={f.face_id}
+            id={`face-${f.face_id}`}
+            role="option"
+            aria-selected={on}
+            title={f.label}
+            data-face={f.face_id}
+            className={`face-tile ${on ? 'selected' : ''} ${i === active ? 'active' : ''}`}
+            style={{ width: tile, height: tile }}
+            onClick={(e) => onTile(i, e.shiftKey)}
+            onDoubleClick={() => onOpen(f)}
+          >
+            <img
+              src={f.thumbnail_url.replace(/size=\d+/, `size=${size}`)}
+              alt=""
+              width={tile}
+              height={tile}
+              loading="lazy"
+              decoding="async"
+              draggable={false}
+            />
+            <span className="face-check" aria-hidden>
+              ✓
+            </span>
+            {f.marks?.length ? (
+              <span className="face-marks" aria-hidden>
+                {f.marks.join(' · ')}
+              </span>
+            ) : null}
+            <span className="sr-only">{f.label}</span>
+          </div>
+        );
+      })}
+    </div>
+  );
+});
 
 /** A face crop as a picture (the service cuts it once and keeps it). */
 export function FaceThumb({ url, size = 128, title }: { url: string | null | undefined; size?: number; title?: string }) {
