@@ -69,7 +69,7 @@ asked.store.close();
 fs.rmSync(asked.dir, { recursive: true, force: true });
 
 const bySelf = filled();
-let auto = { ms: 0, maxDelayMs: 0 };
+let auto: { ms: number; maxDelayMs: number };
 {
   const people = new PeopleService(bySelf.store, () => {}, { quietMs: 0, maxWaitMs: 0 });
   auto = await watched(async () => {
