@@ -59,9 +59,8 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
     async close() {
       space.stop();
       await sync.stop();
-      // A re-group under way is applied if it finishes soon (its slices each whole); none starts after.
-      people.stopAuto();
-      await people.settledAll(10_000);
+      // Plans under way stop; a re-group being written is let finish for 10 s (its slices each whole).
+      await people.close(10_000);
       await modelPulls.settled();
       await writer.close();
       await reads.settled();

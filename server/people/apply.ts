@@ -1,7 +1,7 @@
 // Writes a grouping plan, checking each step against what changed since it was computed (a face
 // taken or ignored meanwhile, a person merged, a new exclusion). Used by the people stage (one
 // asset's joins, inside the stage's transaction) and by re-grouping (a whole workspace, in slices
-// of a few hundred faces, each its own transaction, so the thread that answers HTTP is never held
+// of about a hundred faces, each its own transaction, so the thread that answers HTTP is never held
 // for long; each slice checks its steps against what the ones before it left).
 import type { Store } from '../store/index.ts';
 import { clock, newId } from '../store/ids.ts';
@@ -10,7 +10,7 @@ import { MIN_GROUP, type ClusterPlan } from './cluster.ts';
 type Step = { join: ClusterPlan['joins'][number] } | { group: ClusterPlan['new_people'][number] };
 
 /** Faces written per transaction when a plan is applied in slices. */
-const SLICE_FACES = 300;
+const SLICE_FACES = 100;
 
 function applyStep(store: Store, workspaceId: string, step: Step, now: number): 'joined' | 'created' | null {
   if ('join' in step) {

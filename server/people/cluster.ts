@@ -97,7 +97,21 @@ function nearestPeople(centroids: Float32Array[]): (face: Float32Array) => Array
 
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[], opts: { form?: boolean; thresholds?: Thresholds } = {}): ClusterPlan {
+/** Thrown when the caller asked a plan to stop (the service is stopping). */
+export class PlanStopped extends Error {
+  constructor() {
+    super('the grouping plan was stopped');
+  }
+}
+
+export function planClusters(
+  waitingIn: ClusterFace[],
+  peopleIn: ClusterPerson[],
+  opts: { form?: boolean; thresholds?: Thresholds; stopped?: () => boolean } = {},
+): ClusterPlan {
+  const check = () => {
+    if (opts.stopped?.()) throw new PlanStopped();
+  };
   const t = opts.thresholds ?? THRESHOLDS;
   const waiting = [...waitingIn].sort(byId).map((f) => ({ ...f, embedding: unit(f.embedding) }));
   const people = [...peopleIn].sort(byId).filter((p) => p.count > 0);
@@ -111,6 +125,7 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
   const suggested: ClusterPlan['suggestions'] = [];
   const left: typeof waiting = [];
   for (const f of waiting) {
+    check();
     let best = -1;
     let bestSim = -Infinity;
     let second = -Infinity;
@@ -152,9 +167,13 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
     const index = new HierarchicalNSW('ip', dim);
     index.initIndex(n, 16, 200, 42);
     index.setEf(Math.max(50, NEIGHBOURS * 2));
-    good.forEach((f, i) => index.addPoint(Array.from(f.embedding), i));
+    good.forEach((f, i) => {
+      check();
+      index.addPoint(Array.from(f.embedding), i);
+    });
     const k = Math.min(NEIGHBOURS + 1, n);
     for (let i = 0; i < n; i++) {
+      check();
       const r = index.searchKnn(Array.from(good[i].embedding), k);
       for (const j of r.neighbors) if (j > i) edges.push([i, j, dot(good[i].embedding, good[j].embedding)]);
       for (const j of r.neighbors) if (j < i) edges.push([j, i, dot(good[i].embedding, good[j].embedding)]);
@@ -197,6 +216,7 @@ export function planClusters(waitingIn: ClusterFace[], peopleIn: ClusterPerson[]
   const formedIds = new Set(formed.flatMap((g) => g.face_ids));
   for (const f of left) {
     if (formedIds.has(f.id) || formed.length === 0) continue;
+    check();
     const toPeople = nearest ? nearest(f.embedding).map(([, sim]) => sim) : centroids.map((c) => dot(f.embedding, c));
     const toFormed = formed.map((g) => dot(f.embedding, g.centroid));
     const all = [...toPeople, ...toFormed].sort((a, b) => b - a);

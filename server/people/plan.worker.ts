@@ -4,16 +4,24 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../store/db.ts';
 import { PeopleRepo } from '../store/people.repo.ts';
-import { planClusters, type ClusterPlan } from './cluster.ts';
+import { PlanStopped, planClusters, type ClusterPlan } from './cluster.ts';
 
-const { dbFile, workspaceId, assetId, form } = workerData as { dbFile: string; workspaceId: string; assetId?: string; form: boolean };
+// `stop` (shared with the service) turns 1 when the service stops: the plan ends at its next step
+// and answers `{stopped: true}`, so that no thread is cut off in the middle of a native call.
+const { dbFile, workspaceId, assetId, form, stop } = workerData as { dbFile: string; workspaceId: string; assetId?: string; form: boolean; stop: Int32Array };
+const stopped = () => Atomics.load(stop, 0) === 1;
 const db = openDatabase(dbFile, { readonly: true });
-let plan: ClusterPlan;
+let answer: ClusterPlan | { stopped: true };
 try {
   const repo = new PeopleRepo(db);
-  const faces = repo.waitingFaces(workspaceId, assetId);
-  plan = faces.length === 0 ? { joins: [], new_people: [], suggestions: [], waiting: 0 } : planClusters(faces, repo.clusterPeople(workspaceId), { form });
+  const faces = stopped() ? [] : repo.waitingFaces(workspaceId, assetId);
+  answer =
+    faces.length === 0 ? { joins: [], new_people: [], suggestions: [], waiting: 0 } : planClusters(faces, repo.clusterPeople(workspaceId), { form, stopped });
+  if (stopped()) answer = { stopped: true };
+} catch (err) {
+  if (!(err instanceof PlanStopped)) throw err;
+  answer = { stopped: true };
 } finally {
   db.close();
 }
-parentPort?.postMessage(plan);
+parentPort?.postMessage(answer);

@@ -10,9 +10,9 @@ import type { z } from 'zod';
 import type { LooseFace, Person, PersonDetail } from '../contract/people.ts';
 import { GOOD_MIN_SIDE_PX } from '../ml/face-quality.ts';
 import { AutoGroup, type AutoGroupTiming } from '../people/auto-group.ts';
-import type { ClusterPlan } from '../people/cluster.ts';
+import { PlanStopped, type ClusterPlan } from '../people/cluster.ts';
 import { CannotAddFace, NotTheirFace, createPerson, ignoreFaces, mergePeople, ownerSays, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
-import { planRegrouping, regroup } from '../people/regroup.ts';
+import { newStopFlag, planRegrouping, regroup } from '../people/regroup.ts';
 import { mwgRegionsXmp } from '../people/xmp.ts';
 
 /** A face's picture is a stored file, given a URL by the API. */
@@ -31,6 +31,8 @@ export class PeopleService {
   private readonly versions = new Map<string, number>();
   private readonly planned = new Map<string, { version: number; computing: boolean; plan: Promise<ClusterPlan> }>();
 
+  /** Set when the service stops: every plan under way stops at its next step. */
+  private readonly stop = newStopFlag();
   /** Re-groups by itself after indexing leaves faces waiting (null: only when asked). */
   private readonly auto: AutoGroup | null;
 
@@ -60,9 +62,15 @@ export class PeopleService {
     return true;
   }
 
-  /** Stops re-grouping by itself (a re-group under way still ends: see settledAll). */
-  stopAuto(): void {
+  /**
+   * The service stops: no re-group starts; plans being computed stop (a re-group still planning
+   * changes nothing); one being written is let finish for up to `capMs` (its slices each whole).
+   */
+  async close(capMs: number): Promise<void> {
     this.auto?.stop();
+    Atomics.store(this.stop, 0, 1);
+    await Promise.allSettled([...this.planned.values()].map((p) => p.plan));
+    await this.settledAll(capMs);
   }
 
   /** Before an edit: 409 busy while a re-group runs; the edit changes what suggestions are. */
@@ -207,7 +215,7 @@ export class PeopleService {
     const version = this.versions.get(workspaceId) ?? 0;
     const known = this.planned.get(workspaceId);
     if (known && (known.version === version || known.computing)) return known.plan;
-    const entry = { version, computing: true, plan: planRegrouping(this.store, workspaceId, { form: false }) };
+    const entry = { version, computing: true, plan: planRegrouping(this.store, workspaceId, { form: false, stop: this.stop }) };
     entry.plan.then(
       () => (entry.computing = false),
       () => this.planned.delete(workspaceId),
@@ -300,16 +308,18 @@ export class PeopleService {
     dryRun: boolean,
     why = 'asked',
   ): Promise<{ status: 'started' | 'completed'; dry_run: boolean; plan?: ClusterPlan & { merges: never[] } }> {
-    if (dryRun) return { status: 'completed', dry_run: true, plan: { ...(await planRegrouping(this.store, workspaceId, { form: true })), merges: [] } };
+    if (dryRun)
+      return { status: 'completed', dry_run: true, plan: { ...(await planRegrouping(this.store, workspaceId, { form: true, stop: this.stop })), merges: [] } };
     this.guard(workspaceId);
     this.busy.add(workspaceId);
     const job = (async () => {
       try {
         const t0 = Date.now();
-        const r = await regroup(this.store, workspaceId);
+        const r = await regroup(this.store, workspaceId, this.stop);
         this.log(`people: re-group of ${workspaceId} (${why}): ${r.joined} joined, ${r.created} new people in ${Date.now() - t0} ms`);
       } catch (err) {
-        this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
+        if (err instanceof PlanStopped) this.log(`people: re-group of ${workspaceId} stopped with the service; nothing changed`);
+        else this.log(`people: recluster of ${workspaceId} failed: ${(err as Error).stack ?? err}`);
       } finally {
         this.touched(workspaceId);
         this.busy.delete(workspaceId);
