@@ -7,8 +7,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { usePeople } from '../stores/people.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
-import type { Person } from '../api/people.ts';
-import { FaceGrid, FaceThumb } from './people/FaceGrid.tsx';
+import type { LooseFace, Person } from '../api/people.ts';
+import { FaceGrid, FaceThumb, type GridFace } from './people/FaceGrid.tsx';
 import { NameField } from './people/NameField.tsx';
 
 export { PersonPage } from './people/PersonPage.tsx';
@@ -236,6 +236,22 @@ function PeopleLists({ params }: { params: URLSearchParams }) {
   );
 }
 
+/** A loose face as the grid shows it: made once per face (the same object when a page is added). */
+const gridFaces = new WeakMap<LooseFace, GridFace>();
+function gridFace(f: LooseFace): GridFace {
+  let g = gridFaces.get(f);
+  if (!g) {
+    g = {
+      face_id: f.face_id,
+      thumbnail_url: f.thumbnail_url,
+      label: `face in a ${f.asset_kind}${f.page ? `, page ${f.page}` : ''}, quality ${f.quality.toFixed(2)}${f.small ? ', small' : ''}${f.blurred ? ', blurred' : ''}`,
+      marks: [...(f.small ? ['small'] : []), ...(f.blurred ? ['blurred'] : [])],
+    };
+    gridFaces.set(f, g);
+  }
+  return g;
+}
+
 function NotGrouped({ params }: { params: URLSearchParams }) {
   const ignored = params.get('ignored') === '1';
   const { loose, total, selection, people, busy } = usePeople(
@@ -248,17 +264,7 @@ function NotGrouped({ params }: { params: URLSearchParams }) {
   const set = useParams(params);
   const { loadLoose } = a;
   useEffect(() => void loadLoose(ignored), [ignored, loadLoose]);
-  const faces = useMemo(
-    () =>
-      loose.map((f) => ({
-        face_id: f.face_id,
-        thumbnail_url: f.thumbnail_url,
-        label: `face in a ${f.asset_kind}${f.page ? `, page ${f.page}` : ''}, quality ${f.quality.toFixed(2)}${f.small ? ', small' : ''}${f.blurred ? ', blurred' : ''}`,
-        marks: [...(f.small ? ['small'] : []), ...(f.blurred ? ['blurred'] : [])],
-        at: f,
-      })),
-    [loose],
-  );
+  const faces = useMemo(() => loose.map(gridFace), [loose]);
   const n = selection.ids.length;
   return (
     <section className="not-grouped" data-testid="not-grouped">

@@ -11,7 +11,9 @@ import type { NameChoice } from '../components/people/NameField.tsx';
 
 /** How long a merge by drag waits for an Undo before it is sent. */
 export const MERGE_UNDO_MS = 6000;
+/** Faces asked for at a time: a person's, and (larger pages, fewer redraws while scrolling) the loose ones. */
 const PAGE = 200;
+const LOOSE_PAGE = 500;
 
 interface PendingMerge {
   source: string;
@@ -268,7 +270,7 @@ export const usePeople = create<PeopleState>((set, get) => {
     },
 
     async loadLoose(ignored) {
-      const r = await attempt('Loading faces', () => People.looseFaces(ignored, 0, PAGE));
+      const r = await attempt('Loading faces', () => People.looseFaces(ignored, 0, LOOSE_PAGE));
       if (r)
         set({
           loose: r.faces,
@@ -283,7 +285,7 @@ export const usePeople = create<PeopleState>((set, get) => {
       loadingLoose = true;
       try {
         const ignored = get().looseIgnored;
-        const r = await attempt('Loading faces', () => People.looseFaces(ignored, have, PAGE));
+        const r = await attempt('Loading faces', () => People.looseFaces(ignored, have, LOOSE_PAGE));
         if (r && get().looseIgnored === ignored && get().loose.length === have) set({ loose: [...get().loose, ...r.faces], looseTotal: r.pagination.total });
       } finally {
         loadingLoose = false;

@@ -121,18 +121,7 @@ export function FaceGrid({
   );
 }
 
-/** One row of tiles; drawn again only when its faces, the selection or the active face in it change. */
-const FaceRow = memo(function FaceRow({
-  faces,
-  from,
-  columns,
-  top,
-  tile,
-  selected,
-  active,
-  onTile,
-  onOpen,
-}: {
+type RowProps = {
   faces: GridFace[];
   from: number;
   columns: number;
@@ -142,7 +131,18 @@ const FaceRow = memo(function FaceRow({
   active: number;
   onTile(i: number, range: boolean): void;
   onOpen(face: GridFace): void;
-}) {
+};
+
+/** The same row: its place, its faces (the same objects) and their state; a page added elsewhere leaves it as it is. */
+function sameRow(a: RowProps, b: RowProps): boolean {
+  if (a.from !== b.from || a.columns !== b.columns || a.top !== b.top || a.tile !== b.tile || a.active !== b.active) return false;
+  if (a.selected !== b.selected || a.onTile !== b.onTile || a.onOpen !== b.onOpen) return false;
+  for (let i = a.from; i < a.from + a.columns; i++) if (a.faces[i] !== b.faces[i]) return false;
+  return true;
+}
+
+/** One row of tiles; drawn again only when its faces, the selection or the active face in it change. */
+const FaceRow = memo(function FaceRow({ faces, from, columns, top, tile, selected, active, onTile, onOpen }: RowProps) {
   const size = tile > 128 ? 256 : 128;
   return (
     <div className="face-row" role="presentation" style={{ transform: `translateY(${top}px)`, gridTemplateColumns: `repeat(${columns}, ${tile}px)`, gap: GAP }}>
@@ -185,7 +185,7 @@ const FaceRow = memo(function FaceRow({
       })}
     </div>
   );
-});
+}, sameRow);
 
 /** A face crop as a picture (the service cuts it once and keeps it). */
 export function FaceThumb({ url, size = 128, title }: { url: string | null | undefined; size?: number; title?: string }) {
