@@ -97,6 +97,8 @@ describe('naming people: create, assign, ignore, loose faces, crops', () => {
     expect((await fetch(face.thumbnail_url)).status).toBe(200);
     expect(fs.statSync(kept).mtimeMs).toBe(cutAt); // served from the file, not cut again
 
+    const bytes = await fetch(face.thumbnail_url, { headers: { Accept: 'application/octet-stream' } });
+    expect(bytes.headers.get('content-type')).toBe('application/octet-stream'); // for clients that read other types as bytes only
     const small = await fetch(`${t.url}/api/v1/faces/${face.face_id}/thumbnail?size=64`, { headers: { 'X-API-Key': key } });
     expect(small.status).toBe(200);
     expect((await sharp(Buffer.from(await small.arrayBuffer())).metadata()).width).toBe(64);

@@ -4536,6 +4536,7 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": Blob;
+                    "application/octet-stream": Blob;
                 };
             };
             /** @description unauthorized: no key, or a key that is not valid, expired or revoked */

@@ -132,13 +132,14 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       access: 'public',
       params: IdParam,
       query: FaceThumbnailQuery,
-      produces: ['image/jpeg'],
+      // application/octet-stream on request (Accept), for clients that read other types as bytes only.
+      produces: ['image/jpeg', 'application/octet-stream'],
       errors: [401],
       handler: async ({ params, query, ctx }) => {
         const file = await s.reads.faceThumbnail(params.id, Number(query.size), query, ctx.state.auth);
         // A face's crop never changes (a re-detected face has a new id).
         ctx.set('Cache-Control', 'private, max-age=31536000, immutable');
-        await sendFile(ctx, file, 'image/jpeg');
+        await sendFile(ctx, file, ctx.accepts('image/jpeg', 'application/octet-stream') || 'image/jpeg');
       },
     }),
     defineRoute({
