@@ -2,7 +2,6 @@
 // quarter of the face on each side (kept inside the picture), shrunk to `size` px, as JPEG.
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Box } from '../contract/common.ts';
 
 /** The allowed sizes of a face crop (px): a few, so that each is cut once and cached. */
@@ -19,8 +18,12 @@ export function cropSquare(box: Box, width: number, height: number): { left: num
   return { left, top, width: side, height: side };
 }
 
-/** Writes the crop to `out` (through a temporary file, so a reader never sees half of it). */
+/**
+ * Writes the crop to `out` (through a temporary file, so a reader never sees half of it). sharp is
+ * loaded on the first crop: the service starts without any image or model library.
+ */
 export async function cropFace(picture: string, box: Box, size: number, out: string): Promise<void> {
+  const { default: sharp } = await import('sharp');
   const image = sharp(picture, { failOn: 'none' });
   const { width, height } = await image.metadata();
   if (!width || !height) throw new Error('the picture has no size');
