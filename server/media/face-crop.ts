@@ -4,10 +4,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Box } from '../contract/common.ts';
 
-/** The allowed sizes of a face crop (px): a few, so that each is cut once and cached. */
-export const FACE_CROP_SIZES = [64, 128, 256] as const;
-export type FaceCropSize = (typeof FACE_CROP_SIZES)[number];
-
 /** The square (in pixels of a `width` × `height` picture) a face crop shows. */
 export function cropSquare(box: Box, width: number, height: number): { left: number; top: number; width: number; height: number } {
   const side = Math.min(width, height, Math.max(1, Math.round(Math.max(box.w * width, box.h * height) * 1.5)));

@@ -1,5 +1,5 @@
-// A picture with boxes over it (normalized 0..1, origin top-left), and a face cut out of its picture.
-import { useEffect, useState, type ReactNode } from 'react';
+// A picture with boxes over it (normalized 0..1, origin top-left).
+import type { ReactNode } from 'react';
 import type { Box } from '../api/videos.ts';
 
 export interface Overlay extends Box {
@@ -59,36 +59,5 @@ export function BoxedPicture({
         </div>
       ))}
     </div>
-  );
-}
-
-/** A square cut of a picture around a box, with a margin, keeping the picture's proportions. */
-export function FaceCrop({ src, box, size = 112, title }: { src: string | null; box: Box; size?: number; title?: string }) {
-  const [dims, setDims] = useState<{ w: number; h: number } | null>(null);
-  useEffect(() => {
-    if (!src) return;
-    const img = new Image();
-    img.onload = () => setDims({ w: img.naturalWidth, h: img.naturalHeight });
-    img.src = src;
-  }, [src]);
-  if (!src || !dims) return <div className="crop crop-empty" style={{ width: size, height: size }} title={title} />;
-  const side = Math.max(box.w * dims.w, box.h * dims.h) * 1.3;
-  const scale = size / side;
-  const cx = (box.x + box.w / 2) * dims.w;
-  const cy = (box.y + box.h / 2) * dims.h;
-  return (
-    <div
-      className="crop"
-      title={title}
-      role="img"
-      aria-label={title}
-      style={{
-        width: size,
-        height: size,
-        backgroundImage: `url("${src}")`,
-        backgroundSize: `${dims.w * scale}px ${dims.h * scale}px`,
-        backgroundPosition: `${size / 2 - cx * scale}px ${size / 2 - cy * scale}px`,
-      }}
-    />
   );
 }
