@@ -1,4 +1,5 @@
 // The Koa application (no listen): middleware in order, then every resource's routes under /api/v1.
+import { collectionRoutes } from './collections/routes.ts';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
@@ -40,6 +41,7 @@ export function apiRoutes(s: Services): AnyRouteSpec[] {
     ...workspaceRoutes(s),
     ...keyRoutes(s),
     ...libraryRoutes(s),
+    ...collectionRoutes(s),
   );
   return routes;
 }

@@ -4,6 +4,7 @@ import type { FileRef } from '../contract/common.ts';
 import type { UrlSigner } from '../services/signing.service.ts';
 import type { PersonDetailValue, PersonValue } from '../services/people.service.ts';
 import type { AssetDetailValue, AssetListValue } from '../services/assets.service.ts';
+import type { CollectionValue } from '../services/collections.service.ts';
 import { originOf } from './context.ts';
 
 /** The size of the face crops a face's thumbnail_url asks for. */
@@ -45,6 +46,10 @@ export class Presenter {
 
   assetDetail({ media, ...rest }: AssetDetailValue) {
     return { ...this.asset(rest), media_url: this.url(media) };
+  }
+
+  collection({ cover, ...rest }: CollectionValue) {
+    return { ...rest, cover_url: this.url(cover) };
   }
 
   hits<R extends { hits: Array<{ frame: FileRef | null }> }>(result: R): Omit<R, 'hits'> & { hits: Array<Framed<R['hits'][number]>> } {

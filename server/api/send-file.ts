@@ -20,15 +20,26 @@ export function byteRange(header: string, size: number): { start: number; end: n
   return { start, end };
 }
 
-/** Sends the file (404 when it is gone); with `ranges`, answers 206 or 416 to a Range header. */
+/**
+ * Sends the file (404 when it is gone); with `ranges`, answers 206 or 416 to a Range header. Its
+ * ETag is its size and time written: a request that names it (If-None-Match) is answered 304.
+ */
 export async function sendFile(ctx: AppContext, file: string, type: string, opts: { ranges?: boolean } = {}): Promise<void> {
   let size: number;
+  let etag: string;
   try {
-    size = (await fs.promises.stat(file)).size;
+    const st = await fs.promises.stat(file);
+    size = st.size;
+    etag = `"${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}"`;
   } catch {
     throw Errors.notFound('Frame');
   }
   ctx.type = type;
+  ctx.set('ETag', etag);
+  if (ctx.get('If-None-Match') === etag) {
+    ctx.status = 304;
+    return;
+  }
   if (opts.ranges) {
     ctx.set('Accept-Ranges', 'bytes');
     const range = byteRange(ctx.get('Range'), size);

@@ -36,6 +36,9 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
   '.csv': 'document',
 };
 
+/** Photos a browser shows as they are: their original is served (media_url) for zooming to 1:1. */
+export const WEB_PICTURE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];
+
 /** Refused with `unsupported_legacy_format` (SPEC 2.2). */
 export const LEGACY_EXTENSIONS = ['.doc', '.ppt', '.xls'] as const;
 
@@ -138,21 +141,28 @@ export const AssetListItem = z.object({
    * videos and documents. Boxes stay in the stored picture's coordinates.
    */
   orientation_detected: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).nullable(),
+  /** Not in the spec: pixels as shown (the file's orientation applied; not orientation_detected); null before extraction and for documents. */
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration_s: z.number().nullable(),
+  /** Not in the spec: the workspace's own favourite mark (set in the app, stored in the index; the file is not written). */
+  favorite: z.boolean(),
+  /** Not in the spec: 0..5, the workspace's own rating where it set one, else the file's (XMP, -1 rejected); null when neither says. */
+  rating: z.number().int().min(-1).max(5).nullable(),
+  /** Not in the spec: the stages that failed for this asset (the detail's report says why); [] when none. */
+  failed_stages: z.array(z.string()),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;
 
 export const AssetDetail = AssetListItem.extend({
   mime_type: z.string().nullable(),
   sha256: z.string(),
-  duration_s: z.number().nullable(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
   engine: z.string(),
   gen1_tier: z.string().nullable(),
   workspace_id: z.string(),
   completed_at: z.string().nullable(),
   index: z.object({ options: EffectiveOptionsSchema.nullable(), report: IndexReport }),
-  /** Videos: a signed URL of the original for a player (byte ranges served): not in the spec. */
+  /** Not in the spec: a signed URL of the original, for a video's player (byte ranges served) and a photo's 1:1 zoom (JPEG, PNG, WebP, GIF, AVIF); null for other kinds. */
   media_url: z.string().nullable(),
   /**
    * Not in the spec: where the original is on this machine, for files indexed in place (libraries,
@@ -181,6 +191,10 @@ export const AssetListQuery = z
     year: z.coerce.number().int().min(1800).max(2200).optional(),
     camera: z.string().trim().min(1).max(100).optional(),
     library_id: z.string().min(1).max(100).optional(),
+    /** A collection of the key's workspace: its assets. */
+    collection_id: z.string().min(1).max(100).optional(),
+    /** `true`: only the workspace's favourites. */
+    favorite: z.enum(['true', 'false']).optional(),
   })
   .strict();
 export type AssetListQuery = z.infer<typeof AssetListQuery>;
@@ -201,6 +215,36 @@ export const AssetFacets = z.object({
   cameras: z.array(z.object({ value: z.string(), count: z.number().int() })),
   people: z.array(z.object({ value: z.string(), name: z.string(), count: z.number().int() })),
   libraries: z.array(z.object({ value: z.string(), path: z.string(), count: z.number().int() })),
+});
+
+/** Not in the spec: the shape of every asset of the list, in its `taken_at` order: a justified grid lays out rows before their pages load. */
+export const AssetLayout = z.object({
+  ids: z.array(z.string()),
+  /** Width / height as shown (orientation_detected applied), 3 decimals; 0 where not known yet. */
+  ratios: z.array(z.number()),
+  total: z.number().int(),
+});
+
+/** Not in the spec: the workspace's own favourite and rating (null clears it) of assets; the files are not written. */
+export const MarksBody = z
+  .object({
+    favorite: z.boolean().optional(),
+    rating: z.number().int().min(0).max(5).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => b.favorite !== undefined || b.rating !== undefined, 'give favorite, rating or both');
+export const BulkMarksBody = z
+  .object({
+    video_ids: z.array(z.string().min(1).max(100)).min(1).max(500),
+    favorite: z.boolean().optional(),
+    rating: z.number().int().min(0).max(5).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => b.favorite !== undefined || b.rating !== undefined, 'give favorite, rating or both');
+export const MarksResult = z.object({
+  video_ids: z.array(z.string()),
+  favorite: z.boolean().optional(),
+  rating: z.number().int().nullable().optional(),
 });
 
 export const ReindexBody = z.object({ stages: z.array(z.string().min(1).max(40)).min(1).max(20).optional() }).strict();

@@ -69,17 +69,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/videos/facets": {
+    "/api/v1/videos/layout": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** What the list can be narrowed by (kinds, years, places, cameras, people, libraries), with counts */
-        get: operations["getAssetFacets"];
+        /** The id and shape of every asset of the timeline (newest taken first) under the list filters: a justified grid lays out its rows before their pages load */
+        get: operations["getAssetLayout"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/videos/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set the workspace's own favourite and/or rating (0-5, null clears) of up to 500 assets; the files are not written */
+        post: operations["markAssets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -99,6 +116,24 @@ export interface paths {
         post?: never;
         /** Delete an asset (owner only): hidden at once, purged in the background */
         delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        /** Set the workspace's own favourite and/or rating (0-5, null clears) of an asset; the file is not written */
+        patch: operations["markAsset"];
+        trace?: never;
+    };
+    "/api/v1/videos/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the list can be narrowed by (kinds, years, places, cameras, people, libraries), with counts */
+        get: operations["getAssetFacets"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -671,6 +706,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Collections (albums) of the workspace, by name, each with its size and cover */
+        get: operations["listCollections"];
+        put?: never;
+        /** Make a collection, with assets in it at once if given */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One collection (its assets: GET /videos?collection_id=) */
+        get: operations["getCollection"];
+        put?: never;
+        post?: never;
+        /** Delete a collection (its assets stay in the library) */
+        delete: operations["deleteCollection"];
+        options?: never;
+        head?: never;
+        /** Rename a collection or change its description */
+        patch: operations["updateCollection"];
+        trace?: never;
+    };
+    "/api/v1/collections/{id}/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Put assets in a collection and take others out (up to 500 ids each), in one step */
+        post: operations["changeCollectionAssets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/index/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What indexing is doing for the workspace: assets done of all, runs to come by stage, failed runs and why */
+        get: operations["getIndexActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/index/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause the indexing of the workspace's assets (runs under way finish); kept across restarts */
+        post: operations["pauseIndexing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/index/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the indexing of the workspace's assets */
+        post: operations["resumeIndexing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/index/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run every failed stage of the workspace's assets again (with what depends on them) */
+        post: operations["retryFailedRuns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -815,6 +972,8 @@ export interface operations {
                 year?: number;
                 camera?: string;
                 library_id?: string;
+                collection_id?: string;
+                favorite?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -848,6 +1007,12 @@ export interface operations {
                             offline: boolean;
                             taken_at: string | null;
                             orientation_detected: (0 | 90 | 180 | 270) | null;
+                            width: number | null;
+                            height: number | null;
+                            duration_s: number | null;
+                            favorite: boolean;
+                            rating: number | null;
+                            failed_stages: string[];
                         }[];
                         pagination: {
                             limit: number;
@@ -1131,6 +1296,8 @@ export interface operations {
                 year?: number;
                 camera?: string;
                 library_id?: string;
+                collection_id?: string;
+                favorite?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1227,9 +1394,18 @@ export interface operations {
             };
         };
     };
-    getAssetFacets: {
+    getAssetLayout: {
         parameters: {
-            query?: never;
+            query?: {
+                kind?: "video" | "image" | "document";
+                person?: string;
+                place?: string;
+                year?: number;
+                camera?: string;
+                library_id?: string;
+                collection_id?: string;
+                favorite?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1246,34 +1422,9 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            kinds: {
-                                /** @enum {string} */
-                                value: "video" | "image" | "document";
-                                count: number;
-                            }[];
-                            years: {
-                                value: number;
-                                count: number;
-                            }[];
-                            places: {
-                                value: string;
-                                country_code: string | null;
-                                count: number;
-                            }[];
-                            cameras: {
-                                value: string;
-                                count: number;
-                            }[];
-                            people: {
-                                value: string;
-                                name: string;
-                                count: number;
-                            }[];
-                            libraries: {
-                                value: string;
-                                path: string;
-                                count: number;
-                            }[];
+                            ids: string[];
+                            ratios: number[];
+                            total: number;
                         };
                         meta: {
                             request_id: string;
@@ -1293,6 +1444,154 @@ export interface operations {
             };
             /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "video_ids": [
+                 *         "vid_01jd5b2x4k8w9q"
+                 *       ],
+                 *       "favorite": true,
+                 *       "rating": 4
+                 *     }
+                 */
+                "application/json": {
+                    video_ids: string[];
+                    favorite?: boolean;
+                    rating?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            video_ids: string[];
+                            favorite?: boolean;
+                            rating?: number | null;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1366,11 +1665,14 @@ export interface operations {
                             offline: boolean;
                             taken_at: string | null;
                             orientation_detected: (0 | 90 | 180 | 270) | null;
-                            mime_type: string | null;
-                            sha256: string;
-                            duration_s: number | null;
                             width: number | null;
                             height: number | null;
+                            duration_s: number | null;
+                            favorite: boolean;
+                            rating: number | null;
+                            failed_stages: string[];
+                            mime_type: string | null;
+                            sha256: string;
                             engine: string;
                             gen1_tier: string | null;
                             workspace_id: string;
@@ -1619,6 +1921,236 @@ export interface operations {
             };
             /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "favorite": true,
+                 *       "rating": 5
+                 *     }
+                 */
+                "application/json": {
+                    favorite?: boolean;
+                    rating?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            video_ids: string[];
+                            favorite?: boolean;
+                            rating?: number | null;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetFacets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            kinds: {
+                                /** @enum {string} */
+                                value: "video" | "image" | "document";
+                                count: number;
+                            }[];
+                            years: {
+                                value: number;
+                                count: number;
+                            }[];
+                            places: {
+                                value: string;
+                                country_code: string | null;
+                                count: number;
+                            }[];
+                            cameras: {
+                                value: string;
+                                count: number;
+                            }[];
+                            people: {
+                                value: string;
+                                name: string;
+                                count: number;
+                            }[];
+                            libraries: {
+                                value: string;
+                                path: string;
+                                count: number;
+                            }[];
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2963,6 +3495,8 @@ export interface operations {
                             people?: string[];
                             library_id?: string;
                             rating_min?: number;
+                            collection_id?: string;
+                            favorite?: boolean;
                         };
                         /** @enum {string} */
                         order?: "relevance" | "taken_at";
@@ -3003,6 +3537,8 @@ export interface operations {
                                     people?: string[];
                                     library_id?: string;
                                     rating_min?: number;
+                                    collection_id?: string;
+                                    favorite?: boolean;
                                 };
                                 phrases: string[];
                                 /** @enum {string} */
@@ -3198,6 +3734,8 @@ export interface operations {
                                     people?: string[];
                                     library_id?: string;
                                     rating_min?: number;
+                                    collection_id?: string;
+                                    favorite?: boolean;
                                 };
                                 phrases: string[];
                                 /** @enum {string} */
@@ -6866,6 +7404,1006 @@ export interface operations {
             };
             /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            name: string;
+                            description: string | null;
+                            asset_count: number;
+                            cover_url: string | null;
+                            cover_video_id: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Lisbon 2019",
+                 *       "video_ids": [
+                 *         "vid_01jd5b2x4k8w9q"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    video_ids?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            name: string;
+                            description: string | null;
+                            asset_count: number;
+                            cover_url: string | null;
+                            cover_video_id: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            name: string;
+                            description: string | null;
+                            asset_count: number;
+                            cover_url: string | null;
+                            cover_video_id: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            /** @constant */
+                            deleted: true;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Lisbon, spring 2019"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            name: string;
+                            description: string | null;
+                            asset_count: number;
+                            cover_url: string | null;
+                            cover_video_id: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeCollectionAssets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "add": [
+                 *         "vid_01jd5b2x4k8w9q"
+                 *       ],
+                 *       "remove": []
+                 *     }
+                 */
+                "application/json": {
+                    add?: string[];
+                    remove?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            collection_id: string;
+                            added: number;
+                            removed: number;
+                            asset_count: number;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIndexActivity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            paused: boolean;
+                            assets: {
+                                total: number;
+                                done: number;
+                                processing: number;
+                            };
+                            stages: {
+                                stage: string;
+                                pending: number;
+                                running: number;
+                            }[];
+                            waiting_for_models: number;
+                            failed: {
+                                count: number;
+                                items: {
+                                    video_id: string;
+                                    file_name: string;
+                                    stage: string;
+                                    reason: string | null;
+                                    finished_at: string | null;
+                                }[];
+                            };
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pauseIndexing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            paused: boolean;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeIndexing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            paused: boolean;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryFailedRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            requeued: number;
+                            video_ids: string[];
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

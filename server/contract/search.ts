@@ -31,7 +31,12 @@ export const SearchFilters = z
     /** People who must all appear (person ids). */
     people: z.array(z.string().min(1).max(100)).min(1).max(10).optional(),
     library_id: z.string().min(1).max(100).optional(),
+    /** The workspace's own rating where it set one (in the app), else the file's (XMP). */
     rating_min: z.number().int().min(-1).max(5).optional(),
+    /** Only assets in this collection (one of the key's workspace). */
+    collection_id: z.string().min(1).max(100).optional(),
+    /** true: only assets the key's workspace marked as favourite. */
+    favorite: z.boolean().optional(),
   })
   .strict();
 export type SearchFilters = z.infer<typeof SearchFilters>;

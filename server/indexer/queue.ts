@@ -99,7 +99,8 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     for (let settled = true; settled && out.length < max;) {
       settled = false;
       out.length = 0;
-      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4));
+      // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
+      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), this.store.collections.paused());
       const byAsset = new Map<string, StageRunRow[]>();
       for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r]);
       for (const [assetId, runs] of byAsset) {

@@ -50,7 +50,16 @@ export class FilterResolver {
     }
     if (f.camera) out.camera = f.camera;
     if (f.kinds) out.kinds = f.kinds;
-    if (f.rating_min !== undefined) out.ratingMin = f.rating_min;
+    if (f.rating_min !== undefined) {
+      out.ratingMin = f.rating_min;
+      out.marksOf = auth.workspaceId;
+    }
+    if (f.favorite) out.favoriteOf = auth.workspaceId;
+    if (f.collection_id) {
+      const c = this.store.collections.get(f.collection_id);
+      if (!c || c.workspace_id !== auth.workspaceId) throw Errors.notFound('Collection');
+      out.collectionId = c.id;
+    }
     if (f.people) {
       out.people = f.people.map((id) => {
         let p = this.store.people.get(id);

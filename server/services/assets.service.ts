@@ -13,6 +13,7 @@ import {
   EXTENSION_KINDS,
   LEGACY_EXTENSIONS,
   UploadFields,
+  WEB_PICTURE_TYPES,
   type AssetDetail,
   type AssetListItem,
   type StageReport,
@@ -105,6 +106,12 @@ function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
     offline: a.offline === 1,
     taken_at: a.taken_at ?? null,
     orientation_detected: a.orientation_detected ?? null,
+    width: a.width,
+    height: a.height,
+    duration_s: a.duration_s,
+    favorite: a.favorite === 1,
+    rating: a.rating ?? null,
+    failed_stages: JSON.parse(a.failed_stages ?? '[]') as string[],
   };
 }
 
@@ -209,6 +216,20 @@ export class AssetsService {
     return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
   }
 
+  /** Every asset's id and shape under the filters, in the timeline's order (a justified grid's rows). */
+  layout(auth: AuthContext, filters: SearchFilters) {
+    const { ids, ratios } = this.store.assets.layout(auth.workspaceId, this.filters.resolve(auth, [auth.workspaceId], filters));
+    return { ids, ratios, total: ids.length };
+  }
+
+  /** The workspace's own favourite and/or rating of assets it sees (the files are not written); 404 naming the first id it does not see, nothing changed. */
+  mark(workspaceId: string, ids: string[], m: { favorite?: boolean; rating?: number | null }) {
+    const unique = [...new Set(ids)];
+    for (const id of unique) this.visible(workspaceId, id);
+    this.store.collections.mark(workspaceId, unique, m);
+    return { video_ids: unique, ...m };
+  }
+
   /** How many assets per month taken, newest first, under the filters (the timeline's scrubber). */
   months(auth: AuthContext, filters: SearchFilters) {
     const { months, undated } = this.store.assets.months(auth.workspaceId, this.filters.resolve(auth, [auth.workspaceId], filters));
@@ -241,9 +262,6 @@ export class AssetsService {
       ...listItem(a, this.store.media.thumbnailOf(a.id)),
       mime_type: a.mime_type,
       sha256: a.sha256,
-      duration_s: a.duration_s,
-      width: a.width,
-      height: a.height,
       engine: a.engine,
       gen1_tier: a.gen1_tier,
       workspace_id: a.workspace_id,
@@ -255,7 +273,7 @@ export class AssetsService {
           progress: { done, total: runs.length },
         },
       },
-      media: a.kind === 'video' ? { asset_id: a.id, name: 'original' } : null,
+      media: a.kind === 'video' || (a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')) ? { asset_id: a.id, name: 'original' } : null,
       ...this.pathsOf(a),
       metadata: { ...(this.store.metadata.get(a.id) ?? NO_METADATA), width: a.width, height: a.height, duration_s: a.duration_s },
       taken_at: this.store.metadata.get(a.id)?.taken_at ?? null,
@@ -316,6 +334,30 @@ export class AssetsService {
   /** Stages that failed because the disk was full run again (with what depends on them); returns how many assets were queued. */
   resumeAfterNoSpace(): number {
     return this.rerunAll(this.store.runs.failedWith('no_space'));
+  }
+
+  /** Runs again every failed stage of the workspace's assets (with what depends on them). */
+  retryFailed(workspaceId: string): { requeued: number; video_ids: string[] } {
+    const runs = this.store.runs.failedOfWorkspace(workspaceId);
+    const ids = [...stagesByAsset(runs).keys()];
+    return { requeued: this.rerunAll(runs), video_ids: ids };
+  }
+
+  /** What indexing is doing for the workspace (the top bar's indicator). */
+  activity(workspaceId: string) {
+    const a = this.store.runs.activity(workspaceId, 50);
+    return {
+      paused: this.store.collections.paused().includes(workspaceId),
+      ...a,
+      failed: { count: a.failed.count, items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })) },
+    };
+  }
+
+  /** Pauses (or resumes) the indexing of the workspace's assets; kept across restarts. */
+  pause(workspaceId: string, paused: boolean): { paused: boolean } {
+    this.store.collections.setPaused(workspaceId, paused);
+    if (!paused) this.queue.emit('work');
+    return { paused };
   }
 
   private rerunAll(runs: Array<{ asset_id: string; stage: string }>): number {

@@ -21,6 +21,7 @@ import { WorkspacesService } from './workspaces.service.ts';
 import { ModelPulls } from './model-pulls.service.ts';
 import { LibrariesService } from './libraries.service.ts';
 import { SpaceWatch } from './space-watch.service.ts';
+import { CollectionsService } from './collections.service.ts';
 
 /** What the routes and the CLI call. */
 export interface Services {
@@ -32,6 +33,7 @@ export interface Services {
   reads: ReadsService;
   search: SearchService;
   people: PeopleService;
+  collections: CollectionsService;
   libraries: LibrariesService;
   answers: AnswersService;
   workspaces: WorkspacesService;
@@ -103,6 +105,7 @@ export function createServices(store: Store, config: Config, opts: { log?: (msg:
       log,
     ),
     people,
+    collections: new CollectionsService(store),
     libraries: new LibrariesService(store, sync, { roots: config.libraryRoots, dataDir: config.dataDir }),
     version: VERSION,
     log,

@@ -9,6 +9,7 @@ import type { VisibleAsset } from '../store/assets.repo.ts';
 import { AppError, Errors } from '../errors.ts';
 import type { PageView, Regions, RegionsView, TranscriptView } from '../contract/pages.ts';
 import type { FileRef } from '../contract/common.ts';
+import { WEB_PICTURE_TYPES } from '../contract/assets.ts';
 import { fileRef } from '../store/media.repo.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
@@ -226,7 +227,7 @@ export class ReadsService {
     }
     if (!asset || asset.deleted_at !== null) throw Errors.notFound('Frame');
     if (name === 'original') {
-      if (asset.kind !== 'video') throw Errors.notFound('Frame');
+      if (asset.kind !== 'video' && !(asset.kind === 'image' && WEB_PICTURE_TYPES.includes(asset.mime_type ?? ''))) throw Errors.notFound('Frame');
       return this.store.files.abs(asset.stored_path);
     }
     return this.pictureFile(id, name);

@@ -42,7 +42,16 @@ export interface AssetRow {
 export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected'> & { library_id?: string | null; runs_planned?: 0 | 1 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
-export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
+export type VisibleAsset = AssetRow & {
+  owned: 0 | 1;
+  offline: 0 | 1;
+  taken_at?: string | null;
+  /** The workspace's own mark, and its rating (else the file's). */
+  favorite: 0 | 1;
+  rating: number | null;
+  /** The stages that failed, as a JSON array. */
+  failed_stages: string;
+};
 
 /** A row as SQLite gives it, its options decoded. */
 function decoded<T extends { index_options: unknown }>(row: T): T & { index_options: EffectiveOptions | null } {
@@ -65,7 +74,11 @@ const VISIBLE = `a.deleted_at IS NULL AND (a.workspace_id = @ws OR EXISTS
   (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id = @ws))`;
 
 const SEEN_AS = `a.*, (a.workspace_id = @ws) AS owned,
-  coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline`;
+  coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline,
+  coalesce((SELECT k.favorite FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws), 0) AS favorite,
+  coalesce((SELECT k.rating FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws),
+    (SELECT md.rating FROM asset_metadata md WHERE md.asset_id = a.id)) AS rating,
+  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'failed') AS failed_stages`;
 
 export class AssetsRepo {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -154,6 +167,26 @@ export class AssetsRepo {
       n: number;
     };
     return { rows, total: n };
+  }
+
+  /** The id and shape (width / height as shown, 0 when not known) of every asset the workspace sees under the filters, newest taken first (undated first). */
+  layout(workspaceId: string, filters: ResolvedFilters = {}): { ids: string[]; ratios: number[] } {
+    const where = filterCondition(filters);
+    const rows = this.db
+      .prepare(
+        `SELECT a.id, a.width, a.height, a.orientation_detected FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
+         WHERE ${VISIBLE} AND (${where.sql}) ORDER BY m.taken_ms DESC NULLS FIRST, a.created_at DESC, a.id DESC`,
+      )
+      .raw()
+      .all({ ws: workspaceId, ...where.params }) as Array<[string, number | null, number | null, number | null]>;
+    const ids = new Array<string>(rows.length);
+    const ratios = new Array<number>(rows.length);
+    rows.forEach(([id, w, h, turn], i) => {
+      ids[i] = id;
+      const r = w && h ? (turn === 90 || turn === 270 ? h / w : w / h) : 0;
+      ratios[i] = Math.round(r * 1000) / 1000;
+    });
+    return { ids, ratios };
   }
 
   /** How many assets the workspace sees per month taken (UTC), newest first; and how many have no date. */

@@ -11,7 +11,13 @@ export interface ResolvedFilters {
   kinds?: string[];
   people?: string[];
   libraryId?: string;
+  /** The file's rating, or the workspace's own where it set one (marksOf). */
   ratingMin?: number;
+  /** Only assets this workspace marked as favourite. */
+  favoriteOf?: string;
+  /** The workspace whose own ratings count (ratingMin). */
+  marksOf?: string;
+  collectionId?: string;
 }
 
 interface SqlCondition {
@@ -47,10 +53,6 @@ export function filterCondition(f: ResolvedFilters): SqlCondition {
     meta.push("m.camera LIKE '%' || @f_camera || '%'");
     params.f_camera = f.camera;
   }
-  if (f.ratingMin !== undefined) {
-    meta.push('m.rating >= @f_rating');
-    params.f_rating = f.ratingMin;
-  }
   if (meta.length) parts.push(`EXISTS (SELECT 1 FROM asset_metadata m WHERE m.asset_id = a.id AND ${meta.join(' AND ')})`);
   if (f.kinds?.length) {
     parts.push('a.kind IN (SELECT value FROM json_each(@f_kinds))');
@@ -60,6 +62,23 @@ export function filterCondition(f: ResolvedFilters): SqlCondition {
     parts.push(`EXISTS (SELECT 1 FROM faces fc JOIN face_people fpp ON fpp.face_id = fc.id WHERE fc.asset_id = a.id AND fpp.person_id = @f_person${i})`);
     params[`f_person${i}`] = p;
   });
+  if (f.ratingMin !== undefined) {
+    // The workspace's own rating where it set one, else the file's (XMP) rating.
+    parts.push(
+      `coalesce((SELECT k.rating FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @f_marks),
+        (SELECT m.rating FROM asset_metadata m WHERE m.asset_id = a.id)) >= @f_rating`,
+    );
+    params.f_rating = f.ratingMin;
+    params.f_marks = f.marksOf ?? '';
+  }
+  if (f.favoriteOf !== undefined) {
+    parts.push('EXISTS (SELECT 1 FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @f_favorite_of AND k.favorite = 1)');
+    params.f_favorite_of = f.favoriteOf;
+  }
+  if (f.collectionId !== undefined) {
+    parts.push('EXISTS (SELECT 1 FROM collection_assets ca WHERE ca.collection_id = @f_collection AND ca.asset_id = a.id)');
+    params.f_collection = f.collectionId;
+  }
   if (f.libraryId !== undefined) {
     parts.push('a.library_id = @f_library');
     params.f_library = f.libraryId;

@@ -16,6 +16,7 @@ import { VectorsRepo } from './vectors.repo.ts';
 import { VectorIndex } from './vector-index.ts';
 import { LibrariesRepo } from './libraries.repo.ts';
 import { MetadataRepo } from './metadata.repo.ts';
+import { CollectionsRepo } from './collections.repo.ts';
 
 export interface Store {
   db: DB;
@@ -34,6 +35,8 @@ export interface Store {
   vectors: VectorsRepo;
   libraries: LibrariesRepo;
   metadata: MetadataRepo;
+  /** Collections, marks (favourites, ratings) and index pauses: the owner's own organising. */
+  collections: CollectionsRepo;
   /** The HNSW graphs over `vectors`, one file per model under <data>/vectors. */
   vectorIndex: VectorIndex;
   transaction<T>(fn: () => T): T;
@@ -51,6 +54,7 @@ export function openStore(dataDir: string): Store {
     dbFile,
     libraries: new LibrariesRepo(db),
     metadata: new MetadataRepo(db),
+    collections: new CollectionsRepo(db),
     files: new FileStore(dataDir),
     workspaces: new WorkspacesRepo(db),
     keys: new KeysRepo(db),

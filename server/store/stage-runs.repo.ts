@@ -45,17 +45,18 @@ export class StageRunsRepo {
   }
 
   /** All runs of the oldest assets that still have pending work (live assets only). */
-  runsOfAssetsWithPendingWork(maxAssets: number): StageRunRow[] {
+  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
     return this.db
       .prepare(
         `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
            WHERE a.status = 'processing' AND a.deleted_at IS NULL
+             AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
              AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
-           ORDER BY a.created_at, a.id LIMIT ?)
+           ORDER BY a.created_at, a.id LIMIT @max)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
       )
-      .all(maxAssets) as StageRunRow[];
+      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
   }
 
   /** How many assets (up to `limit`) have pending runs. */
@@ -169,5 +170,47 @@ export class StageRunsRepo {
         )
         .all() as Array<{ id: string }>
     ).map((r) => r.id);
+  }
+
+  /** A workspace's indexing at a glance: its assets done of all, runs to come by stage, failed runs (newest first). */
+  activity(workspaceId: string, maxFailed: number) {
+    const assets = this.db
+      .prepare(
+        `SELECT COUNT(*) AS total, coalesce(SUM(status = 'completed'), 0) AS done, coalesce(SUM(status = 'processing'), 0) AS processing
+         FROM assets WHERE workspace_id = ? AND deleted_at IS NULL`,
+      )
+      .get(workspaceId) as { total: number; done: number; processing: number };
+    const stages = this.db
+      .prepare(
+        `SELECT r.stage, SUM(r.state = 'pending') AS pending, SUM(r.state = 'running') AS running
+         FROM assets a JOIN stage_runs r ON r.asset_id = a.id
+         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND a.status = 'processing' AND r.state IN ('pending', 'running')
+         GROUP BY r.stage`,
+      )
+      .all(workspaceId) as Array<{ stage: string; pending: number; running: number }>;
+    // A stage whose optional model is not installed did not fail: it waits for `models pull` (counted apart).
+    const failedWhere = `FROM assets a JOIN stage_runs r ON r.asset_id = a.id WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed'
+      AND coalesce(r.code, '') != 'model_not_installed'`;
+    const { count } = this.db.prepare(`SELECT COUNT(*) AS count ${failedWhere}`).get(workspaceId) as { count: number };
+    const { waiting } = this.db
+      .prepare(
+        `SELECT COUNT(DISTINCT r.asset_id) AS waiting FROM assets a JOIN stage_runs r ON r.asset_id = a.id
+         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed' AND r.code = 'model_not_installed'`,
+      )
+      .get(workspaceId) as { waiting: number };
+    const items = this.db
+      .prepare(`SELECT a.id AS video_id, a.file_name, r.stage, r.reason, r.finished_at ${failedWhere} ORDER BY r.finished_at DESC, a.id, r.stage LIMIT ?`)
+      .all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; stage: string; reason: string | null; finished_at: number | null }>;
+    return { assets, stages, failed: { count, items }, waiting_for_models: waiting };
+  }
+
+  /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
+  failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string }> {
+    return this.db
+      .prepare(
+        `SELECT r.asset_id, r.stage FROM assets a JOIN stage_runs r ON r.asset_id = a.id
+         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'`,
+      )
+      .all(workspaceId) as Array<{ asset_id: string; stage: string }>;
   }
 }

@@ -139,7 +139,7 @@ describe('envelope, errors and limits (SPEC 2.1, 7, 8)', () => {
     const put = await t.api('PUT', '/videos', { key, json: {} });
     expect([put.status, put.headers.get('allow'), put.body.error.code]).toEqual([405, 'GET, HEAD, POST', 'method_not_allowed']);
     const options = await t.api('OPTIONS', '/videos/vid_x', { key });
-    expect([options.status, options.headers.get('allow')]).toEqual([204, 'DELETE, GET, HEAD']);
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'DELETE, GET, HEAD, PATCH']);
     expect((await t.api('GET', '/no/such/endpoint', { key })).status).toBe(404);
   });
 

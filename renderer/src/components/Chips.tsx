@@ -12,6 +12,8 @@ const FILTER_LABELS: Record<keyof ListFilters, string> = {
   year: 'Year',
   camera: 'Camera',
   library_id: 'Library',
+  collection_id: 'Collection',
+  favorite: 'Favourites',
 };
 
 /** The filters of an address's parameters (#/library?kind=…, #/search?q=…&year=…). */

@@ -7,10 +7,14 @@ import { IdParam } from '../../contract/common.ts';
 import {
   AssetDetail,
   AssetFacets,
+  AssetLayout,
   AssetListItem,
   AssetListQuery,
   AssetMonths,
+  BulkMarksBody,
   DeleteAck,
+  MarksBody,
+  MarksResult,
   ReindexAck,
   ReindexBody,
   UploadAck,
@@ -30,6 +34,8 @@ function listFilters(q: Partial<AssetListQuery>): SearchFilters {
     ...(q.year ? { taken_after: `${q.year}-01-01T00:00:00Z`, taken_before: `${q.year + 1}-01-01T00:00:00Z` } : {}),
     ...(q.camera ? { camera: q.camera } : {}),
     ...(q.library_id ? { library_id: q.library_id } : {}),
+    ...(q.collection_id ? { collection_id: q.collection_id } : {}),
+    ...(q.favorite === 'true' ? { favorite: true } : {}),
   };
 }
 
@@ -88,6 +94,43 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
       response: AssetMonths,
       handler: ({ auth, query }) => s.assets.months(auth, listFilters(query)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/videos/layout',
+      operationId: 'getAssetLayout',
+      summary:
+        'The id and shape of every asset of the timeline (newest taken first) under the list filters: a justified grid lays out its rows before their pages load',
+      access: 'read',
+      query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
+      response: AssetLayout,
+      handler: ({ auth, query }) => s.assets.layout(auth, listFilters(query)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/videos/marks',
+      operationId: 'markAssets',
+      summary: "Set the workspace's own favourite and/or rating (0-5, null clears) of up to 500 assets; the files are not written",
+      access: 'write',
+      body: BulkMarksBody,
+      example: { video_ids: ['vid_01jd5b2x4k8w9q'], favorite: true, rating: 4 },
+      response: MarksResult,
+      handler: ({ auth, body }) => {
+        const { video_ids, ...m } = body;
+        return s.assets.mark(auth.workspaceId, video_ids, m);
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/videos/:id',
+      operationId: 'markAsset',
+      summary: "Set the workspace's own favourite and/or rating (0-5, null clears) of an asset; the file is not written",
+      access: 'write',
+      params: IdParam,
+      body: MarksBody,
+      example: { favorite: true, rating: 5 },
+      response: MarksResult,
+      handler: ({ auth, params, body }) => s.assets.mark(auth.workspaceId, [params.id], body),
     }),
     defineRoute({
       method: 'get',
@@ -154,7 +197,12 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       errors: [401, 416, 503],
       handler: async ({ params, query, ctx }) => {
         const file = await s.reads.frameFileReady(params.id, params.name, query, ctx.state.auth);
-        ctx.set('Cache-Control', 'private, max-age=3600');
+        // A signed URL names one version of a stored picture until it expires: the browser keeps it
+        // without asking again (a new URL comes every 10 minutes, and the ETag answers 304 then).
+        ctx.set(
+          'Cache-Control',
+          query.exp && query.sig ? `private, max-age=${Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000))}, immutable` : 'private, max-age=3600',
+        );
         // A video's original is played: byte ranges, so a player can seek.
         if (params.name === 'original') await sendFile(ctx, file, s.reads.originalType(params.id), { ranges: true });
         else await sendFile(ctx, file, 'image/jpeg');

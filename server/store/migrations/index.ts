@@ -23,6 +23,7 @@ import { migration as m0020 } from './0020-face-attributes.ts';
 import { migration as m0021 } from './0021-read-only-workspaces.ts';
 import { migration as m0022 } from './0022-orientation-detected.ts';
 import { migration as m0023 } from './0023-face-ignores.ts';
+import { migration as m0024 } from './0024-collections-and-marks.ts';
 
 export interface Migration {
   name: string;
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0021,
   m0022,
   m0023,
+  m0024,
 ];

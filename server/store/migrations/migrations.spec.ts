@@ -127,8 +127,24 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM face_ignores').get()).toEqual({ n: 0 });
   });
 
+  it('0024 collections and marks: none before; they go with their asset, a rating is 0..5', () => {
+    const n = number('0024');
+    const db = at(n - 1);
+    seed(db);
+    migrate(db);
+    const ws = (db.prepare("SELECT workspace_id FROM assets WHERE id = 'vid_1'").get() as { workspace_id: string }).workspace_id;
+    expect(db.prepare('SELECT COUNT(*) AS n FROM collections').get()).toEqual({ n: 0 });
+    db.prepare("INSERT INTO collections (id, workspace_id, name, created_at, updated_at) VALUES ('col_1', ?, 'Trip', 1, 1)").run(ws);
+    db.prepare("INSERT INTO collection_assets (collection_id, asset_id, added_at) VALUES ('col_1', 'vid_1', 1)").run();
+    db.prepare("INSERT INTO asset_marks (workspace_id, asset_id, favorite, rating, updated_at) VALUES (?, 'vid_1', 1, 5, 1)").run(ws);
+    expect(() => db.prepare("INSERT INTO asset_marks (workspace_id, asset_id, rating, updated_at) VALUES (?, 'vid_1', 6, 1)").run(ws)).toThrow(/CHECK|UNIQUE/);
+    db.prepare("DELETE FROM assets WHERE id = 'vid_1'").run();
+    expect(db.prepare('SELECT (SELECT COUNT(*) FROM collection_assets) + (SELECT COUNT(*) FROM asset_marks) AS n').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM collections').get()).toEqual({ n: 1 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });

@@ -1,0 +1,24 @@
+// What indexing is doing for a workspace: one indicator in the app's top bar (not in the spec).
+import { z } from 'zod';
+
+export const IndexActivity = z.object({
+  /** The owner paused this workspace's indexing (POST /index/pause); kept across restarts. */
+  paused: z.boolean(),
+  /** Assets the workspace owns, and those finished (every stage ended, failed ones included). */
+  assets: z.object({ total: z.number().int(), done: z.number().int(), processing: z.number().int() }),
+  /** Stage runs waiting or running, by stage. */
+  stages: z.array(z.object({ stage: z.string(), pending: z.number().int(), running: z.number().int() })),
+  /** Assets with a stage that waits for an optional model (`media-index models pull`); not failures. */
+  waiting_for_models: z.number().int(),
+  /** Runs that failed (not those waiting for a model): how many, and the newest 50 with why. */
+  failed: z.object({
+    count: z.number().int(),
+    items: z.array(
+      z.object({ video_id: z.string(), file_name: z.string(), stage: z.string(), reason: z.string().nullable(), finished_at: z.string().nullable() }),
+    ),
+  }),
+});
+export type IndexActivity = z.infer<typeof IndexActivity>;
+
+export const PauseAck = z.object({ paused: z.boolean() });
+export const RetryAck = z.object({ requeued: z.number().int(), video_ids: z.array(z.string()) });
