@@ -12,6 +12,9 @@ import { Viewer } from './components/Viewer.tsx';
 import { PeopleScreen, PersonPage } from './components/People.tsx';
 import { Settings } from './components/Settings.tsx';
 import { Ask } from './components/Ask.tsx';
+import { Collections } from './components/Collections.tsx';
+import { ActivityIndicator } from './components/Activity.tsx';
+import { ShortcutSheet } from './components/Shortcuts.tsx';
 
 const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, select, [role=dialog]';
 
@@ -96,6 +99,7 @@ const SECTIONS = [
   ['library', '#/library', 'Library'],
   ['ask', '#/ask', 'Ask'],
   ['people', '#/people', 'People'],
+  ['collections', '#/collections', 'Collections'],
   ['settings', '#/settings', 'Settings'],
 ] as const;
 
@@ -111,6 +115,16 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
+        {/* Back, for a window without a browser's own (the desktop window, an installed app). */}
+        <button
+          className="icon back"
+          aria-label="back (Alt ←)"
+          title="Back (Alt ←)"
+          onClick={() => history.back()}
+          disabled={route.screen === 'library' && !route.params.toString()}
+        >
+          ‹
+        </button>
         <span className="brand">Media Index</span>
         <nav>
           {SECTIONS.map(([name, href, label]) => (
@@ -120,6 +134,15 @@ export function App() {
           ))}
         </nav>
         <SearchBox />
+        <ActivityIndicator />
+        <button
+          className="icon"
+          aria-label="keyboard shortcuts (?)"
+          title="Keyboard shortcuts (?)"
+          onClick={() => window.dispatchEvent(new Event('media-index:shortcuts'))}
+        >
+          ?
+        </button>
       </header>
       <main>
         {route.screen === 'library' ? <Library params={route.params} /> : null}
@@ -128,9 +151,11 @@ export function App() {
         {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}
         {route.screen === 'people' ? <PeopleScreen params={route.params} /> : null}
         {route.screen === 'person' && route.id ? <PersonPage id={route.id} params={route.params} /> : null}
+        {route.screen === 'collections' ? <Collections /> : null}
         {route.screen === 'settings' ? <Settings /> : null}
       </main>
       <Toasts />
+      <ShortcutSheet />
     </div>
   );
 }

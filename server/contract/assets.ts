@@ -149,7 +149,7 @@ export const AssetListItem = z.object({
   favorite: z.boolean(),
   /** Not in the spec: 0..5, the workspace's own rating where it set one, else the file's (XMP, -1 rejected); null when neither says. */
   rating: z.number().int().min(-1).max(5).nullable(),
-  /** Not in the spec: the stages that failed for this asset (the detail's report says why); [] when none. */
+  /** Not in the spec: the stages that failed for this asset (the detail's report says why; not those waiting for an optional model); [] when none. */
   failed_stages: z.array(z.string()),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;

@@ -78,7 +78,8 @@ const SEEN_AS = `a.*, (a.workspace_id = @ws) AS owned,
   coalesce((SELECT k.favorite FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws), 0) AS favorite,
   coalesce((SELECT k.rating FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws),
     (SELECT md.rating FROM asset_metadata md WHERE md.asset_id = a.id)) AS rating,
-  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'failed') AS failed_stages`;
+  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'failed'
+    AND coalesce(r.code, '') != 'model_not_installed') AS failed_stages`;
 
 export class AssetsRepo {
   private readonly sql: ReturnType<typeof statementCache>;

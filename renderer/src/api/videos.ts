@@ -18,7 +18,7 @@ type Narrowing = Query<'/api/v1/videos/months', 'get'>;
 export type ListFilters = { [K in keyof Narrowing]?: string };
 
 /** The filters that are set, in their order, as query parameters (the service reads the year from its text as a number). */
-const narrowing = (f: ListFilters): Narrowing =>
+export const narrowing = (f: ListFilters): Narrowing =>
   Object.fromEntries(
     Object.entries(f)
       .filter(([, v]) => v)

@@ -1,7 +1,9 @@
 // Filter chips: kind, year, place, person, camera and library, each with how many assets it holds
 // (the list's facets). The chosen filters live in the address, so they survive a reload, a link
 // and the back button; the library and the search results narrow the same way.
+import { useEffect } from 'react';
 import { useLibrary } from '../stores/library.ts';
+import { useCollections } from '../stores/collections.ts';
 import { useNav } from '../stores/nav.ts';
 import type { ListFilters } from '../api/videos.ts';
 
@@ -33,6 +35,9 @@ export function filtersOf(params: URLSearchParams): ListFilters {
  */
 export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (query: string) => string }) {
   const facets = useLibrary((s) => s.facets);
+  const collections = useCollections((s) => s.list);
+  const loadCollections = useCollections((s) => s.load);
+  useEffect(() => void (collections ?? loadCollections()), [collections, loadCollections]);
   const go = useNav((s) => s.go);
   const set = (k: keyof ListFilters, v: string | null) => {
     const next = new URLSearchParams(Object.entries({ ...filters, [k]: v ?? '' }).filter(([, x]) => x) as Array<[string, string]>);
@@ -46,7 +51,11 @@ export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (quer
     ['person', facets.people.map((p) => ({ value: p.value, label: p.name, count: p.count }))],
     ['camera', facets.cameras.map((c) => ({ value: c.value, label: c.value, count: c.count }))],
     ['library_id', facets.libraries.map((l) => ({ value: l.value, label: l.path.split(/[\\/]/).pop() || l.path, count: l.count }))],
+    ['collection_id', (collections ?? []).map((c) => ({ value: c.collection_id, label: c.name, count: c.asset_count }))],
+    ['favorite', [{ value: 'true', label: 'only', count: -1 }]],
   ];
+  /** Chips with one choice that still narrow (a collection, favourites). */
+  const single = new Set<keyof ListFilters>(['collection_id', 'favorite']);
   return (
     <div className="chips" role="toolbar" aria-label="filters">
       {options
@@ -54,7 +63,7 @@ export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (quer
           ([k, list]) =>
             [k, filters[k] && !list.some((o) => o.value === filters[k]) ? [...list, { value: filters[k], label: filters[k], count: 0 }] : list] as const,
         )
-        .filter(([k, list]) => list.length > 1 || filters[k])
+        .filter(([k, list]) => list.length > (single.has(k) ? 0 : 1) || filters[k])
         .map(([k, list]) => (
           <label key={k} className={`chip ${filters[k] ? 'chip-on' : ''}`}>
             {FILTER_LABELS[k]}
@@ -62,7 +71,8 @@ export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (quer
               <option value="">all</option>
               {list.map((o) => (
                 <option key={o.value} value={o.value}>
-                  {o.label} ({o.count})
+                  {o.label}
+                  {o.count >= 0 ? ` (${o.count})` : ''}
                 </option>
               ))}
             </select>

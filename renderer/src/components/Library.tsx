@@ -1,14 +1,20 @@
-// The library: every asset as a timeline (newest taken first, a heading per month, a scrubber of
-// months), narrowed by filter chips kept in the address; virtualized, so 50,000 assets scroll as
-// smoothly as 50. Drop files or folders anywhere on it (or pick them) and see each upload's
-// progress or refusal.
-import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+// The library: every asset as a justified photo timeline (newest taken first, a heading per month,
+// a scrubber spanning the library's dates), narrowed by filter chips kept in the address;
+// virtualized, so 50,000 pictures scroll as smoothly as 50. Pictures are selected by hover
+// checkbox, Shift-range, a month's heading or Ctrl/Cmd-A, and acted on from the selection bar.
+// The grid is one tab stop: arrows move, Enter opens, Space selects. Drop files or folders anywhere.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import { PAGE, useLibrary, type Upload } from '../stores/library.ts';
-import { useNav, viewHash } from '../stores/nav.ts';
+import { PAGE, useLibrary } from '../stores/library.ts';
+import { useNav } from '../stores/nav.ts';
+import { useBrowse, stepHash } from '../stores/browse.ts';
+import { whenIndexed } from '../stores/activity.ts';
 import type { AssetListItem, Months } from '../api/videos.ts';
+import type { Layout } from '../api/collections.ts';
+import { DENSITIES, justify } from '../layout/justify.ts';
 import { Chips, filtersOf } from './Chips.tsx';
+import { SelectionBar } from './SelectionBar.tsx';
 import { useSession } from '../stores/session.ts';
 
 /** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
@@ -36,129 +42,463 @@ export async function filesOfDrop(items: DataTransferItemList | null, files: Fil
   return out;
 }
 
-const size = (n: number) => (n > 1e9 ? `${(n / 1e9).toFixed(1)} GB` : n > 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`);
+export const size = (n: number) => (n > 1e9 ? `${(n / 1e9).toFixed(1)} GB` : n > 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`);
+const duration = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
 
-function UploadRow({ u }: { u: Upload }) {
-  return (
-    <li className={`upload upload-${u.state}`} data-state={u.state}>
-      <span className="upload-name">{u.name}</span>
-      <span className="upload-size">{size(u.size)}</span>
-      {u.state === 'failed' ? <span className="error">{u.error}</span> : <progress max={1} value={u.progress} aria-label={`upload of ${u.name}`} />}
-    </li>
-  );
-}
+/** A row of the timeline: a month's heading, or a justified row of pictures (offsets into the list). */
+export type Row =
+  | { kind: 'month'; label: string; count: number; month: string; from: number; to: number }
+  | { kind: 'pictures'; from: number; to: number; height: number; widths: number[] };
 
-function AssetCard({ a, progress }: { a: AssetListItem; progress?: { done: number; total: number } }) {
-  const go = useNav((s) => s.go);
-  const remove = useLibrary((s) => s.remove);
-  const open = () => go(viewHash(a.video_id, a.kind === 'document' ? { page: 1 } : { timestamp: 0 }));
-  return (
-    <article className="card" data-asset={a.video_id} data-status={a.status} tabIndex={0} onKeyDown={(e) => e.key === 'Enter' && open()}>
-      <button className="card-open" onClick={open} aria-label={`open ${a.file_name}`}>
-        {a.thumbnail_url ? (
-          <img src={a.thumbnail_url} alt="" loading="lazy" style={a.orientation_detected ? { transform: `rotate(${a.orientation_detected}deg)` } : undefined} />
-        ) : (
-          <div className={`kind-icon kind-${a.kind}`}>{a.kind}</div>
-        )}
-      </button>
-      <div className="card-body">
-        <div className="card-name" title={a.file_name}>
-          {a.file_name}
-        </div>
-        <div className="card-meta">
-          <span className={`badge badge-${a.kind}`}>{a.kind}</span>
-          {a.page_count ? <span>{a.page_count} p.</span> : null}
-          <span>{size(a.size_bytes)}</span>
-        </div>
-        {a.status === 'processing' ? (
-          <div className="card-status">
-            indexing {progress ? `${progress.done}/${progress.total}` : '…'}
-            <progress max={progress?.total ?? 1} value={progress?.done ?? 0} />
-          </div>
-        ) : (
-          <div className="card-status done">indexed</div>
-        )}
-      </div>
-      {a.owned ? (
-        <button
-          className="card-delete"
-          aria-label={`delete ${a.file_name}`}
-          onClick={() => {
-            if (window.confirm(`Delete ${a.file_name} from the index? The file on disk is not touched when it was indexed in place.`)) void remove(a.video_id);
-          }}
-        >
-          ×
-        </button>
-      ) : null}
-    </article>
-  );
-}
+const GAP = 4;
+const MONTH_ROW_H = 48;
 
-/** A row of the timeline: a month's heading, or a row of cards (offsets into the list). */
-type Row = { kind: 'month'; label: string; count: number; month: string } | { kind: 'cards'; from: number; to: number };
-
-const monthName = (m: string) =>
+export const monthName = (m: string) =>
   m === 'undated'
     ? 'Just added (not dated yet)'
     : new Date(`${m}-01T00:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-function rowsOf(months: Months | null, columns: number): Row[] {
-  if (!months) return [];
+export function rowsOf(months: Months | null, layout: Layout | null, width: number, target: number): Row[] {
+  if (!months || !layout || width <= 0) return [];
   const rows: Row[] = [];
   let offset = 0;
   // The list puts assets without a date first (just added), then months newest first.
   const groups = [...(months.undated ? [{ month: 'undated', count: months.undated }] : []), ...months.months];
   for (const g of groups) {
-    rows.push({ kind: 'month', label: monthName(g.month), count: g.count, month: g.month });
-    for (let i = 0; i < g.count; i += columns) rows.push({ kind: 'cards', from: offset + i, to: Math.min(offset + g.count, offset + i + columns) });
-    offset += g.count;
+    const to = Math.min(layout.ids.length, offset + g.count);
+    rows.push({ kind: 'month', label: monthName(g.month), count: g.count, month: g.month, from: offset, to });
+    for (const r of justify(layout.ratios, offset, to, width, target, GAP)) rows.push({ kind: 'pictures', ...r });
+    offset = to;
   }
   return rows;
 }
 
-const CARD_W = 200;
-const CARD_ROW_H = 220;
-const MONTH_ROW_H = 44;
+function Tile({
+  a,
+  id,
+  offset,
+  width,
+  height,
+  selected,
+  selecting,
+  focused,
+  last,
+  onOpen,
+  onSelect,
+}: {
+  a: AssetListItem | undefined;
+  id: string;
+  offset: number;
+  width: number;
+  height: number;
+  selected: boolean;
+  selecting: boolean;
+  focused: boolean;
+  last: boolean;
+  onOpen(id: string): void;
+  onSelect(id: string, e: { shiftKey: boolean }): void;
+}) {
+  const name = a ? `${a.file_name}${a.taken_at ? `, ${a.taken_at.slice(0, 10)}` : ''}` : 'loading';
+  const turn = a?.orientation_detected ?? 0;
+  const click = (e: MouseEvent) => {
+    if (e.shiftKey || e.ctrlKey || e.metaKey || selecting) onSelect(id, e);
+    else onOpen(id);
+  };
+  const tip = a ? `${a.file_name} · ${a.taken_at?.slice(0, 10) ?? 'no date yet'} · ${size(a.size_bytes)}` : undefined;
+  return (
+    <div
+      role="gridcell"
+      aria-selected={selected}
+      aria-label={name}
+      tabIndex={focused ? 0 : -1}
+      className={`tile ${selected ? 'selected' : ''} ${last ? 'last-viewed' : ''}`}
+      style={{ width, height }}
+      data-asset={id}
+      data-name={a?.file_name}
+      data-offset={offset}
+      data-status={a?.status}
+      title={tip}
+      onClick={click}
+    >
+      {a?.thumbnail_url ? (
+        <img
+          src={a.thumbnail_url}
+          alt=""
+          decoding="async"
+          draggable={false}
+          className={turn ? `turn-${turn}` : undefined}
+          style={turn % 180 ? { width: height, height: width } : undefined}
+        />
+      ) : (
+        <div className={`tile-blank kind-${a?.kind ?? 'loading'}`}>{a ? (a.kind === 'document' ? (a.file_name.split('.').pop() ?? 'doc') : a.kind) : ''}</div>
+      )}
+      <button
+        className="tile-check"
+        tabIndex={-1}
+        aria-label={`${selected ? 'unselect' : 'select'} ${a?.file_name ?? 'item'}`}
+        aria-pressed={selected}
+        onClick={(e) => {
+          e.stopPropagation();
+          onSelect(id, e);
+        }}
+      >
+        ✓
+      </button>
+      {a ? (
+        <span className="tile-badges">
+          {a.kind === 'video' ? <span className="badge-video">▶ {a.duration_s ? duration(a.duration_s) : ''}</span> : null}
+          {a.kind === 'document' ? <span className="badge-doc">{a.page_count ? `${a.page_count} p.` : 'doc'}</span> : null}
+          {a.status === 'processing' ? <span className="badge-busy" title="indexing…" aria-label="indexing" /> : null}
+          {a.failed_stages.length ? (
+            <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`}>
+              !
+            </span>
+          ) : null}
+        </span>
+      ) : null}
+      {a && (a.favorite || (a.rating ?? 0) > 0) ? (
+        <span className="tile-marks">
+          {a.favorite ? <span aria-label="favourite">♥</span> : null}
+          {(a.rating ?? 0) > 0 ? <span aria-label={`${a.rating} stars`}>{'★'.repeat(a.rating ?? 0)}</span> : null}
+        </span>
+      ) : null}
+    </div>
+  );
+}
 
-function Timeline({ columns }: { columns: number }) {
-  const { months, pages, progress } = useLibrary(useShallow((s) => ({ months: s.months, pages: s.pages, progress: s.progress })));
-  const want = useLibrary((s) => s.want);
+/** The month under a fraction of the timeline's height. */
+function monthAt(marks: Array<{ month: string; label: string; at: number; row: number }>, fraction: number) {
+  let best = marks[0];
+  for (const m of marks) if (m.at <= fraction) best = m;
+  return best;
+}
+
+/**
+ * The scrubber: the library's whole date range down the side, each month where its pictures are
+ * in the timeline, every year labelled. Hovering shows the month under the pointer; dragging moves
+ * the timeline there (only the pages in view load). Up/Down, PageUp/PageDown step a month or a year.
+ */
+function Scrubber({
+  marks,
+  position,
+  onJump,
+}: {
+  marks: Array<{ month: string; label: string; at: number; row: number }>;
+  position: number;
+  onJump(row: number): void;
+}) {
+  const bar = useRef<HTMLDivElement>(null);
+  const [hover, setHover] = useState<{ y: number; label: string } | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const height = bar.current?.clientHeight ?? 600;
+  const fractionOf = (clientY: number) => {
+    const r = bar.current!.getBoundingClientRect();
+    return Math.max(0, Math.min(1, (clientY - r.top) / r.height));
+  };
+  const at = (clientY: number) => {
+    const f = fractionOf(clientY);
+    const m = monthAt(marks, f);
+    setHover({ y: f * (bar.current?.clientHeight ?? 0), label: m.label });
+    return m;
+  };
+  const current = marks.length ? monthAt(marks, position) : null;
+  const step = (delta: number, byYear: boolean) => {
+    if (!current) return;
+    let i = marks.indexOf(current);
+    if (byYear) {
+      const year = current.month.slice(0, 4);
+      do i += delta;
+      while (i > 0 && i < marks.length - 1 && marks[i].month.slice(0, 4) === year);
+    } else i += delta;
+    onJump(marks[Math.max(0, Math.min(marks.length - 1, i))].row);
+  };
+  // Year labels: at each year's first (newest) month, left out where they would overlap the one above.
+  const years: Array<{ year: string; at: number }> = [];
+  for (const m of marks) {
+    const year = m.month === 'undated' ? 'new' : m.month.slice(0, 4);
+    if (years.at(-1)?.year === year) continue;
+    if (years.length && (m.at - years.at(-1)!.at) * height < 16) continue;
+    years.push({ year, at: m.at });
+  }
+  return (
+    <div
+      ref={bar}
+      className={`scrubber ${dragging ? 'dragging' : ''}`}
+      role="slider"
+      tabIndex={0}
+      aria-label="timeline scrubber"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(position * 100)}
+      aria-valuetext={current?.label ?? ''}
+      data-testid="scrubber"
+      onPointerDown={(e) => {
+        e.currentTarget.setPointerCapture(e.pointerId);
+        setDragging(true);
+        onJump(at(e.clientY).row);
+      }}
+      onPointerMove={(e) => {
+        const m = at(e.clientY);
+        if (dragging) onJump(m.row);
+      }}
+      onPointerUp={() => setDragging(false)}
+      onPointerLeave={() => !dragging && setHover(null)}
+      onKeyDown={(e) => {
+        const moves: Record<string, [number, boolean]> = { ArrowDown: [1, false], ArrowUp: [-1, false], PageDown: [1, true], PageUp: [-1, true] };
+        const m = moves[e.key];
+        if (m) {
+          e.preventDefault();
+          step(...m);
+        }
+      }}
+    >
+      {years.map((y) => (
+        <span key={y.year} className="scrubber-year" style={{ top: `${y.at * 100}%` }}>
+          {y.year}
+        </span>
+      ))}
+      {marks.map((m) => (
+        <span key={m.month} className="scrubber-tick" style={{ top: `${m.at * 100}%` }} />
+      ))}
+      <span className="scrubber-thumb" style={{ top: `${position * 100}%` }} />
+      {hover ? (
+        <span className="scrubber-bubble" style={{ top: hover.y }} data-testid="scrubber-bubble">
+          {hover.label}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
+  const { months, layout, items, density, selected, lastViewed, key } = useLibrary(
+    useShallow((s) => ({
+      months: s.months,
+      layout: s.layout,
+      items: s.items,
+      density: s.density,
+      selected: s.selected,
+      lastViewed: s.lastViewed,
+      key: s.key,
+    })),
+  );
+  const { want, select, selectRange, clearSelection, remember, viewed } = useLibrary(
+    useShallow((s) => ({
+      want: s.want,
+      select: s.select,
+      selectRange: s.selectRange,
+      clearSelection: s.clearSelection,
+      remember: s.remember,
+      viewed: s.viewed,
+    })),
+  );
+  const go = useNav((s) => s.go);
   const scroller = useRef<HTMLDivElement>(null);
-  const rows = useMemo(() => rowsOf(months, columns), [months, columns]);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setWidth(el.clientWidth - 8);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const rows = useMemo(() => rowsOf(months, layout, width, DENSITIES[density]), [months, layout, width, density]);
+  const rowOf = useMemo(() => {
+    const out = new Int32Array(layout?.ids.length ?? 0);
+    rows.forEach((r, i) => {
+      if (r.kind === 'pictures') for (let k = r.from; k < r.to; k++) out[k] = i;
+    });
+    return out;
+  }, [rows, layout]);
   const virtual = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'month' ? MONTH_ROW_H : CARD_ROW_H),
-    overscan: 4,
+    estimateSize: (i) => (rows[i]?.kind === 'month' ? MONTH_ROW_H : (rows[i] as { height: number }).height + GAP),
+    overscan: 3,
   });
-  const items = virtual.getVirtualItems();
-  const first = items.find((i) => rows[i.index]?.kind === 'cards');
-  const last = [...items].reverse().find((i) => rows[i.index]?.kind === 'cards');
-  const from = first ? (rows[first.index] as Extract<Row, { kind: 'cards' }>).from : 0;
-  const to = last ? (rows[last.index] as Extract<Row, { kind: 'cards' }>).to : 0;
+  useEffect(() => virtual.measure(), [rows, virtual]);
+
+  // Back to where this address was scrolled, the picture last opened in view.
+  const restored = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!rows.length || restored.current === key) return;
+    restored.current = key;
+    const top = useLibrary.getState().scroll[key];
+    const at = lastViewed && layout ? layout.ids.indexOf(lastViewed) : -1;
+    if (top !== undefined) virtual.scrollToOffset(top);
+    if (at >= 0) {
+      setCursor(at);
+      if (top === undefined) virtual.scrollToIndex(rowOf[at], { align: 'center' });
+    }
+  }, [rows, key, lastViewed, layout, rowOf, virtual]);
+
+  const items_ = virtual.getVirtualItems();
+  const firstRow = items_.find((i) => rows[i.index]?.kind === 'pictures');
+  const lastRow = [...items_].reverse().find((i) => rows[i.index]?.kind === 'pictures');
+  const from = firstRow ? rows[firstRow.index].from : 0;
+  const to = lastRow ? rows[lastRow.index].to : 0;
   useEffect(() => want(from, to), [from, to, want]);
-  const at = (offset: number) => pages[Math.floor(offset / PAGE)]?.[offset % PAGE];
-  const monthRows = rows.map((r, i) => [r, i] as const).filter(([r]) => r.kind === 'month') as Array<readonly [Extract<Row, { kind: 'month' }>, number]>;
+
+  const [cursor, setCursor] = useState(0);
+  const selecting = selected.size > 0;
+  const ids = useMemo(() => layout?.ids ?? [], [layout]);
+
+  const open = useCallback(
+    (id: string) => {
+      remember(key, scroller.current?.scrollTop ?? 0);
+      viewed(id);
+      useBrowse.getState().begin(
+        hash,
+        ids.map((x) => ({ id: x, hash: `#/view/${encodeURIComponent(x)}` })),
+      );
+      go(stepHash({ id, hash: `#/view/${encodeURIComponent(id)}` }, hash));
+    },
+    [go, hash, ids, key, remember, viewed],
+  );
+  const onSelect = useCallback(
+    (id: string, e: { shiftKey: boolean }) => {
+      setCursor(ids.indexOf(id));
+      if (e.shiftKey) selectRange(id);
+      else select([id], !useLibrary.getState().selected.has(id), id);
+    },
+    [ids, select, selectRange],
+  );
+
+  // Keeps the place scrolled to for this address, for the way back.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let frame = 0;
+    const onScroll = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => remember(key, el.scrollTop));
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, [key, remember]);
+
+  const moveTo = (i: number) => {
+    const next = Math.max(0, Math.min(ids.length - 1, i));
+    setCursor(next);
+    virtual.scrollToIndex(rowOf[next], { align: 'auto' });
+    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-offset="${next}"]`)?.focus());
+  };
+  /** The picture above or below, nearest in x. */
+  const vertical = (delta: number) => {
+    let r = rowOf[cursor] + delta;
+    while (rows[r] && rows[r].kind !== 'pictures') r += delta;
+    const here = rows[rowOf[cursor]] as Extract<Row, { kind: 'pictures' }>;
+    const there = rows[r] as Extract<Row, { kind: 'pictures' }> | undefined;
+    if (!here || !there) return;
+    const x = here.widths.slice(0, cursor - here.from).reduce((a, b) => a + b + GAP, 0) + here.widths[cursor - here.from] / 2;
+    let acc = 0;
+    for (let k = 0; k < there.widths.length; k++) {
+      acc += there.widths[k] + GAP;
+      if (acc >= x || k === there.widths.length - 1) return moveTo(there.from + k);
+    }
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.target as HTMLElement).getAttribute('role') !== 'gridcell') return;
+    const keys: Record<string, () => void> = {
+      ArrowRight: () => moveTo(cursor + 1),
+      ArrowLeft: () => moveTo(cursor - 1),
+      ArrowDown: () => vertical(1),
+      ArrowUp: () => vertical(-1),
+      Home: () => moveTo(0),
+      End: () => moveTo(ids.length - 1),
+      Enter: () => ids[cursor] && open(ids[cursor]),
+      ' ': () => ids[cursor] && onSelect(ids[cursor], e),
+    };
+    const fn = keys[e.key];
+    if (fn) {
+      e.preventDefault();
+      fn();
+    }
+  };
+
+  // The scrubber's months, each at the fraction of the timeline's height where its heading is.
+  const total = virtual.getTotalSize();
+  const marks = useMemo(() => {
+    const out: Array<{ month: string; label: string; at: number; row: number }> = [];
+    let y = 0;
+    rows.forEach((r, i) => {
+      if (r.kind === 'month') out.push({ month: r.month, label: r.label, at: total ? y / total : 0, row: i });
+      y += r.kind === 'month' ? MONTH_ROW_H : r.height + GAP;
+    });
+    return out;
+  }, [rows, total]);
+  const [position, setPosition] = useState(0);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const on = () => setPosition(total ? el.scrollTop / total : 0);
+    el.addEventListener('scroll', on, { passive: true });
+    return () => el.removeEventListener('scroll', on);
+  }, [total]);
+
   return (
     <div className="timeline">
-      <div className="timeline-scroll" ref={scroller} data-testid="timeline">
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {items.map((v) => {
+      <div
+        className="timeline-scroll"
+        ref={scroller}
+        data-testid="timeline"
+        role="grid"
+        aria-label="library"
+        aria-multiselectable
+        aria-rowcount={rows.length}
+        onKeyDown={onKey}
+      >
+        {empty ? <p className="empty">{empty}</p> : null}
+        <div style={{ height: total, position: 'relative' }}>
+          {items_.map((v) => {
             const row = rows[v.index];
             return (
-              <div key={v.key} className="timeline-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+              <div
+                key={v.key}
+                role="row"
+                aria-rowindex={v.index + 1}
+                className="timeline-row"
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}
+              >
                 {row.kind === 'month' ? (
-                  <h3 className="month" data-month={row.month}>
-                    {row.label} <small>{row.count}</small>
-                  </h3>
+                  <div role="gridcell" className="month-cell">
+                    <h3 className="month" data-month={row.month}>
+                      {row.label} <small>{row.count}</small>
+                      <button
+                        className="link month-select"
+                        aria-label={`select all of ${row.label}`}
+                        onClick={() => {
+                          const span = ids.slice(row.from, row.to);
+                          const all = span.every((x) => selected.has(x));
+                          select(span, !all, span.at(-1) ?? null);
+                        }}
+                      >
+                        {ids.slice(row.from, row.to).every((x) => selected.has(x)) ? 'unselect' : 'select'}
+                      </button>
+                    </h3>
+                  </div>
                 ) : (
-                  <div className="grid" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
-                    {Array.from({ length: row.to - row.from }, (_, k) => {
-                      const a = at(row.from + k);
-                      return a ? (
-                        <AssetCard key={a.video_id} a={a} progress={progress[a.video_id]} />
-                      ) : (
-                        <div key={k} className="card card-loading" aria-hidden />
+                  <div className="justified" style={{ height: row.height }}>
+                    {row.widths.map((w, k) => {
+                      const offset = row.from + k;
+                      const id = ids[offset];
+                      return (
+                        <Tile
+                          key={id}
+                          id={id}
+                          a={items[id]}
+                          offset={offset}
+                          width={w}
+                          height={row.height}
+                          selected={selected.has(id)}
+                          selecting={selecting}
+                          focused={offset === cursor}
+                          last={id === lastViewed}
+                          onOpen={open}
+                          onSelect={onSelect}
+                        />
                       );
                     })}
                   </div>
@@ -168,35 +508,75 @@ function Timeline({ columns }: { columns: number }) {
           })}
         </div>
       </div>
-      <nav className="scrubber" aria-label="months">
-        {monthRows.map(([m, index]) => (
-          <button key={m.month} data-month={m.month} onClick={() => virtual.scrollToIndex(index, { align: 'start' })} title={`${m.label}: ${m.count}`}>
-            {m.month === 'undated' ? 'new' : m.month.endsWith('-01') || monthRows[0][0] === m ? m.month.slice(0, 4) : '·'}
-          </button>
-        ))}
-      </nav>
+      {marks.length ? <Scrubber marks={marks} position={position} onJump={(row) => virtual.scrollToIndex(row, { align: 'start' })} /> : null}
+      <SelectAllKeys ids={ids} onAll={() => select(ids, true, ids.at(-1) ?? null)} onNone={clearSelection} />
     </div>
   );
 }
 
-export function Library({ params }: { params: URLSearchParams }) {
-  const { total, loaded, uploads } = useLibrary(useShallow((s) => ({ total: s.total, loaded: s.loaded, uploads: s.uploads })));
-  const { show, upload, pick, clearFinishedUploads } = useLibrary(
-    useShallow((s) => ({ show: s.show, upload: s.upload, pick: s.pick, clearFinishedUploads: s.clearFinishedUploads })),
+/** Ctrl/Cmd-A selects every picture of the timeline, Esc none (not while typing). */
+function SelectAllKeys({ ids, onAll, onNone }: { ids: string[]; onAll(): void; onNone(): void }) {
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t.closest('input, textarea, select, [role=dialog]')) return;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
+        e.preventDefault();
+        onAll();
+      } else if (e.key === 'Escape' && useLibrary.getState().selected.size) {
+        e.preventDefault();
+        onNone();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [ids, onAll, onNone]);
+  return null;
+}
+
+/** The size of the pictures: a slider of DENSITIES, Ctrl + and Ctrl − (remembered). */
+function SizeControl() {
+  const { density, setDensity } = useLibrary(useShallow((s) => ({ density: s.density, setDensity: s.setDensity })));
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey)) return;
+      if (e.key === '+' || e.key === '=') setDensity(useLibrary.getState().density + 1);
+      else if (e.key === '-') setDensity(useLibrary.getState().density - 1);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setDensity]);
+  return (
+    <label className="size-control" title="Picture size (Ctrl + / Ctrl −)">
+      <span aria-hidden>▦</span>
+      <input
+        type="range"
+        min={0}
+        max={DENSITIES.length - 1}
+        step={1}
+        value={density}
+        aria-label="picture size"
+        onChange={(e) => setDensity(Number(e.target.value))}
+      />
+    </label>
   );
+}
+
+export function Library({ params }: { params: URLSearchParams }) {
+  const { total, loaded, selected } = useLibrary(useShallow((s) => ({ total: s.total, loaded: s.loaded, selected: s.selected })));
+  const { show, upload, pick, load } = useLibrary(useShallow((s) => ({ show: s.show, upload: s.upload, pick: s.pick, load: s.load })));
   const desktop = useSession((s) => s.desktop);
   const [over, setOver] = useState(false);
   const key = params.toString();
   const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
-  useEffect(() => void show(filters), [filters, show]);
-  const box = useRef<HTMLElement>(null);
-  const [columns, setColumns] = useState(5);
+  const hash = `#/library${key ? `?${key}` : ''}`;
+  useEffect(() => void show(filters, key), [filters, key, show]);
   useEffect(() => {
-    const measure = () => setColumns(Math.max(1, Math.floor(((box.current?.clientWidth ?? 1000) - 60) / CARD_W)));
-    measure();
-    window.addEventListener('resize', measure);
-    return () => window.removeEventListener('resize', measure);
-  }, []);
+    whenIndexed(() => void load());
+    return () => void whenIndexed(() => undefined);
+  }, [load]);
 
   const onDrop = async (e: DragEvent) => {
     e.preventDefault();
@@ -204,85 +584,85 @@ export function Library({ params }: { params: URLSearchParams }) {
     const files = await filesOfDrop(e.dataTransfer.items, e.dataTransfer.files);
     if (files.length) await upload(files);
   };
+  const empty =
+    loaded && total === 0
+      ? Object.keys(filters).length
+        ? 'Nothing matches these filters.'
+        : 'Nothing indexed yet. Drop files or folders here to start.'
+      : null;
 
   return (
     <section
-      ref={box}
       className={`library ${over ? 'drop-over' : ''}`}
       data-testid="library"
       onDragOver={(e) => {
         e.preventDefault();
         setOver(true);
       }}
-      onDragLeave={() => setOver(false)}
+      onDragLeave={(e) => e.currentTarget === e.target && setOver(false)}
       onDrop={(e) => void onDrop(e)}
     >
-      <header className="section-head">
-        <h2>
-          Library{' '}
-          <small>
-            {total} item{total === 1 ? '' : 's'}
-          </small>
-        </h2>
-        {desktop ? (
-          <>
-            <button onClick={() => void pick('files')}>Add files…</button>
-            <button onClick={() => void pick('folder')}>Add a folder…</button>
-          </>
-        ) : (
-          <>
-            <label className="button">
-              Add files…
-              <input
-                type="file"
-                multiple
-                hidden
-                data-testid="files-input"
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])];
-                  e.target.value = '';
-                  if (files.length) void upload(files);
-                }}
-              />
-            </label>
-            <label className="button">
-              Add a folder…
-              {/* webkitdirectory: the browser's folder chooser (every file of the folder, subfolders too). */}
-              <input
-                type="file"
-                hidden
-                data-testid="folder-input"
-                ref={(el) => el?.setAttribute('webkitdirectory', '')}
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])].filter((f) => !isHidden(f.webkitRelativePath || f.name));
-                  e.target.value = '';
-                  if (files.length) void upload(files);
-                }}
-              />
-            </label>
-          </>
-        )}
-      </header>
-      <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
-      <div className="dropzone" aria-label="drop files or folders here">
-        Drop videos, photos, documents or whole folders here
-      </div>
-      {uploads.length ? (
-        <div className="uploads">
-          <ul>
-            {uploads.map((u) => (
-              <UploadRow key={u.key} u={u} />
-            ))}
-          </ul>
-          <button className="link" onClick={clearFinishedUploads}>
-            Clear finished
-          </button>
+      {selected.size ? (
+        <SelectionBar filters={filters} />
+      ) : (
+        <header className="section-head library-head">
+          <h2>
+            Library{' '}
+            <small>
+              {total} item{total === 1 ? '' : 's'}
+            </small>
+          </h2>
+          <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
+          <span className="spacer" />
+          <SizeControl />
+          {desktop ? (
+            <>
+              <button onClick={() => void pick('files')}>Add files…</button>
+              <button onClick={() => void pick('folder')}>Add a folder…</button>
+            </>
+          ) : (
+            <>
+              <label className="button">
+                Add files…
+                <input
+                  type="file"
+                  multiple
+                  hidden
+                  data-testid="files-input"
+                  onChange={(e) => {
+                    const files = [...(e.target.files ?? [])];
+                    e.target.value = '';
+                    if (files.length) void upload(files);
+                  }}
+                />
+              </label>
+              <label className="button">
+                Add a folder…
+                {/* webkitdirectory: the browser's folder chooser (every file of the folder, subfolders too). */}
+                <input
+                  type="file"
+                  hidden
+                  data-testid="folder-input"
+                  ref={(el) => el?.setAttribute('webkitdirectory', '')}
+                  onChange={(e) => {
+                    const files = [...(e.target.files ?? [])].filter((f) => !isHidden(f.webkitRelativePath || f.name));
+                    e.target.value = '';
+                    if (files.length) void upload(files);
+                  }}
+                />
+              </label>
+            </>
+          )}
+        </header>
+      )}
+      {over ? (
+        <div className="drop-overlay" aria-hidden>
+          Drop videos, photos, documents or whole folders to add them
         </div>
       ) : null}
-      {loaded && total === 0 ? (
-        <p className="empty">{Object.keys(filters).length ? 'Nothing matches these filters.' : 'Nothing indexed yet. Drop files here to start.'}</p>
-      ) : null}
-      <Timeline columns={columns} />
+      <Timeline hash={hash} empty={empty} />
     </section>
   );
 }
+
+export { PAGE };

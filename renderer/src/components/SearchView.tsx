@@ -7,6 +7,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useSearch } from '../stores/search.ts';
 import { useLibrary } from '../stores/library.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
+import { stepHash, useBrowse } from '../stores/browse.ts';
 import type { SearchHit, SearchResponse } from '../api/search.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { takenLabel } from './Info.tsx';
@@ -47,12 +48,19 @@ export function hitHash(h: SearchHit): string {
   return viewHash(h.video_id, { page: h.page, timestamp: h.timestamp, box: h.region ?? h.passage?.bbox ?? null });
 }
 
-function Hit({ h, active }: { h: SearchHit; active: boolean }) {
-  const go = useNav((s) => s.go);
+/** Opens a hit in the viewer, ← and → stepping through the results and Esc coming back to them. */
+export function openHit(hits: SearchHit[], i: number) {
+  const from = window.location.hash;
+  const steps = hits.map((h) => ({ id: h.video_id, hash: hitHash(h) }));
+  useBrowse.getState().begin(from, steps);
+  useNav.getState().go(stepHash(steps[i], from));
+}
+
+function Hit({ h, active, onOpen }: { h: SearchHit; active: boolean; onOpen(): void }) {
   const text = h.passage ?? h.snippet;
   return (
     <li className={`hit ${active ? 'active' : ''}`} data-video={h.video_id} aria-selected={active}>
-      <button className="hit-open" onClick={() => go(hitHash(h))}>
+      <button className="hit-open" onClick={onOpen}>
         <div className="hit-thumb">
           {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${h.asset_kind}`}>{h.asset_kind}</div>}
         </div>
@@ -147,7 +155,7 @@ export function SearchView({ params }: { params: URLSearchParams }) {
       if ((e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).tagName === 'SELECT') return;
       if (e.key === 'ArrowDown') move(1);
       else if (e.key === 'ArrowUp') move(-1);
-      else if (e.key === 'Enter' && result?.hits[cursor]) go(hitHash(result.hits[cursor]));
+      else if (e.key === 'Enter' && result?.hits[cursor]) openHit(result.hits, cursor);
       else return;
       e.preventDefault();
     };
@@ -186,7 +194,7 @@ export function SearchView({ params }: { params: URLSearchParams }) {
       {result && result.hits.length === 0 ? <p className="empty">Nothing in the library matches “{query}”.</p> : null}
       <ol className="hits">
         {result?.hits.map((h, i) => (
-          <Hit key={`${h.video_id}:${h.page}:${h.timestamp}:${i}`} h={h} active={i === cursor} />
+          <Hit key={`${h.video_id}:${h.page}:${h.timestamp}:${i}`} h={h} active={i === cursor} onOpen={() => openHit(result.hits, i)} />
         ))}
       </ol>
     </section>

@@ -1,8 +1,11 @@
 // The viewer: a document page (its render, or a sheet with its passages laid out where the page has
 // none) with passages and regions over it, a photo with its boxes, or a video moment's keyframe with
-// the boxes of that moment. The box a search hit pointed at is drawn strongest. ←/→ turn pages.
-// Beside it, the info panel (Info.tsx): when, where, with what and who.
-import { useEffect, useRef, useState } from 'react';
+// the boxes of that moment. The box a search hit pointed at is drawn strongest. ← and → step through
+// the list it was opened from (the timeline, a collection, search results; pages turn with PageUp and
+// PageDown, or ←/→ when there is no list), Esc goes back to it; wheel, pinch, double-click and `z`
+// zoom. `i` shows or hides the info panel (Info.tsx: when, where, with what and who), `f` favourite,
+// 0–5 the rating, Delete deletes (with undo).
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
@@ -11,6 +14,50 @@ import { BoxedPicture, type Overlay } from './Boxes.tsx';
 import { AssetInfo } from './Info.tsx';
 import { NameField } from './people/NameField.tsx';
 import type { PageView, RegionsView } from '../api/videos.ts';
+import { ZoomPane } from './Zoom.tsx';
+import { stepHash, stepIndex, useBrowse, type Step } from '../stores/browse.ts';
+import { useLibrary } from '../stores/library.ts';
+import { useSearch } from '../stores/search.ts';
+import { filtersOf } from './Chips.tsx';
+import { hitHash } from './SearchView.tsx';
+import { markAssets } from '../api/collections.ts';
+import { attempt } from '../stores/toasts.ts';
+
+const INFO_KEY = 'media-index.viewer.info';
+
+/**
+ * The list the viewer steps through: the one it was opened from, or — after a reload or from a link —
+ * the list its `from` address names, loaded again (the timeline with its filters, a search).
+ */
+function useSteps(from: string | null): Step[] {
+  const { steps, from: known } = useBrowse();
+  const layout = useLibrary((s) => s.layout);
+  const libraryKey = useLibrary((s) => s.key);
+  const result = useSearch((s) => s.result);
+  useEffect(() => {
+    if (!from || known === from) return;
+    const [path, query = ''] = from.replace(/^#\/?/, '').split('?');
+    const p = new URLSearchParams(query);
+    if (path === 'library') void useLibrary.getState().show(filtersOf(p), p.toString());
+    else if (path === 'search' && p.get('q'))
+      void useSearch.getState().run(p.get('q')!, filtersOf(p), p.get('order') === 'taken_at' ? 'taken_at' : 'relevance');
+  }, [from, known]);
+  useEffect(() => {
+    if (!from || known === from) return;
+    const [path, query = ''] = from.replace(/^#\/?/, '').split('?');
+    if (path === 'library' && layout && libraryKey === new URLSearchParams(query).toString())
+      useBrowse.getState().restore(
+        from,
+        layout.ids.map((id) => ({ id, hash: `#/view/${encodeURIComponent(id)}` })),
+      );
+    if (path === 'search' && result)
+      useBrowse.getState().restore(
+        from,
+        result.hits.map((h) => ({ id: h.video_id, hash: hitHash(h) })),
+      );
+  }, [from, known, layout, libraryKey, result]);
+  return known === from ? steps : [];
+}
 
 type Layers = Record<'passage' | 'object' | 'face' | 'text', boolean>;
 
@@ -78,19 +125,84 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const sayWho = usePeople((s) => s.sayWho);
   const notThem = usePeople((s) => s.notThem);
   const [layers, setLayers] = useState<Layers>({ passage: true, object: true, face: true, text: false });
+  const [info, setInfo] = useState(() => localStorage.getItem(INFO_KEY) !== 'off');
+  const [detail, setDetail] = useState(false);
+  const [original, setOriginal] = useState<string | null>(null);
   const pageNo = params.get('page') ? Number(params.get('page')) : null;
   const t = Number(params.get('t') ?? 0);
   const box = params.get('box');
+  const from = params.get('from');
+  const steps = useSteps(from);
+  const here = steps.length ? stepIndex(steps, id, window.location.hash) : -1;
+  const pushed = useBrowse((s) => s.pushed);
 
   useEffect(() => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) }), [id, pageNo, t, box, open]);
   useEffect(() => void loadPeople(), [loadPeople]);
+  // The neighbours load ahead; the library will show this one when we go back.
+  useEffect(() => {
+    if (here < 0) return;
+    for (const n of [steps[here + 1], steps[here - 1]]) if (n && n.id !== id) useViewer.getState().prefetch(n.id);
+    useLibrary.getState().viewed(id);
+  }, [here, steps, id]);
+  // A zoomed-in photo shows its original's pixels once they have arrived.
+  useEffect(() => {
+    setOriginal(null);
+    if (!detail || !asset || asset.video_id !== id || asset.kind !== 'image' || !asset.media_url) return;
+    const img = new Image();
+    img.onload = () => setOriginal(asset.media_url);
+    img.src = asset.media_url;
+  }, [detail, asset, id]);
+  const onDetail = useCallback((zoomed: boolean) => setDetail(zoomed), []);
   const reopen = () => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
-  const turn = (n: number) => asset && go(viewHash(asset.video_id, { page: n }));
+  const withFrom = (hash: string) => (from ? stepHash({ id, hash }, from) : hash);
+  const turn = (n: number) => asset && go(withFrom(viewHash(asset.video_id, { page: n })));
+  const step = (delta: number) => {
+    const next = steps[here + delta];
+    // Replaced, not pushed: Back goes to the list, not through every picture seen.
+    if (next && from) window.location.replace(stepHash(next, from));
+  };
+  const back = () => {
+    if (pushed && window.history.length > 1) window.history.back();
+    else go(from ?? '#/library');
+  };
+  const mark = async (m: { favorite?: boolean; rating?: number | null }) => {
+    if (!asset?.video_id) return;
+    const before = { favorite: asset.favorite, rating: asset.rating };
+    useViewer.getState().patch(m);
+    const item = useLibrary.getState().items[asset.video_id];
+    if (item) useLibrary.setState({ items: { ...useLibrary.getState().items, [asset.video_id]: { ...item, ...m } } });
+    if (!(await attempt('Saving', () => markAssets([asset.video_id], m)))) useViewer.getState().patch(before);
+  };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!page || (e.target as HTMLElement).tagName === 'INPUT') return;
-      if (e.key === 'ArrowRight' && page.page < page.page_count) turn(page.page + 1);
-      if (e.key === 'ArrowLeft' && page.page > 1) turn(page.page - 1);
+      const target = e.target as HTMLElement;
+      if (target.closest('input, textarea, select, [role=dialog], dialog') || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const list = steps.length > 0;
+      const keys: Record<string, () => void> = {
+        ArrowRight: () => (list ? step(1) : page && page.page < page.page_count && turn(page.page + 1)),
+        ArrowLeft: () => (list ? step(-1) : page && page.page > 1 && turn(page.page - 1)),
+        PageDown: () => page && page.page < page.page_count && turn(page.page + 1),
+        PageUp: () => page && page.page > 1 && turn(page.page - 1),
+        Escape: back,
+        i: () =>
+          setInfo((v) => {
+            localStorage.setItem(INFO_KEY, v ? 'off' : 'on');
+            return !v;
+          }),
+        f: () => asset?.owned !== undefined && void mark({ favorite: !asset.favorite }),
+        Delete: () => {
+          if (!asset?.owned) return;
+          useLibrary.getState().remove([asset.video_id]);
+          if (steps[here + 1]) step(1);
+          else if (steps[here - 1]) step(-1);
+          else back();
+        },
+      };
+      for (const n of [0, 1, 2, 3, 4, 5]) keys[String(n)] = () => void mark({ rating: n === 0 ? null : n });
+      const fn = keys[e.key];
+      if (!fn || (target.tagName === 'VIDEO' && (e.key === 'ArrowLeft' || e.key === 'ArrowRight'))) return;
+      e.preventDefault();
+      fn();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -103,6 +215,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
       </p>
     );
   if (!asset || (loading && !page && !moment)) return <p className="empty">Opening…</p>;
+  const stale = asset.video_id !== id;
   const names = new Map(people.map((p) => [p.person_id, p.name]));
   const regions = page?.regions ?? moment ?? { objects: [], faces: [], text: [] };
   const boxes = overlays(regions, page?.passages ?? [], layers, names);
@@ -111,12 +224,26 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     id: p,
     name: names.get(p) ?? '',
   }));
-  const src = page ? page.frame_url : (moment?.frame_url ?? null);
+  const src = page ? page.frame_url : (original ?? moment?.frame_url ?? null);
+  // Only the layers this kind of asset has, and only those with something on this picture.
+  const offered = (Object.keys(layers) as Array<keyof Layers>).filter((k) =>
+    k === 'passage'
+      ? Boolean(page?.passages.length)
+      : k === 'object'
+        ? regions.objects.length > 0
+        : k === 'face'
+          ? regions.faces.length > 0
+          : regions.text.length > 0,
+  );
+  const pixels = page ? { width: page.width, height: page.height } : asset.width && asset.height ? { width: asset.width, height: asset.height } : null;
   const aspect = page ? page.width / page.height : asset.width && asset.height ? asset.width / asset.height : null;
 
   return (
-    <section className="viewer" data-testid="viewer" data-kind={asset.kind}>
+    <section className={`viewer ${info ? '' : 'no-info'}`} data-testid="viewer" data-kind={asset.kind} aria-busy={stale || loading}>
       <header className="section-head">
+        <button className="icon" aria-label="back to the list (Esc)" title="Back (Esc)" onClick={back}>
+          ←
+        </button>
         <h2>
           {asset.file_name}{' '}
           <small>
@@ -125,9 +252,46 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             {asset.kind === 'video' && moment ? ` · at ${(moment.timestamp ?? 0).toFixed(1)} s of ${(asset.duration_s ?? 0).toFixed(1)} s` : ''}
           </small>
         </h2>
+        {steps.length ? (
+          <nav className="stepper" aria-label="previous and next">
+            <button className="icon" aria-label="previous (←)" disabled={here <= 0} onClick={() => step(-1)}>
+              ‹
+            </button>
+            <span data-testid="step-position">
+              {here + 1} of {steps.length}
+            </span>
+            <button className="icon" aria-label="next (→)" disabled={here < 0 || here >= steps.length - 1} onClick={() => step(1)}>
+              ›
+            </button>
+          </nav>
+        ) : null}
+        <button
+          className="icon"
+          aria-pressed={asset.favorite}
+          aria-label={asset.favorite ? 'unfavourite (f)' : 'favourite (f)'}
+          onClick={() => void mark({ favorite: !asset.favorite })}
+        >
+          {asset.favorite ? '♥' : '♡'}
+        </button>
+        <span className="stars" role="group" aria-label="rating">
+          {[1, 2, 3, 4, 5].map((n) => (
+            <button
+              key={n}
+              className={`star ${(asset.rating ?? 0) >= n ? 'on' : ''}`}
+              aria-label={`${n} star${n === 1 ? '' : 's'} (${n})`}
+              aria-pressed={(asset.rating ?? 0) === n}
+              onClick={() => void mark({ rating: asset.rating === n ? null : n })}
+            >
+              ★
+            </button>
+          ))}
+        </span>
+        <button className="icon" aria-pressed={info} aria-label="info panel (i)" onClick={() => setInfo(!info)}>
+          ⓘ
+        </button>
         {window.mediaIndex && asset.owned ? <button onClick={() => void window.mediaIndex?.reveal(asset.video_id)}>Show in folder</button> : null}
         <div className="layers">
-          {(Object.keys(layers) as Array<keyof Layers>).map((k) => (
+          {offered.map((k) => (
             <label key={k}>
               <input type="checkbox" checked={layers[k]} onChange={(e) => setLayers({ ...layers, [k]: e.target.checked })} />{' '}
               {k === 'text' ? 'text lines' : `${k}s`}
@@ -170,111 +334,115 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               }}
             />
           ) : null}
-          <BoxedPicture
-            src={src}
-            alt={asset.file_name}
-            boxes={boxes}
-            aspect={aspect}
-            turn={asset.orientation_detected ?? 0}
-            onBox={(b) => {
-              // A face box: its "This is…" field (or the person's link) in the side panel.
-              const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
-              el?.focus();
-            }}
-          >
-            {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
-          </BoxedPicture>
+          <ZoomPane pixels={pixels} resetKey={`${id}/${page?.page ?? ''}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
+            <BoxedPicture
+              src={src}
+              alt={asset.file_name}
+              boxes={boxes}
+              aspect={aspect}
+              turn={asset.orientation_detected ?? 0}
+              onBox={(b) => {
+                // A face box: its "This is…" field (or the person's link) in the side panel.
+                const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
+                el?.focus();
+              }}
+            >
+              {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
+            </BoxedPicture>
+          </ZoomPane>
         </div>
-        <aside className="side">
-          <AssetInfo asset={asset} people={inPicture} />
-          {page ? (
-            <>
-              <h3>Passages</h3>
-              <ol className="passages">
-                {page.passages.map((p) => (
-                  <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>
-                    {p.text}
-                  </li>
-                ))}
-              </ol>
-              {page.passages.length === 0 ? <p className="empty">{page.needs_ocr ? 'This page needs OCR.' : 'No text on this page.'}</p> : null}
-            </>
-          ) : null}
-          {asset.kind === 'video' ? (
-            <>
-              <h3>Transcript{transcript?.language ? ` (${transcript.language})` : ''}</h3>
-              {transcript && transcript.segments.length ? (
-                <ol className="transcript">
-                  {transcript.segments.map((seg) => (
-                    <li key={seg.start_s} className={t >= seg.start_s && t < seg.end_s ? 'current' : ''}>
-                      <button
-                        className="link"
-                        onClick={() => {
-                          if (player.current) {
-                            player.current.currentTime = seg.start_s;
-                            void player.current.play().catch(() => undefined);
-                          }
-                        }}
-                      >
-                        {clock(seg.start_s)}
-                      </button>{' '}
-                      {seg.speaker ? <strong>{seg.speaker}: </strong> : null}
-                      {seg.text}
+        {info ? (
+          <aside className="side">
+            <AssetInfo asset={asset} people={inPicture} />
+            {page ? (
+              <>
+                <h3>Passages</h3>
+                <ol className="passages">
+                  {page.passages.map((p) => (
+                    <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>
+                      {p.text}
                     </li>
                   ))}
                 </ol>
-              ) : (
-                <p className="empty">
-                  {asset.index.report.stages.transcript?.state === 'failed'
-                    ? `No transcript: ${asset.index.report.stages.transcript.reason}`
-                    : 'No transcript.'}
-                </p>
-              )}
-            </>
-          ) : null}
-          {regions.faces.length ? (
-            <>
-              <h3>Faces</h3>
-              <ul className="plain faces-here">
-                {regions.faces.map((f, i) => (
-                  <li key={f.face_id} data-face={f.face_id}>
-                    {f.person_id ? (
-                      <>
-                        <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>
-                        {asset.owned ? (
-                          <button
-                            className="link"
-                            aria-label={`not ${names.get(f.person_id) || 'this person'} (face ${i + 1})`}
-                            onClick={() => void notThem(f.person_id!, f.face_id).then((done) => done && reopen())}
-                          >
-                            not them
-                          </button>
-                        ) : null}
-                      </>
-                    ) : asset.owned ? (
-                      <NameField
-                        id={`who-${f.face_id}`}
-                        label={`this is (face ${i + 1})`}
-                        placeholder="This is…"
-                        people={people}
-                        onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
-                      />
-                    ) : (
-                      'not grouped yet'
-                    )}{' '}
-                    <small>quality {(f.quality ?? 0).toFixed(2)}</small>
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          {regions.objects.length ? (
-            <>
-              <h3>Objects</h3>
-              <p>{regions.objects.map((o) => o.label).join(', ')}</p>
-            </>
-          ) : null}
-        </aside>
+                {page.passages.length === 0 ? <p className="empty">{page.needs_ocr ? 'This page needs OCR.' : 'No text on this page.'}</p> : null}
+              </>
+            ) : null}
+            {asset.kind === 'video' ? (
+              <>
+                <h3>Transcript{transcript?.language ? ` (${transcript.language})` : ''}</h3>
+                {transcript && transcript.segments.length ? (
+                  <ol className="transcript">
+                    {transcript.segments.map((seg) => (
+                      <li key={seg.start_s} className={t >= seg.start_s && t < seg.end_s ? 'current' : ''}>
+                        <button
+                          className="link"
+                          onClick={() => {
+                            if (player.current) {
+                              player.current.currentTime = seg.start_s;
+                              void player.current.play().catch(() => undefined);
+                            }
+                          }}
+                        >
+                          {clock(seg.start_s)}
+                        </button>{' '}
+                        {seg.speaker ? <strong>{seg.speaker}: </strong> : null}
+                        {seg.text}
+                      </li>
+                    ))}
+                  </ol>
+                ) : (
+                  <p className="empty">
+                    {asset.index.report.stages.transcript?.state === 'failed'
+                      ? `No transcript: ${asset.index.report.stages.transcript.reason}`
+                      : 'No transcript.'}
+                  </p>
+                )}
+              </>
+            ) : null}
+            {regions.faces.length ? (
+              <>
+                <h3>Faces</h3>
+                <ul className="plain faces-here">
+                  {regions.faces.map((f, i) => (
+                    <li key={f.face_id} data-face={f.face_id}>
+                      {f.person_id ? (
+                        <>
+                          <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>
+                          {asset.owned ? (
+                            <button
+                              className="link"
+                              aria-label={`not ${names.get(f.person_id) || 'this person'} (face ${i + 1})`}
+                              onClick={() => void notThem(f.person_id!, f.face_id).then((done) => done && reopen())}
+                            >
+                              not them
+                            </button>
+                          ) : null}
+                        </>
+                      ) : asset.owned ? (
+                        <NameField
+                          id={`who-${f.face_id}`}
+                          label={`this is (face ${i + 1})`}
+                          placeholder="This is…"
+                          people={people}
+                          onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
+                        />
+                      ) : (
+                        'not grouped yet'
+                      )}{' '}
+                      <small>quality {(f.quality ?? 0).toFixed(2)}</small>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
+            {regions.objects.length ? (
+              <>
+                <h3>Objects</h3>
+                <p>{regions.objects.map((o) => o.label).join(', ')}</p>
+              </>
+            ) : null}
+          </aside>
+        ) : null}
       </div>
     </section>
   );

@@ -1,20 +1,15 @@
 // The library: every asset of the workspace as a timeline (newest taken first, grouped by month),
-// narrowed by filter chips kept in the address (#/library?kind=image&year=2019…), loaded a page
-// at a time as it scrolls into view; uploads in flight; live indexing progress of what is visible.
+// narrowed by filter chips kept in the address (#/library?kind=image&year=2019…). The whole list's
+// ids and shapes come at once (the layout), so the justified grid is laid out before any page of
+// it loads; pages of items load as they scroll into view. Selection, the size of the pictures, the
+// place scrolled to (kept per address, for coming back from the viewer), deletes with an undo
+// window, favourites and ratings; uploads in flight.
 import { create } from 'zustand';
-import {
-  deleteAsset,
-  getAsset,
-  getFacets,
-  getMonths,
-  listTimeline,
-  uploadAsset,
-  type AssetListItem,
-  type Facets,
-  type ListFilters,
-  type Months,
-} from '../api/videos.ts';
+import { deleteAsset, getFacets, getMonths, listTimeline, uploadAsset, type AssetListItem, type Facets, type ListFilters, type Months } from '../api/videos.ts';
+import { getLayout, markAssets, type Layout } from '../api/collections.ts';
+import { DEFAULT_DENSITY, DENSITIES } from '../layout/justify.ts';
 import { attempt, useToasts } from './toasts.ts';
+import { useActivity } from './activity.ts';
 
 export interface Upload {
   key: number;
@@ -28,54 +23,83 @@ export interface Upload {
 
 /** Assets fetched per request (the API's largest page). */
 export const PAGE = 200;
+/** How long a delete can be undone before it is sent. */
+export const UNDO_MS = 6000;
+const DENSITY_KEY = 'media-index.library.density';
 
 interface LibraryState {
   filters: ListFilters;
+  /** The address's query the timeline shows (its filters), '' for all. */
+  key: string;
   months: Months | null;
+  /** Every id of the timeline in order, with its shape (width / height, 0 unknown). */
+  layout: Layout | null;
   facets: Facets | null;
   total: number;
   loaded: boolean;
-  /** Pages of the timeline by index (offset / PAGE), as loaded. */
-  pages: Record<number, AssetListItem[]>;
+  /** Items by id, as their pages load. */
+  items: Record<string, AssetListItem>;
   /** Changes whenever the list starts over (filters, a reload): views key their caches by it. */
   generation: number;
-  /** Indexing progress of processing assets: stages done / all. */
-  progress: Record<string, { done: number; total: number }>;
+  /** Ids deleted in the undo window: off the timeline, not yet sent. */
+  hidden: string[];
+  selected: Set<string>;
+  /** Where a Shift-range starts (the last tile clicked). */
+  anchor: string | null;
+  /** Index into DENSITIES. */
+  density: number;
+  /** The place scrolled to, per address, and the asset last opened from there (highlighted on return). */
+  scroll: Record<string, number>;
+  lastViewed: string | null;
   uploads: Upload[];
-  /** Reloads the timeline with these filters (from the address). */
-  show(filters: ListFilters): Promise<void>;
+  show(filters: ListFilters, key: string): Promise<void>;
   load(): Promise<void>;
-  /** What the chips offer (loaded once; again on each reload of the list). */
   loadFacets(): Promise<void>;
   /** Makes sure the assets at these offsets are loaded. */
   want(from: number, to: number): void;
+  setDensity(d: number): void;
+  select(ids: string[], on: boolean, anchor?: string | null): void;
+  /** Shift-click: the range from the anchor to this id, selected. */
+  selectRange(id: string): void;
+  clearSelection(): void;
+  remember(key: string, top: number): void;
+  viewed(id: string | null): void;
+  /** Deletes after an undo window (a toast with Undo); the library shows them gone at once. */
+  remove(ids: string[]): void;
+  mark(ids: string[], m: { favorite?: boolean; rating?: number | null }): Promise<void>;
   upload(files: File[]): Promise<void>;
-  /** Desktop only: native picker; the files are indexed where they are, not copied. */
   pick(what: 'files' | 'folder'): Promise<void>;
-  remove(id: string): Promise<void>;
   clearFinishedUploads(): void;
 }
 
 const PARALLEL_UPLOADS = 2;
 let nextKey = 1;
-let poller: ReturnType<typeof setTimeout> | null = null;
 const inFlight = new Set<string>();
+const loadedPages = new Set<string>();
+const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
+
+const savedDensity = () => {
+  const v = Number(globalThis.localStorage?.getItem(DENSITY_KEY));
+  return Number.isInteger(v) && v >= 0 && v < DENSITIES.length && localStorage.getItem(DENSITY_KEY) !== null ? v : DEFAULT_DENSITY;
+};
 
 export const useLibrary = create<LibraryState>((set, get) => {
   const patchUpload = (key: number, patch: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === key ? { ...u, ...patch } : u)) });
 
   const loadPage = async (n: number) => {
     const { generation, filters, loaded } = get();
-    // Before the months are known the list is not laid out: nothing to fetch yet.
     if (!loaded) return;
     const tag = `${generation}:${n}`;
-    if (inFlight.has(tag) || get().pages[n]) return;
+    if (inFlight.has(tag) || loadedPages.has(tag)) return;
     inFlight.add(tag);
     try {
       const r = await listTimeline(filters, PAGE, n * PAGE).catch(() => null);
       if (!r || get().generation !== generation) return;
-      set({ pages: { ...get().pages, [n]: r.items }, total: r.pagination.total });
-      if (r.items.some((a) => a.status === 'processing')) schedule();
+      loadedPages.add(tag);
+      const items = { ...get().items };
+      for (const a of r.items) items[a.video_id] = a;
+      set({ items });
+      if (r.items.some((a) => a.status === 'processing')) useActivity.getState().watch();
     } finally {
       inFlight.delete(tag);
     }
@@ -88,49 +112,81 @@ export const useLibrary = create<LibraryState>((set, get) => {
       .catch(() => undefined)
       .finally(() => (facetsInFlight = null)));
 
-  const poll = async () => {
-    poller = null;
-    const processing = Object.values(get().pages)
-      .flat()
-      .filter((a) => a.status === 'processing');
-    if (processing.length === 0) return;
-    const progress = { ...get().progress };
-    let finished = false;
-    for (const a of processing.slice(0, 20)) {
-      const d = await getAsset(a.video_id).catch(() => null);
-      if (!d) continue;
-      progress[a.video_id] = d.index.report.progress;
-      if (d.status === 'completed') finished = true;
+  /** The timeline without the ids in the undo window: the layout and its months' counts, as the server will have them. */
+  const derive = (base: { months: Months; layout: Layout }, hidden: string[]): { months: Months; layout: Layout; total: number } => {
+    if (!hidden.length) return { ...base, total: base.layout.total };
+    const gone = new Set(hidden);
+    const ids: string[] = [];
+    const ratios: number[] = [];
+    // The list's groups in order: the undated first, then months newest first (as the layout).
+    const counts = [base.months.undated, ...base.months.months.map((m) => m.count)];
+    let group = 0;
+    let end = counts[0];
+    base.layout.ids.forEach((id, i) => {
+      while (i >= end && group < counts.length - 1) end += counts[++group];
+      if (gone.has(id)) counts[group]--;
+      else {
+        ids.push(id);
+        ratios.push(base.layout.ratios[i]);
+      }
+    });
+    const months = {
+      undated: counts[0],
+      months: base.months.months.map((m, i) => ({ ...m, count: counts[i + 1] })).filter((m) => m.count > 0),
+      total: ids.length,
+    };
+    return { months, layout: { ids, ratios, total: ids.length }, total: ids.length };
+  };
+  let base: { months: Months; layout: Layout } | null = null;
+
+  const commitDelete = async (ids: string[]) => {
+    for (const id of ids) {
+      clearTimeout(pendingDeletes.get(id));
+      pendingDeletes.delete(id);
     }
-    set({ progress });
-    if (finished) await get().load();
-    else schedule();
+    let failed = 0;
+    for (const id of ids) await deleteAsset(id).catch(() => failed++);
+    if (failed) useToasts.getState().push('error', `${failed} of ${ids.length} could not be deleted.`);
+    set({ hidden: get().hidden.filter((h) => !ids.includes(h)) });
+    await get().load();
   };
-  const schedule = () => {
-    if (!poller) poller = setTimeout(() => void poll(), 1000);
-  };
+  // Leaving the page sends what waits in the undo window.
+  globalThis.addEventListener?.('pagehide', () => {
+    for (const id of pendingDeletes.keys()) void deleteAsset(id).catch(() => undefined);
+  });
 
   return {
     filters: {},
+    key: '',
     months: null,
+    layout: null,
     facets: null,
     total: 0,
     loaded: false,
-    pages: {},
+    items: {},
     generation: 0,
-    progress: {},
+    hidden: [],
+    selected: new Set(),
+    anchor: null,
+    density: savedDensity(),
+    scroll: {},
+    lastViewed: null,
     uploads: [],
-    async show(filters) {
-      set({ filters });
+    async show(filters, key) {
+      const same = get().key === key && get().loaded;
+      set({ filters, key });
+      if (!same) set({ selected: new Set(), anchor: null, loaded: false });
       await get().load();
     },
     async load() {
       const { filters } = get();
-      // The timeline waits for nothing but its months; the chips' counts are asked for after them
-      // (the service answers one request at a time: asked first, they would delay the timeline).
+      // The timeline waits for its months and layout only; the chips' counts are asked for after.
       const months = await attempt('Loading the library', () => getMonths(filters));
-      if (!months) return;
-      set({ months, total: months.total, pages: {}, generation: get().generation + 1, loaded: true });
+      if (!months || get().filters !== filters) return;
+      const layout = await attempt('Loading the library', () => getLayout(filters));
+      if (!layout || get().filters !== filters) return;
+      base = { months, layout };
+      set({ ...derive(base, get().hidden), generation: get().generation + 1, loaded: true });
       await loadPage(0);
       void refreshFacets();
     },
@@ -138,7 +194,73 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (!get().facets) await refreshFacets();
     },
     want(from, to) {
-      for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to) / PAGE); n++) void loadPage(n);
+      // Offsets on the server run ahead of ours by what waits in the undo window.
+      const ahead = get().hidden.length;
+      for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to + ahead) / PAGE); n++) void loadPage(n);
+    },
+    setDensity(d) {
+      const density = Math.max(0, Math.min(DENSITIES.length - 1, d));
+      localStorage.setItem(DENSITY_KEY, String(density));
+      set({ density });
+    },
+    select(ids, on, anchor) {
+      const selected = new Set(get().selected);
+      for (const id of ids) {
+        if (on) selected.add(id);
+        else selected.delete(id);
+      }
+      set({ selected, anchor: anchor === undefined ? (ids.at(-1) ?? get().anchor) : anchor });
+    },
+    selectRange(id) {
+      const ids = get().layout?.ids ?? [];
+      const a = get().anchor;
+      const from = a ? ids.indexOf(a) : -1;
+      const to = ids.indexOf(id);
+      if (from < 0 || to < 0) return get().select([id], true, id);
+      const [lo, hi] = from < to ? [from, to] : [to, from];
+      get().select(ids.slice(lo, hi + 1), true, id);
+    },
+    clearSelection() {
+      if (get().selected.size) set({ selected: new Set(), anchor: null });
+    },
+    remember(key, top) {
+      set({ scroll: { ...get().scroll, [key]: top } });
+    },
+    viewed(id) {
+      set({ lastViewed: id });
+    },
+    remove(ids) {
+      if (!ids.length) return;
+      const hidden = [...new Set([...get().hidden, ...ids])];
+      const selected = new Set([...get().selected].filter((s) => !ids.includes(s)));
+      set({ hidden, selected, ...(base ? derive(base, hidden) : {}) });
+      const timer = setTimeout(() => void commitDelete(ids), UNDO_MS);
+      for (const id of ids) pendingDeletes.set(id, timer);
+      useToasts.getState().push('info', `Deleted ${ids.length === 1 ? '1 item' : `${ids.length} items`}.`, {
+        ms: UNDO_MS,
+        action: {
+          label: 'Undo',
+          run: () => {
+            clearTimeout(timer);
+            for (const id of ids) pendingDeletes.delete(id);
+            const back = get().hidden.filter((h) => !ids.includes(h));
+            set({ hidden: back, ...(base ? derive(base, back) : {}) });
+          },
+        },
+      });
+    },
+    async mark(ids, m) {
+      const before = ids.map((id) => get().items[id]).filter(Boolean);
+      const items = { ...get().items };
+      for (const a of before)
+        items[a.video_id] = { ...a, ...(m.favorite !== undefined ? { favorite: m.favorite } : {}), ...(m.rating !== undefined ? { rating: m.rating } : {}) };
+      set({ items });
+      const ok = await attempt('Saving', () => markAssets(ids, m));
+      if (!ok) {
+        const undo = { ...get().items };
+        for (const a of before) undo[a.video_id] = a;
+        set({ items: undo });
+      }
     },
     async upload(files) {
       const added: Upload[] = files.map((f) => ({ key: nextKey++, name: f.name, size: f.size, progress: 0, state: 'waiting', error: null, videoId: null }));
@@ -151,15 +273,16 @@ export const useLibrary = create<LibraryState>((set, get) => {
           try {
             const ack = await uploadAsset(f, (p) => patchUpload(u.key, { progress: p }));
             patchUpload(u.key, { state: 'done', progress: 1, videoId: ack.video_id });
-            await get().load();
           } catch (err) {
             patchUpload(u.key, { state: 'failed', error: (err as Error).message });
           }
         }
       };
       await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
+      await get().load();
+      useActivity.getState().watch();
       const failed = get().uploads.filter((u) => added.some((a) => a.key === u.key) && u.state === 'failed').length;
-      if (failed) useToasts.getState().push('error', `${failed} of ${added.length} file(s) were not accepted; see the list.`);
+      if (failed) useToasts.getState().push('error', `${failed} of ${added.length} file(s) were not accepted; see the progress panel.`);
     },
     async pick(what) {
       const bridge = window.mediaIndex;
@@ -169,12 +292,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (r.accepted.length) useToasts.getState().push('info', `${r.accepted.length} file(s) added; indexing in place.`);
       for (const x of r.refused.slice(0, 5)) useToasts.getState().push('error', `${x.path}: ${x.reason}`);
       await get().load();
-    },
-    async remove(id) {
-      const ok = await attempt('Deleting', () => deleteAsset(id));
-      if (!ok) return;
-      useToasts.getState().push('info', 'Deleted.');
-      await get().load();
+      useActivity.getState().watch();
     },
     clearFinishedUploads() {
       set({ uploads: get().uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting') });

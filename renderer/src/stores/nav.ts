@@ -1,8 +1,8 @@
 // Where the app is: a hash route (#/library, #/search?q=…, #/ask?q=…, #/view/ID?page=…&t=…&box=…,
-// #/people, #/people/ID, #/settings), so the browser's back button and links work.
+// #/people, #/people/ID, #/collections, #/settings), so the browser's back button and links work.
 import { create } from 'zustand';
 
-export type Screen = 'library' | 'search' | 'ask' | 'view' | 'people' | 'person' | 'settings';
+export type Screen = 'library' | 'search' | 'ask' | 'view' | 'people' | 'person' | 'collections' | 'settings';
 
 export interface Route {
   screen: Screen;
@@ -19,6 +19,7 @@ export function parseHash(hash: string): Route {
   if (first === 'view' && second) return { screen: 'view', id: second, params };
   if (first === 'people' && second) return { screen: 'person', id: second, params };
   if (first === 'people') return { screen: 'people', id: null, params };
+  if (first === 'collections') return { screen: 'collections', id: null, params };
   if (first === 'settings') return { screen: 'settings', id: null, params };
   return { screen: 'library', id: null, params };
 }

@@ -28,6 +28,8 @@ export function searchFilters(f: ListFilters): SearchFilters | undefined {
   if (f.place) out.place = f.place;
   if (f.camera) out.camera = f.camera;
   if (f.library_id) out.library_id = f.library_id;
+  if (f.collection_id) out.collection_id = f.collection_id;
+  if (f.favorite === 'true') out.favorite = true;
   if (f.year && /^\d{4}$/.test(f.year)) {
     out.taken_after = `${f.year}-01-01`;
     out.taken_before = `${Number(f.year) + 1}-01-01`;

@@ -27,6 +27,24 @@ interface ViewerState {
   loading: boolean;
   error: string | null;
   open(id: string, at: { page: number | null; timestamp: number; box: Box | null }): Promise<void>;
+  /** Loads a neighbour's detail and first picture ahead, so stepping to it shows at once. */
+  prefetch(id: string): void;
+  /** The asset's own favourite and rating changed (the viewer's keys). */
+  patch(change: Partial<Pick<AssetDetail, 'favorite' | 'rating'>>): void;
+}
+
+/** Details and first moments of assets opened or preloaded lately (a few, for ←/→). */
+const ahead = new Map<string, Promise<{ asset: AssetDetail; moment: RegionsView | null }>>();
+const AHEAD = 8;
+function early(id: string) {
+  let p = ahead.get(id);
+  if (!p) {
+    p = getAsset(id).then(async (asset) => ({ asset, moment: asset.kind === 'document' ? null : await getRegionsAt(id, 0) }));
+    p.catch(() => ahead.delete(id));
+    ahead.set(id, p);
+    if (ahead.size > AHEAD) ahead.delete(ahead.keys().next().value as string);
+  }
+  return p;
 }
 
 export function parseBox(s: string | null): Box | null {
@@ -45,12 +63,17 @@ export const useViewer = create<ViewerState>((set, get) => ({
   async open(id, at) {
     set({ loading: true, error: null, highlight: at.box });
     try {
-      const asset = get().asset?.video_id === id && get().asset?.status === 'completed' ? (get().asset as AssetDetail) : await getAsset(id);
+      const known = get().asset?.video_id === id && get().asset?.status === 'completed' ? (get().asset as AssetDetail) : null;
+      const first = known ? null : await early(id);
+      // A detail preloaded while still indexing is asked again (its report moves on).
+      const asset = known ?? (first!.asset.status === 'completed' ? first!.asset : await getAsset(id));
+      if (first && first.asset.status !== 'completed') ahead.delete(id);
       if (asset.kind === 'document') {
         const page = await getPage(id, Math.max(1, Math.min(at.page ?? 1, asset.page_count ?? 1)));
         set({ asset, page, moment: null, loading: false });
       } else {
-        const moment = await getRegionsAt(id, asset.kind === 'image' ? 0 : at.timestamp);
+        const t = asset.kind === 'image' ? 0 : at.timestamp;
+        const moment = t === 0 && first?.moment && first.asset.status === 'completed' ? first.moment : await getRegionsAt(id, t);
         const known = get().transcript;
         const transcript = asset.kind !== 'video' ? null : known?.video_id === id ? known : await getTranscript(id);
         set({ asset, page: null, moment, transcript, loading: false });
@@ -58,5 +81,23 @@ export const useViewer = create<ViewerState>((set, get) => ({
     } catch (err) {
       set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
     }
+  },
+  prefetch(id) {
+    void early(id)
+      .then(({ moment, asset }) => {
+        const src = moment?.frame_url ?? asset.thumbnail_url;
+        if (src) new Image().src = src;
+      })
+      .catch(() => undefined);
+  },
+  patch(change) {
+    const asset = get().asset;
+    if (asset) set({ asset: { ...asset, ...change } });
+    for (const [id, p] of ahead)
+      if (id === asset?.video_id)
+        ahead.set(
+          id,
+          p.then((x) => ({ ...x, asset: { ...x.asset, ...change } })),
+        );
   },
 }));

@@ -1,0 +1,189 @@
+// The selection bar: what can be done to the pictures selected in the library — favourite, rate,
+// put in or take out of a collection, index again, save their face regions as XMP, delete (with an
+// undo window). It replaces the library's header while anything is selected; Esc clears.
+import { useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useLibrary } from '../stores/library.ts';
+import { useCollections } from '../stores/collections.ts';
+import { attempt, useToasts } from '../stores/toasts.ts';
+import { reindexAsset, xmpOf } from '../api/collections.ts';
+import type { ListFilters } from '../api/videos.ts';
+
+/** Stages that can be run again from the bar (all of them, or one). */
+const REINDEX = ['all', 'ocr', 'faces', 'objects', 'captions', 'labels', 'transcript', 'speakers', 'people'] as const;
+
+/** A button that opens a small menu under it; Esc or a click elsewhere closes it. */
+function Menu({ label, children, testid }: { label: string; children: (close: () => void) => React.ReactNode; testid?: string }) {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setOpen(false);
+      }
+    };
+    window.addEventListener('pointerdown', away);
+    window.addEventListener('keydown', esc, true);
+    return () => {
+      window.removeEventListener('pointerdown', away);
+      window.removeEventListener('keydown', esc, true);
+    };
+  }, [open]);
+  return (
+    <div className="menu" ref={box}>
+      <button aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)} data-testid={testid}>
+        {label} ▾
+      </button>
+      {open ? (
+        <div className="menu-list" role="group" aria-label={label}>
+          {children(() => setOpen(false))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function save(blob: Blob, name: string) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+export function SelectionBar({ filters }: { filters: ListFilters }) {
+  const { selected, items, clearSelection, remove, mark } = useLibrary(
+    useShallow((s) => ({ selected: s.selected, items: s.items, clearSelection: s.clearSelection, remove: s.remove, mark: s.mark })),
+  );
+  const { list, load, add, removeFrom } = useCollections(useShallow((s) => ({ list: s.list, load: s.load, add: s.add, removeFrom: s.removeFrom })));
+  const [naming, setNaming] = useState(false);
+  useEffect(() => void (list ?? load()), [list, load]);
+  const ids = [...selected];
+  const chosen = ids.map((id) => items[id]).filter(Boolean);
+  const allFavourite = chosen.length > 0 && chosen.every((a) => a.favorite);
+  const owned = chosen.filter((a) => a.owned).map((a) => a.video_id);
+  const photos = chosen.filter((a) => a.kind === 'image' && a.owned);
+  const inCollection = filters.collection_id;
+
+  return (
+    <header className="section-head selection-bar" role="toolbar" aria-label="selection" data-testid="selection-bar">
+      <button className="icon" aria-label="clear selection (Esc)" onClick={clearSelection}>
+        ×
+      </button>
+      <strong data-testid="selection-count">{ids.length} selected</strong>
+      <span className="spacer" />
+      <button aria-pressed={allFavourite} onClick={() => void mark(ids, { favorite: !allFavourite })}>
+        {allFavourite ? '♥ Unfavourite' : '♡ Favourite'}
+      </button>
+      <label className="chip">
+        Rating
+        <select
+          aria-label="set rating"
+          value=""
+          onChange={(e) => e.target.value && void mark(ids, { rating: e.target.value === 'none' ? null : Number(e.target.value) })}
+        >
+          <option value="">…</option>
+          <option value="none">none</option>
+          {[1, 2, 3, 4, 5].map((n) => (
+            <option key={n} value={n}>
+              {'★'.repeat(n)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Menu label="Add to collection" testid="add-to-collection">
+        {(close) => (
+          <>
+            {(list ?? []).map((c) => (
+              <button
+                key={c.collection_id}
+                className="menu-item"
+                onClick={() => {
+                  close();
+                  void add({ id: c.collection_id }, ids).then((ok) => ok && clearSelection());
+                }}
+              >
+                {c.name} <small>{c.asset_count}</small>
+              </button>
+            ))}
+            {naming ? (
+              <form
+                className="menu-item"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  const name = new FormData(e.currentTarget).get('name')?.toString().trim();
+                  if (!name) return;
+                  setNaming(false);
+                  close();
+                  void add({ name }, ids).then((ok) => ok && clearSelection());
+                }}
+              >
+                <input name="name" aria-label="new collection name" placeholder="Name" autoFocus />
+              </form>
+            ) : (
+              <button className="menu-item" onClick={() => setNaming(true)}>
+                New collection…
+              </button>
+            )}
+          </>
+        )}
+      </Menu>
+      {inCollection ? (
+        <button onClick={() => void removeFrom(inCollection, ids).then((ok) => ok && (clearSelection(), void useLibrary.getState().load()))}>
+          Remove from collection
+        </button>
+      ) : null}
+      <Menu label="Re-index">
+        {(close) =>
+          REINDEX.map((stage) => (
+            <button
+              key={stage}
+              className="menu-item"
+              disabled={!owned.length}
+              onClick={() => {
+                close();
+                void (async () => {
+                  let n = 0;
+                  for (const id of owned) if (await attempt('Re-indexing', () => reindexAsset(id, stage === 'all' ? undefined : [stage]))) n++;
+                  useToasts.getState().push('info', `Indexing ${n} item(s) again${stage === 'all' ? '' : ` (${stage})`}.`);
+                  void useLibrary.getState().load();
+                })();
+              }}
+            >
+              {stage === 'all' ? 'Every stage' : stage}
+            </button>
+          ))
+        }
+      </Menu>
+      <button
+        disabled={!photos.length}
+        title="Save the named faces of the selected photos as XMP sidecars (MWG regions)"
+        onClick={() =>
+          void (async () => {
+            for (const a of photos) {
+              const blob = await attempt(`XMP of ${a.file_name}`, () => xmpOf(a.video_id));
+              if (blob) save(blob, `${a.file_name}.xmp`);
+            }
+          })()
+        }
+      >
+        Export XMP
+      </button>
+      <button
+        className="danger"
+        disabled={!owned.length}
+        onClick={() => {
+          const others = ids.length - owned.length;
+          const text = `Delete ${owned.length === 1 ? '1 item' : `${owned.length} items`} from the index?${others ? ` (${others} shared into this workspace stay.)` : ''} Files indexed in place stay on disk.`;
+          if (window.confirm(text)) remove(owned);
+        }}
+      >
+        Delete
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,81 @@
+// The keyboard shortcut sheet: `?` opens it anywhere (not while typing), Esc closes it.
+import { useEffect, useRef, useState } from 'react';
+
+export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
+  [
+    'Everywhere',
+    [
+      ['/', 'search'],
+      ['?', 'this sheet'],
+      ['Esc', 'close, clear the selection, back from the viewer'],
+      ['Alt ← / Alt →', 'back / forward'],
+    ],
+  ],
+  [
+    'Library',
+    [
+      ['← → ↑ ↓', 'move between pictures'],
+      ['Enter', 'open'],
+      ['Space', 'select'],
+      ['Shift-click', 'select a range'],
+      ['Ctrl/Cmd A', 'select all'],
+      ['Ctrl + / Ctrl −', 'bigger / smaller pictures'],
+    ],
+  ],
+  [
+    'Viewer',
+    [
+      ['← →', 'previous / next'],
+      ['i', 'info panel'],
+      ['f', 'favourite'],
+      ['0 – 5', 'rating'],
+      ['z or double-click', 'zoom to 1:1 and back; wheel zooms, drag pans'],
+      ['Delete', 'delete (with undo)'],
+    ],
+  ],
+];
+
+export function ShortcutSheet() {
+  const [open, setOpen] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '?' || (e.target as HTMLElement).closest('input, textarea, select')) return;
+      e.preventDefault();
+      setOpen(true);
+    };
+    // The desktop window's Help menu asks for it too.
+    const onAsk = () => setOpen(true);
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('media-index:shortcuts', onAsk);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('media-index:shortcuts', onAsk);
+    };
+  }, []);
+  useEffect(() => {
+    if (open && dialog.current && !dialog.current.open) dialog.current.showModal();
+  }, [open]);
+  if (!open) return null;
+  return (
+    <dialog ref={dialog} className="shortcuts" aria-label="keyboard shortcuts" onClose={() => setOpen(false)}>
+      <h2>Keyboard shortcuts</h2>
+      {SHORTCUTS.map(([group, keys]) => (
+        <section key={group}>
+          <h3>{group}</h3>
+          <dl>
+            {keys.map(([k, what]) => (
+              <div key={k}>
+                <dt>
+                  <kbd>{k}</kbd>
+                </dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      ))}
+      <button onClick={() => setOpen(false)}>Close</button>
+    </dialog>
+  );
+}

@@ -1,0 +1,44 @@
+// What indexing is doing (the top bar's indicator): polled while anything is indexing, then quiet.
+// Its panel lists what failed and why, with a retry, and pauses or resumes the indexing.
+import { create } from 'zustand';
+import { getActivity, pauseIndexing, retryFailed, type Activity } from '../api/collections.ts';
+import { attempt, useToasts } from './toasts.ts';
+
+interface ActivityState {
+  activity: Activity | null;
+  /** Starts polling (a file added, a page listed something processing); it stops once nothing is left. */
+  watch(): void;
+  refresh(): Promise<void>;
+  pause(paused: boolean): Promise<void>;
+  retry(): Promise<void>;
+}
+
+const POLL_MS = 1500;
+let timer: ReturnType<typeof setTimeout> | null = null;
+/** Called when something finished indexing: the library reloads what it shows. */
+let onFinished: (() => void) | null = null;
+export const whenIndexed = (fn: () => void) => (onFinished = fn);
+
+export const useActivity = create<ActivityState>((set, get) => ({
+  activity: null,
+  watch() {
+    if (!timer) timer = setTimeout(() => void get().refresh(), 300);
+  },
+  async refresh() {
+    timer = null;
+    const before = get().activity;
+    const activity = await getActivity().catch(() => null);
+    if (!activity) return;
+    set({ activity });
+    if (before && activity.assets.done > before.assets.done) onFinished?.();
+    if (activity.assets.processing > 0 && !activity.paused) timer = setTimeout(() => void get().refresh(), POLL_MS);
+  },
+  async pause(paused) {
+    if (await attempt(paused ? 'Pausing' : 'Resuming', () => pauseIndexing(paused))) await get().refresh();
+  },
+  async retry() {
+    const r = await attempt('Retrying', () => retryFailed());
+    if (r) useToasts.getState().push('info', r.requeued ? `Indexing ${r.requeued} file(s) again.` : 'Nothing to retry.');
+    get().watch();
+  },
+}));
