@@ -118,7 +118,7 @@ export function datedPhotos(dir: string): string[] {
   });
 }
 
-/** A photo the test makes (`make` writes it), added with the browser's file chooser and indexed: its card. */
+/** A photo the test makes (`make` writes it), added with the browser's file chooser and indexed: its tile. */
 export async function addMadePhoto(page: Page, name: string, make: (file: string) => Promise<unknown>) {
   const dir = tempDir('mi-e2e-made-');
   try {
@@ -126,7 +126,7 @@ export async function addMadePhoto(page: Page, name: string, make: (file: string
     await make(file);
     await page.getByRole('link', { name: 'Library' }).click();
     await page.getByTestId('files-input').setInputFiles(file);
-    const card = page.locator('[data-asset][data-status=completed]', { hasText: name });
+    const card = page.locator(`[data-asset][data-status=completed][data-name="${name}"]`);
     await card.waitFor({ timeout: 120_000 });
     return card;
   } finally {

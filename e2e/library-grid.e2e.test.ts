@@ -139,7 +139,9 @@ describe('the library as a photo library', () => {
     // Its pictures are shown, their page loaded on the way.
     await page.waitForFunction(() => {
       const box = document.querySelector('[data-testid=timeline]')!.getBoundingClientRect();
-      const shown = [...document.querySelectorAll('[role=gridcell][data-asset]')].filter((t) => t.getBoundingClientRect().top < box.bottom && t.getBoundingClientRect().bottom > box.top);
+      const shown = [...document.querySelectorAll('[role=gridcell][data-asset]')].filter(
+        (t) => t.getBoundingClientRect().top < box.bottom && t.getBoundingClientRect().bottom > box.top,
+      );
       return shown.length > 0 && shown.every((t) => t.querySelector('img'));
     });
   }, 60_000);
@@ -215,7 +217,9 @@ describe('the library as a photo library', () => {
     const before = await page.getByTestId('timeline').evaluate((el) => el.scrollTop);
     const visible = await page.evaluate(() => {
       const box = document.querySelector('[data-testid=timeline]')!.getBoundingClientRect();
-      return [...document.querySelectorAll('[role=gridcell][data-asset]')].find((t) => t.getBoundingClientRect().top > box.top + 10)!.getAttribute('data-asset');
+      return [...document.querySelectorAll('[role=gridcell][data-asset]')]
+        .find((t) => t.getBoundingClientRect().top > box.top + 10)!
+        .getAttribute('data-asset');
     });
     await page.locator(`[data-asset="${visible}"]`).click();
     await page.getByTestId('viewer').waitFor();

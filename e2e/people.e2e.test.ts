@@ -187,7 +187,7 @@ describe('People', () => {
     const john = await namedJohn(app.t, key);
     const { page, shot } = await app.open(key);
     const card = await addMadePhoto(page, 'small-john-2.jpg', smallJohn(40));
-    await card.locator('.card-open').click();
+    await card.click();
     await page.getByTestId('viewer').filter({ hasText: 'small-john-2.jpg' }).waitFor();
     // Clicking the face box goes to its field.
     await page.locator('.box-face').first().click();

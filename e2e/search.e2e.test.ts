@@ -46,7 +46,8 @@ describe('search and answers', () => {
     expect(await page.locator('.passages li.current').textContent()).toMatch(/Down, down, down/);
     expect(await page.locator('.box-passage').count()).toBeGreaterThan(3);
     expect(await page.locator('.box-hit').count()).toBe(1);
-    await page.keyboard.press('ArrowRight');
+    // Pages turn with PageDown (← and → step through the results it was opened from).
+    await page.keyboard.press('PageDown');
     await page.getByLabel('page number').and(page.locator('[value="6"]')).waitFor();
     // Page 6 is drawn on this first request (text pages are rendered lazily).
     await page.waitForFunction(() => {

@@ -59,8 +59,8 @@ describe('settings', () => {
       await row.getByText('files of type .bin are not supported').waitFor();
       await shot('settings-libraries');
       await page.getByRole('link', { name: 'Library' }).click();
-      await page.locator('[data-asset]', { hasText: 'itinerary.docx' }).waitFor();
-      await page.locator('[data-asset]', { hasText: 'tickets.pdf' }).waitFor();
+      await page.locator('[data-asset][data-name="itinerary.docx"]').waitFor();
+      await page.locator('[data-asset][data-name="tickets.pdf"]').waitFor();
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

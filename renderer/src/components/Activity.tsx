@@ -71,7 +71,10 @@ export function ActivityIndicator() {
               <ul className="plain uploads">
                 {uploads.map((u) => (
                   <li key={u.key} className={`upload upload-${u.state}`} data-state={u.state}>
-                    <span className="upload-name">{u.name}</span> <small>{size(u.size)}</small>{' '}
+                    <span className="upload-name" title={u.name}>
+                      {u.name}
+                    </span>
+                    <small>{size(u.size)}</small>
                     {u.state === 'failed' ? (
                       <span className="error">{u.error}</span>
                     ) : (

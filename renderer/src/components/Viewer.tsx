@@ -287,7 +287,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
           ))}
         </span>
         <button className="icon" aria-pressed={info} aria-label="info panel (i)" onClick={() => setInfo(!info)}>
-          ⓘ
+          i
         </button>
         {window.mediaIndex && asset.owned ? <button onClick={() => void window.mediaIndex?.reveal(asset.video_id)}>Show in folder</button> : null}
         <div className="layers">

@@ -273,6 +273,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
           try {
             const ack = await uploadAsset(f, (p) => patchUpload(u.key, { progress: p }));
             patchUpload(u.key, { state: 'done', progress: 1, videoId: ack.video_id });
+            useActivity.getState().watch();
           } catch (err) {
             patchUpload(u.key, { state: 'failed', error: (err as Error).message });
           }
