@@ -1,9 +1,11 @@
 // The desktop shell: one instance, one window. It starts the local service (the same server as
 // headless, on a free loopback port, indexer processes as Electron utility processes), gives the
 // window a key of its own through the preload, answers the few things a sandboxed page cannot do
-// (native pickers that index files in place, reveal in folder) and shuts everything down on quit.
+// (native pickers that index files in place, reveal in folder), puts up the application menu,
+// opens the window where it was left, and shuts everything down on quit.
+import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, shell, type IpcMainInvokeEvent } from 'electron';
 import { loadConfig, type Config } from '../server/config.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { AuthService } from '../server/services/auth.service.ts';
@@ -11,6 +13,8 @@ import { collectFiles } from '../server/media/collect.ts';
 import { utilityLauncher } from './utility-launcher.ts';
 import { guardNavigation, windowOptions } from './window.ts';
 import { CHANNELS } from './channels.ts';
+import { menuTemplate, toElectron, type MenuCommand } from './menu.ts';
+import { placeable } from './window-state.ts';
 import type { BridgeCall, DesktopBridge, PickResult } from '../server/contract/desktop.ts';
 
 const WORKSPACE = 'default';
@@ -27,6 +31,8 @@ export interface ShellOptions {
 export interface RunningShell {
   server: RunningServer;
   window: BrowserWindow;
+  /** Runs a menu command (as its click does). */
+  menu(command: MenuCommand): Promise<void>;
 }
 
 /**
@@ -106,7 +112,60 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
     return true;
   });
 
-  win = new BrowserWindow(windowOptions(opts.preload));
+  // The window where it was left (a display still showing it), and kept when it moves or closes.
+  const stateFile = path.join(app.getPath('userData'), 'window-state.json');
+  const savedState = () => {
+    try {
+      return JSON.parse(fs.readFileSync(stateFile, 'utf8')) as unknown;
+    } catch {
+      return null;
+    }
+  };
+  const saved = placeable(
+    savedState(),
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  win = new BrowserWindow({ ...windowOptions(opts.preload), ...(saved?.bounds ?? {}) });
+  if (saved?.maximized) win.maximize();
+  const keepState = () => {
+    if (!win || win.isMinimized()) return;
+    try {
+      fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+      fs.writeFileSync(stateFile, JSON.stringify({ bounds: win.getNormalBounds(), maximized: win.isMaximized() }));
+    } catch (err) {
+      log(`the window's place was not kept: ${(err as Error).message}`);
+    }
+  };
+  let moved: ReturnType<typeof setTimeout> | null = null;
+  const later = () => {
+    if (moved) clearTimeout(moved);
+    moved = setTimeout(keepState, 500);
+  };
+  win.on('resize', later);
+  win.on('move', later);
+  win.on('close', keepState);
+
+  // The menu's commands: pickers run here; the page is told to go somewhere or show something.
+  const inPage = (js: string) => void win?.webContents.executeJavaScript(js).catch(() => undefined);
+  const added = () => inPage("window.dispatchEvent(new Event('media-index:added'))");
+  const run = async (command: MenuCommand) => {
+    if (!win) return;
+    if (command === 'addFiles' || command === 'addFolder') {
+      const r = await dialog.showOpenDialog(win, {
+        title: command === 'addFiles' ? 'Index files' : 'Index a folder',
+        properties: command === 'addFiles' ? ['openFile', 'multiSelections'] : ['openDirectory'],
+      });
+      if (!r.canceled) {
+        await indexPaths(r.filePaths);
+        added();
+      }
+    } else if (command === 'settings') inPage("window.location.hash = '#/settings'");
+    else if (command === 'back') inPage('history.back()');
+    else if (command === 'forward') inPage('history.forward()');
+    else if (command === 'shortcuts') inPage("window.dispatchEvent(new Event('media-index:shortcuts'))");
+  };
+  Menu.setApplicationMenu(Menu.buildFromTemplate(toElectron(menuTemplate(process.platform), (c) => void run(c))));
+
   guardNavigation(win, server.url);
   win.once('ready-to-show', () => win?.show());
   win.on('closed', () => (win = null));
@@ -123,5 +182,5 @@ export async function runShell(opts: ShellOptions): Promise<RunningShell | null>
   });
 
   await win.loadURL(`${server.url}/`);
-  return { server, window: win };
+  return { server, window: win, menu: run };
 }

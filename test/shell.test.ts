@@ -15,6 +15,8 @@ const fake = vi.hoisted(() => {
       options: Record<string, unknown>;
       webContents: EventEmitter & { openHandler?: (d: { url: string }) => unknown };
       loadURL: Mock<(...args: unknown[]) => unknown>;
+      bounds: { x: number; y: number; width: number; height: number };
+      emit(event: string): boolean;
     }>,
     handlers: new Map<string, (...args: unknown[]) => unknown>(),
     children: [] as Array<EventEmitter & { pid: number; sent: unknown[]; modulePath: string; options: Record<string, unknown> }>,
@@ -23,6 +25,9 @@ const fake = vi.hoisted(() => {
     openExternal: null as unknown as Mock<(...args: unknown[]) => unknown>,
     showItemInFolder: null as unknown as Mock<(...args: unknown[]) => unknown>,
     showOpenDialog: null as unknown as Mock<(...args: unknown[]) => unknown>,
+    userData: '',
+    menu: null as unknown,
+    scripts: [] as string[],
   };
   return state;
 });
@@ -35,6 +40,7 @@ vi.mock('electron', async () => {
     quit: (...a: unknown[]) => fake.quit(...a),
     exit: () => {},
     commandLine: { getSwitchValue: () => '' },
+    getPath: () => fake.userData,
   });
   fake.app = app;
   class BrowserWindow extends Emitter {
@@ -44,10 +50,21 @@ vi.mock('electron', async () => {
       super();
       const wc = new Emitter() as BrowserWindow['webContents'];
       wc.setWindowOpenHandler = (fn) => (wc.openHandler = fn);
+      Object.assign(wc, { executeJavaScript: async (js: string) => void fake.scripts.push(js) });
       this.webContents = wc;
+      const o = options as { x?: number; y?: number; width: number; height: number };
+      this.bounds = { x: o.x ?? 0, y: o.y ?? 0, width: o.width, height: o.height };
       fake.windows.push(this as never);
     }
+    bounds = { x: 0, y: 0, width: 0, height: 0 };
     show() {}
+    maximize() {}
+    isMaximized() {
+      return false;
+    }
+    getNormalBounds() {
+      return this.bounds;
+    }
     focus() {}
     restore() {}
     isMinimized() {
@@ -58,6 +75,8 @@ vi.mock('electron', async () => {
   return {
     app,
     BrowserWindow,
+    Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => (fake.menu = m) },
+    screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }] },
     ipcMain: {
       handle: (ch: string, fn: (...a: unknown[]) => unknown) => fake.handlers.set(ch, fn),
       removeHandler: (ch: string) => fake.handlers.delete(ch),
@@ -96,6 +115,9 @@ describe('desktop shell', () => {
     fake.showItemInFolder = vi.fn();
     fake.showOpenDialog = vi.fn();
     fake.app.removeAllListeners();
+    fake.userData = data;
+    fake.menu = null;
+    fake.scripts = [];
     running = null;
   });
   afterEach(async () => {
@@ -191,6 +213,39 @@ describe('desktop shell', () => {
     fake.showOpenDialog.mockResolvedValue({ canceled: true, filePaths: [] });
     expect(await fake.handlers.get(CHANNELS.pickLibraryFolder)!(fromWindow(`${running!.server.url}/`))).toBeNull();
     expect(await fake.handlers.get(CHANNELS.pickLibraryFolder)!(fromWindow('https://evil.example/'))).toBeNull();
+  });
+
+  it('puts up the menu: its commands pick and index files, go to settings, back and forward, show the shortcuts', async () => {
+    running = await start();
+    const menu = fake.menu as Array<{ label?: string; role?: string; submenu?: Array<{ label?: string; click?: () => void }> }>;
+    expect(menu.map((m) => m.label ?? m.role)).toEqual(expect.arrayContaining(['File', 'View', 'help']));
+    const file = path.join(CORPUS, 'scenes/skimage/coffee.png');
+    fake.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: [file] });
+    await running!.menu('addFiles');
+    expect((fake.showOpenDialog.mock.calls[0][1] as { properties: string[] }).properties).toContain('openFile');
+    const indexed = running!.server.store.db.prepare('SELECT COUNT(*) AS n FROM assets WHERE stored_path = ?').get(file) as { n: number };
+    expect(indexed.n).toBe(1);
+    for (const c of ['settings', 'back', 'forward', 'shortcuts'] as const) await running!.menu(c);
+    expect(fake.scripts).toEqual([
+      "window.dispatchEvent(new Event('media-index:added'))",
+      "window.location.hash = '#/settings'",
+      'history.back()',
+      'history.forward()',
+      "window.dispatchEvent(new Event('media-index:shortcuts'))",
+    ]);
+  });
+
+  it('opens the window where it was left', async () => {
+    running = await start();
+    const win = fake.windows[0];
+    expect(win.bounds).toMatchObject({ width: 1280, height: 800 });
+    win.bounds = { x: 200, y: 120, width: 1500, height: 950 };
+    win.emit('close');
+    await running!.server.close();
+    fake.windows = [];
+    fake.app.removeAllListeners();
+    running = await start();
+    expect(fake.windows[0].bounds).toEqual({ x: 200, y: 120, width: 1500, height: 950 });
   });
 
   it('on quit revokes the window key, stops the server and the indexers, then quits', async () => {

@@ -150,6 +150,11 @@ export const useLibrary = create<LibraryState>((set, get) => {
     set({ hidden: get().hidden.filter((h) => !ids.includes(h)) });
     await get().load();
   };
+  // The desktop window's File menu indexed files: show them, and their progress.
+  globalThis.addEventListener?.('media-index:added', () => {
+    void get().load();
+    useActivity.getState().watch();
+  });
   // Leaving the page sends what waits in the undo window.
   globalThis.addEventListener?.('pagehide', () => {
     for (const id of pendingDeletes.keys()) void deleteAsset(id).catch(() => undefined);
