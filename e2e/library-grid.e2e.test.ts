@@ -270,4 +270,38 @@ describe('the library as a photo library', () => {
     await expect.poll(async () => (await app.t.api('GET', `/videos/${first[0]}`, { key })).body.data).toMatchObject({ favorite: true, rating: 4 });
     await page.keyboard.press('i');
   }, 60_000);
+
+  it('works with the keyboard alone: one tab stop for the grid, arrows, Space selects, Enter opens, ? shows the shortcuts', async () => {
+    const { page, shot } = await app.open(key);
+    await tiles(page).first().locator('img').waitFor();
+    // Tab from the size slider (the last control of the header before the buttons) reaches the grid once.
+    await page.getByLabel('picture size').focus();
+    let focused = '';
+    for (let i = 0; i < 6 && focused !== 'gridcell'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName ?? '');
+    }
+    expect(focused).toBe('gridcell');
+    expect(await page.locator('[role=gridcell][tabindex="0"]').count()).toBe(1);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-offset'))).toBe('2');
+    await page.keyboard.press('ArrowDown');
+    const below = Number(await page.evaluate(() => document.activeElement?.getAttribute('data-offset')));
+    expect(below).toBeGreaterThan(2);
+    await page.keyboard.press(' ');
+    expect(await page.getByTestId('selection-count').textContent()).toBe('1 selected');
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('selection-bar').count()).toBe(0);
+    const id = await page.evaluate(() => document.activeElement?.getAttribute('data-asset'));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((x) => window.location.hash.startsWith(`#/view/${x}`), id);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'keyboard shortcuts' }).waitFor();
+    await shot('shortcuts');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'keyboard shortcuts' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.location.hash.startsWith('#/library'));
+  }, 60_000);
 });

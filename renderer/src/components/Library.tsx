@@ -3,7 +3,7 @@
 // virtualized, so 50,000 pictures scroll as smoothly as 50. Pictures are selected by hover
 // checkbox, Shift-range, a month's heading or Ctrl/Cmd-A, and acted on from the selection bar.
 // The grid is one tab stop: arrows move, Enter opens, Space selects. Drop files or folders anywhere.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { PAGE, useLibrary } from '../stores/library.ts';
@@ -73,7 +73,8 @@ export function rowsOf(months: Months | null, layout: Layout | null, width: numb
   return rows;
 }
 
-function Tile({
+/** A picture of the grid (memoized: scrolling re-renders only the rows that appear). */
+const Tile = memo(function Tile({
   a,
   id,
   offset,
@@ -164,7 +165,7 @@ function Tile({
       ) : null}
     </div>
   );
-}
+});
 
 /** The month under a fraction of the timeline's height. */
 function monthAt(marks: Array<{ month: string; label: string; at: number; row: number }>, fraction: number) {
@@ -180,14 +181,33 @@ function monthAt(marks: Array<{ month: string; label: string; at: number; row: n
  */
 function Scrubber({
   marks,
-  position,
+  scroller,
+  total,
   onJump,
 }: {
   marks: Array<{ month: string; label: string; at: number; row: number }>;
-  position: number;
+  scroller: React.RefObject<HTMLDivElement | null>;
+  total: number;
   onJump(row: number): void;
 }) {
   const bar = useRef<HTMLDivElement>(null);
+  // Where the timeline is, followed here (once a frame) so that scrolling re-renders the scrubber alone.
+  const [position, setPosition] = useState(0);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let frame = 0;
+    const on = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setPosition(total ? el.scrollTop / total : 0));
+    };
+    on();
+    el.addEventListener('scroll', on, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      el.removeEventListener('scroll', on);
+    };
+  }, [scroller, total]);
   const [hover, setHover] = useState<{ y: number; label: string } | null>(null);
   const [dragging, setDragging] = useState(false);
   const height = bar.current?.clientHeight ?? 600;
@@ -276,6 +296,7 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
       months: s.months,
       layout: s.layout,
       items: s.items,
+      version: s.itemsVersion,
       density: s.density,
       selected: s.selected,
       lastViewed: s.lastViewed,
@@ -317,6 +338,8 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (rows[i]?.kind === 'month' ? MONTH_ROW_H : (rows[i] as { height: number }).height + GAP),
     overscan: 3,
+    // Scrolling renders with the next frame, not synchronously inside each scroll event.
+    useFlushSync: false,
   });
   useEffect(() => virtual.measure(), [rows, virtual]);
 
@@ -343,6 +366,7 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
 
   const [cursor, setCursor] = useState(0);
   const selecting = selected.size > 0;
+  const jump = useCallback((row: number) => virtual.scrollToIndex(row, { align: 'start' }), [virtual]);
   const ids = useMemo(() => layout?.ids ?? [], [layout]);
 
   const open = useCallback(
@@ -429,17 +453,9 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
     });
     return out;
   }, [rows, total]);
-  const [position, setPosition] = useState(0);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const on = () => setPosition(total ? el.scrollTop / total : 0);
-    el.addEventListener('scroll', on, { passive: true });
-    return () => el.removeEventListener('scroll', on);
-  }, [total]);
 
   return (
-    <div className="timeline">
+    <div className={`timeline ${selecting ? 'selecting' : ''}`}>
       <div
         className="timeline-scroll"
         ref={scroller}
@@ -488,7 +504,7 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
                         <Tile
                           key={id}
                           id={id}
-                          a={items[id]}
+                          a={items.get(id)}
                           offset={offset}
                           width={w}
                           height={row.height}
@@ -508,7 +524,7 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
           })}
         </div>
       </div>
-      {marks.length ? <Scrubber marks={marks} position={position} onJump={(row) => virtual.scrollToIndex(row, { align: 'start' })} /> : null}
+      {marks.length ? <Scrubber marks={marks} scroller={scroller} total={total} onJump={jump} /> : null}
       <SelectAllKeys ids={ids} onAll={() => select(ids, true, ids.at(-1) ?? null)} onNone={clearSelection} />
     </div>
   );

@@ -57,13 +57,13 @@ function save(blob: Blob, name: string) {
 
 export function SelectionBar({ filters }: { filters: ListFilters }) {
   const { selected, items, clearSelection, remove, mark } = useLibrary(
-    useShallow((s) => ({ selected: s.selected, items: s.items, clearSelection: s.clearSelection, remove: s.remove, mark: s.mark })),
+    useShallow((s) => ({ selected: s.selected, items: s.items, version: s.itemsVersion, clearSelection: s.clearSelection, remove: s.remove, mark: s.mark })),
   );
   const { list, load, add, removeFrom } = useCollections(useShallow((s) => ({ list: s.list, load: s.load, add: s.add, removeFrom: s.removeFrom })));
   const [naming, setNaming] = useState(false);
   useEffect(() => void (list ?? load()), [list, load]);
   const ids = [...selected];
-  const chosen = ids.map((id) => items[id]).filter(Boolean);
+  const chosen = ids.map((id) => items.get(id)).filter((a) => a !== undefined);
   const allFavourite = chosen.length > 0 && chosen.every((a) => a.favorite);
   const owned = chosen.filter((a) => a.owned).map((a) => a.video_id);
   const photos = chosen.filter((a) => a.kind === 'image' && a.owned);

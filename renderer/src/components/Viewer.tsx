@@ -169,14 +169,14 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     if (!asset?.video_id) return;
     const before = { favorite: asset.favorite, rating: asset.rating };
     useViewer.getState().patch(m);
-    const item = useLibrary.getState().items[asset.video_id];
-    if (item) useLibrary.setState({ items: { ...useLibrary.getState().items, [asset.video_id]: { ...item, ...m } } });
+    const item = useLibrary.getState().items.get(asset.video_id);
+    if (item) useLibrary.getState().putItems([{ ...item, ...m }]);
     if (!(await attempt('Saving', () => markAssets([asset.video_id], m)))) useViewer.getState().patch(before);
   };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
-      if (target.closest('input, textarea, select, [role=dialog], dialog') || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (target.closest?.('input, textarea, select, [role=dialog], dialog') || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
       const list = steps.length > 0;
       const keys: Record<string, () => void> = {
         ArrowRight: () => (list ? step(1) : page && page.page < page.page_count && turn(page.page + 1)),

@@ -37,8 +37,11 @@ interface LibraryState {
   facets: Facets | null;
   total: number;
   loaded: boolean;
-  /** Items by id, as their pages load. */
-  items: Record<string, AssetListItem>;
+  /** Items by id, as their pages load: one map kept (a page adds to it), `itemsVersion` telling views it changed. */
+  items: Map<string, AssetListItem>;
+  itemsVersion: number;
+  /** Puts items in the map (a page loaded, a mark changed). */
+  putItems(list: AssetListItem[]): void;
   /** Changes whenever the list starts over (filters, a reload): views key their caches by it. */
   generation: number;
   /** Ids deleted in the undo window: off the timeline, not yet sent. */
@@ -96,9 +99,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       const r = await listTimeline(filters, PAGE, n * PAGE).catch(() => null);
       if (!r || get().generation !== generation) return;
       loadedPages.add(tag);
-      const items = { ...get().items };
-      for (const a of r.items) items[a.video_id] = a;
-      set({ items });
+      get().putItems(r.items);
       if (r.items.some((a) => a.status === 'processing')) useActivity.getState().watch();
     } finally {
       inFlight.delete(tag);
@@ -168,7 +169,13 @@ export const useLibrary = create<LibraryState>((set, get) => {
     facets: null,
     total: 0,
     loaded: false,
-    items: {},
+    items: new Map(),
+    itemsVersion: 0,
+    putItems(list) {
+      const items = get().items;
+      for (const a of list) items.set(a.video_id, a);
+      set({ itemsVersion: get().itemsVersion + 1 });
+    },
     generation: 0,
     hidden: [],
     selected: new Set(),
@@ -255,16 +262,11 @@ export const useLibrary = create<LibraryState>((set, get) => {
       });
     },
     async mark(ids, m) {
-      const before = ids.map((id) => get().items[id]).filter(Boolean);
-      const items = { ...get().items };
-      for (const a of before)
-        items[a.video_id] = { ...a, ...(m.favorite !== undefined ? { favorite: m.favorite } : {}), ...(m.rating !== undefined ? { rating: m.rating } : {}) };
-      set({ items });
+      const before = ids.map((id) => get().items.get(id)).filter((a): a is AssetListItem => Boolean(a));
+      get().putItems(before.map((a) => ({ ...a, ...(m.favorite !== undefined ? { favorite: m.favorite } : {}), ...(m.rating !== undefined ? { rating: m.rating } : {}) })));
       const ok = await attempt('Saving', () => markAssets(ids, m));
       if (!ok) {
-        const undo = { ...get().items };
-        for (const a of before) undo[a.video_id] = a;
-        set({ items: undo });
+        get().putItems(before);
       }
     },
     async upload(files) {

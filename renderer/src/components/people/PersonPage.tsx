@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { usePeople } from '../../stores/people.ts';
 import { useNav, viewHash } from '../../stores/nav.ts';
+import { stepHash, useBrowse } from '../../stores/browse.ts';
 import { all } from '../../stores/selection.ts';
 import type { FaceSuggestion } from '../../api/people.ts';
 import { FaceGrid, FaceThumb } from './FaceGrid.tsx';
@@ -171,8 +172,13 @@ export function PersonPage({ id, params }: { id: string; params: URLSearchParams
         onSelection={a.select}
         onMore={a.moreFaces}
         onOpen={(g) => {
-          const f = faces.find((x) => x.face_id === g.face_id);
-          if (f) go(viewHash(f.video_id, { page: f.page, timestamp: f.timestamp, box: f.box }));
+          // ← and → in the viewer step through this person's faces, Esc comes back here.
+          const steps = faces.map((x) => ({ id: x.video_id, hash: viewHash(x.video_id, { page: x.page, timestamp: x.timestamp, box: x.box }) }));
+          const at = faces.findIndex((x) => x.face_id === g.face_id);
+          if (at < 0) return;
+          const from = window.location.hash;
+          useBrowse.getState().begin(from, steps);
+          go(stepHash(steps[at], from));
         }}
         tile={104}
       />
