@@ -112,6 +112,8 @@ export function App() {
   if (status === 'starting') return <p className="empty">Connecting…</p>;
   if (status === 'needs_key') return <Connect />;
   const section = route.screen === 'person' ? 'people' : route.screen;
+  const from = route.screen === 'view' ? route.params.get('from') : null;
+  const behind = from?.startsWith('#/library') ? new URLSearchParams(from.split('?')[1] ?? '') : null;
   return (
     <div className="app">
       <header className="topbar">
@@ -145,7 +147,12 @@ export function App() {
         </button>
       </header>
       <main>
-        {route.screen === 'library' ? <Library params={route.params} /> : null}
+        {/* The timeline stays mounted behind a viewer opened from it: back is the same screen at once, scrolled where it was. */}
+        {route.screen === 'library' || behind ? (
+          <div className={route.screen === 'library' ? 'screen' : 'screen behind'} inert={route.screen !== 'library'}>
+            <Library params={route.screen === 'library' ? route.params : behind!} active={route.screen === 'library'} />
+          </div>
+        ) : null}
         {route.screen === 'search' ? <SearchView params={route.params} /> : null}
         {route.screen === 'ask' ? <Ask params={route.params} /> : null}
         {route.screen === 'view' && route.id ? <Viewer id={route.id} params={route.params} /> : null}

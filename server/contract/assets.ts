@@ -195,6 +195,16 @@ export const AssetListQuery = z
     collection_id: z.string().min(1).max(100).optional(),
     /** `true`: only the workspace's favourites. */
     favorite: z.enum(['true', 'false']).optional(),
+    /**
+     * Up to 200 asset ids, comma-separated: these assets (those the workspace sees, under the other
+     * filters), in the order given; `limit`, `offset` and `order` do not apply. A page of a laid-out
+     * timeline (GET /videos/layout) is asked for by its ids.
+     */
+    ids: z
+      .string()
+      .max(200 * 41)
+      .regex(/^[\w-]+(,[\w-]+){0,199}$/, 'up to 200 ids, comma-separated')
+      .optional(),
   })
   .strict();
 export type AssetListQuery = z.infer<typeof AssetListQuery>;

@@ -974,6 +974,7 @@ export interface operations {
                 library_id?: string;
                 collection_id?: string;
                 favorite?: "true" | "false";
+                ids?: string;
             };
             header?: never;
             path?: never;

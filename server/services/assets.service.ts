@@ -209,9 +209,13 @@ export class AssetsService {
     auth: AuthContext,
     limit: number,
     offset: number,
-    opts: { order?: 'created' | 'taken_at'; filters?: SearchFilters } = {},
+    opts: { order?: 'created' | 'taken_at'; filters?: SearchFilters; ids?: string[] } = {},
   ): { items: AssetListValue[]; total: number } {
     const filters = this.filters.resolve(auth, [auth.workspaceId], opts.filters ?? {});
+    if (opts.ids) {
+      const rows = this.store.assets.listByIds(auth.workspaceId, opts.ids, filters);
+      return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total: rows.length };
+    }
     const { rows, total } = this.store.assets.listVisible(auth.workspaceId, limit, offset, { order: opts.order, filters });
     return { items: rows.map((a) => listItem(a, this.store.media.thumbnailOf(a.id))), total };
   }

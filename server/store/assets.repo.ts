@@ -190,6 +190,18 @@ export class AssetsRepo {
     return { ids, ratios };
   }
 
+  /** These assets, of those the workspace sees under the filters, in the order given (no sort: a page of a laid-out timeline). */
+  listByIds(workspaceId: string, ids: string[], filters: ResolvedFilters = {}): VisibleAsset[] {
+    const where = filterCondition(filters);
+    const rows = this.db
+      .prepare(
+        `SELECT ${SEEN_AS}, m.taken_at FROM json_each(@ids) j JOIN assets a ON a.id = j.value LEFT JOIN asset_metadata m ON m.asset_id = a.id
+         WHERE ${VISIBLE} AND (${where.sql}) ORDER BY j.key`,
+      )
+      .all({ ws: workspaceId, ids: JSON.stringify(ids), ...where.params }) as VisibleAsset[];
+    return rows.map((r) => decoded(r));
+  }
+
   /** How many assets the workspace sees per month taken (UTC), newest first; and how many have no date. */
   months(workspaceId: string, filters: ResolvedFilters = {}): { months: Array<{ month: string; count: number }>; undated: number } {
     const where = filterCondition(filters);

@@ -144,6 +144,17 @@ describe('collections, marks, layout and index activity', () => {
     expect(Buffer.from(await r.arrayBuffer()).equals(fs.readFileSync(corpus('scenes/skimage/chelsea.png')))).toBe(true);
   });
 
+  it('lists a page of the laid-out timeline by its ids, in their order, only those the workspace sees', async () => {
+    const order = [photos[2], photos[0], otherPhoto, photos[1]];
+    const r = await t.api('GET', `/videos?ids=${order.join(',')}`, { key });
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((a: { video_id: string }) => a.video_id)).toEqual([photos[2], photos[0], photos[1]]);
+    expect(r.body.pagination.total).toBe(3);
+    const tooMany = Array.from({ length: 201 }, (_, i) => `vid_${i}`).join(',');
+    expect((await t.api('GET', `/videos?ids=${tooMany}`, { key })).status).toBe(422);
+    expect((await t.api('GET', '/videos?ids=a,,b', { key })).status).toBe(422);
+  });
+
   it('lays out the whole timeline: every id in the list order, with its shape as shown', async () => {
     const layout = (await t.api('GET', '/videos/layout', { key })).body.data;
     const listed = (await t.api('GET', '/videos?order=taken_at&limit=200', { key })).body.data as Array<{ video_id: string; width: number; height: number }>;

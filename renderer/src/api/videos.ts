@@ -30,6 +30,9 @@ const path = (id: string) => ({ params: { path: { id } } });
 export const listAssets = (limit = 200, offset = 0) => list(api().GET('/api/v1/videos', { params: { query: { limit, offset } } }));
 export const listTimeline = (filters: ListFilters, limit: number, offset: number) =>
   list(api().GET('/api/v1/videos', { params: { query: { order: 'taken_at', limit, offset, ...narrowing(filters) } } }));
+/** These assets (a page of the laid-out timeline), in this order. */
+export const listByIds = (filters: ListFilters, ids: string[]) =>
+  list(api().GET('/api/v1/videos', { params: { query: { ids: ids.join(','), ...narrowing(filters) } } }));
 export const getMonths = (filters: ListFilters) => data(api().GET('/api/v1/videos/months', { params: { query: narrowing(filters) } }));
 export const getFacets = () => data(api().GET('/api/v1/videos/facets'));
 export const getAsset = (id: string) => data(api().GET('/api/v1/videos/{id}', path(id)));

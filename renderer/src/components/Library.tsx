@@ -290,7 +290,7 @@ function Scrubber({
   );
 }
 
-function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
+function Timeline({ hash, empty, active }: { hash: string; empty: string | null; active: boolean }) {
   const { months, layout, items, density, selected, lastViewed, key } = useLibrary(
     useShallow((s) => ({
       months: s.months,
@@ -356,6 +356,22 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
       if (top === undefined) virtual.scrollToIndex(rowOf[at], { align: 'center' });
     }
   }, [rows, key, lastViewed, layout, rowOf, virtual]);
+
+  // Back from the viewer (kept mounted behind it): the picture last seen in view, the keyboard on it.
+  const wasActive = useRef(active);
+  useLayoutEffect(() => {
+    if (active && !wasActive.current && lastViewed && layout) {
+      const at = layout.ids.indexOf(lastViewed);
+      const el = scroller.current;
+      if (at >= 0 && el) {
+        setCursor(at);
+        const row = rowOf[at];
+        const shown = virtual.getVirtualItems().some((v) => v.index === row && v.start >= el.scrollTop && v.end <= el.scrollTop + el.clientHeight);
+        if (!shown) virtual.scrollToIndex(row, { align: 'center' });
+      }
+    }
+    wasActive.current = active;
+  }, [active, lastViewed, layout, rowOf, virtual]);
 
   const items_ = virtual.getVirtualItems();
   const firstRow = items_.find((i) => rows[i.index]?.kind === 'pictures');
@@ -525,7 +541,7 @@ function Timeline({ hash, empty }: { hash: string; empty: string | null }) {
         </div>
       </div>
       {marks.length ? <Scrubber marks={marks} scroller={scroller} total={total} onJump={jump} /> : null}
-      <SelectAllKeys ids={ids} onAll={() => select(ids, true, ids.at(-1) ?? null)} onNone={clearSelection} />
+      {active ? <SelectAllKeys ids={ids} onAll={() => select(ids, true, ids.at(-1) ?? null)} onNone={clearSelection} /> : null}
     </div>
   );
 }
@@ -551,9 +567,10 @@ function SelectAllKeys({ ids, onAll, onNone }: { ids: string[]; onAll(): void; o
 }
 
 /** The size of the pictures: a slider of DENSITIES, Ctrl + and Ctrl − (remembered). */
-function SizeControl() {
+function SizeControl({ active }: { active: boolean }) {
   const { density, setDensity } = useLibrary(useShallow((s) => ({ density: s.density, setDensity: s.setDensity })));
   useEffect(() => {
+    if (!active) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey)) return;
       if (e.key === '+' || e.key === '=') setDensity(useLibrary.getState().density + 1);
@@ -563,7 +580,7 @@ function SizeControl() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [setDensity]);
+  }, [setDensity, active]);
   return (
     <label className="size-control" title="Picture size (Ctrl + / Ctrl −)">
       <span aria-hidden>▦</span>
@@ -580,7 +597,8 @@ function SizeControl() {
   );
 }
 
-export function Library({ params }: { params: URLSearchParams }) {
+/** `active`: false while a viewer opened from it is shown over it (its keys are the viewer's then). */
+export function Library({ params, active = true }: { params: URLSearchParams; active?: boolean }) {
   const { total, loaded, selected } = useLibrary(useShallow((s) => ({ total: s.total, loaded: s.loaded, selected: s.selected })));
   const { show, upload, pick, load } = useLibrary(useShallow((s) => ({ show: s.show, upload: s.upload, pick: s.pick, load: s.load })));
   const desktop = useSession((s) => s.desktop);
@@ -630,7 +648,7 @@ export function Library({ params }: { params: URLSearchParams }) {
           </h2>
           <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
           <span className="spacer" />
-          <SizeControl />
+          <SizeControl active={active} />
           {desktop ? (
             <>
               <button onClick={() => void pick('files')}>Add files…</button>
@@ -676,7 +694,7 @@ export function Library({ params }: { params: URLSearchParams }) {
           Drop videos, photos, documents or whole folders to add them
         </div>
       ) : null}
-      <Timeline hash={hash} empty={empty} />
+      <Timeline hash={hash} empty={empty} active={active} />
     </section>
   );
 }

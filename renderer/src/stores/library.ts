@@ -5,7 +5,7 @@
 // place scrolled to (kept per address, for coming back from the viewer), deletes with an undo
 // window, favourites and ratings; uploads in flight.
 import { create } from 'zustand';
-import { deleteAsset, getFacets, getMonths, listTimeline, uploadAsset, type AssetListItem, type Facets, type ListFilters, type Months } from '../api/videos.ts';
+import { deleteAsset, getFacets, getMonths, listByIds, uploadAsset, type AssetListItem, type Facets, type ListFilters, type Months } from '../api/videos.ts';
 import { getLayout, markAssets, type Layout } from '../api/collections.ts';
 import { DEFAULT_DENSITY, DENSITIES } from '../layout/justify.ts';
 import { attempt, useToasts } from './toasts.ts';
@@ -89,14 +89,17 @@ const savedDensity = () => {
 export const useLibrary = create<LibraryState>((set, get) => {
   const patchUpload = (key: number, patch: Partial<Upload>) => set({ uploads: get().uploads.map((u) => (u.key === key ? { ...u, ...patch } : u)) });
 
+  /** Loads the items of a page of the timeline by their ids (no sort on the server: a few ms at any depth). */
   const loadPage = async (n: number) => {
-    const { generation, filters, loaded } = get();
-    if (!loaded) return;
+    const { generation, filters, loaded, layout } = get();
+    if (!loaded || !layout) return;
     const tag = `${generation}:${n}`;
     if (inFlight.has(tag) || loadedPages.has(tag)) return;
+    const ids = layout.ids.slice(n * PAGE, (n + 1) * PAGE);
+    if (!ids.length) return;
     inFlight.add(tag);
     try {
-      const r = await listTimeline(filters, PAGE, n * PAGE).catch(() => null);
+      const r = await listByIds(filters, ids).catch(() => null);
       if (!r || get().generation !== generation) return;
       loadedPages.add(tag);
       get().putItems(r.items);
@@ -206,9 +209,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (!get().facets) await refreshFacets();
     },
     want(from, to) {
-      // Offsets on the server run ahead of ours by what waits in the undo window.
-      const ahead = get().hidden.length;
-      for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to + ahead) / PAGE); n++) void loadPage(n);
+      for (let n = Math.floor(Math.max(0, from) / PAGE); n <= Math.floor(Math.max(0, to) / PAGE); n++) void loadPage(n);
     },
     setDensity(d) {
       const density = Math.max(0, Math.min(DENSITIES.length - 1, d));
@@ -245,7 +246,8 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (!ids.length) return;
       const hidden = [...new Set([...get().hidden, ...ids])];
       const selected = new Set([...get().selected].filter((s) => !ids.includes(s)));
-      set({ hidden, selected, ...(base ? derive(base, hidden) : {}) });
+      // A new generation: pages are slices of the layout, which changed.
+      set({ hidden, selected, ...(base ? derive(base, hidden) : {}), generation: get().generation + 1 });
       const timer = setTimeout(() => void commitDelete(ids), UNDO_MS);
       for (const id of ids) pendingDeletes.set(id, timer);
       useToasts.getState().push('info', `Deleted ${ids.length === 1 ? '1 item' : `${ids.length} items`}.`, {
@@ -256,14 +258,16 @@ export const useLibrary = create<LibraryState>((set, get) => {
             clearTimeout(timer);
             for (const id of ids) pendingDeletes.delete(id);
             const back = get().hidden.filter((h) => !ids.includes(h));
-            set({ hidden: back, ...(base ? derive(base, back) : {}) });
+            set({ hidden: back, ...(base ? derive(base, back) : {}), generation: get().generation + 1 });
           },
         },
       });
     },
     async mark(ids, m) {
       const before = ids.map((id) => get().items.get(id)).filter((a): a is AssetListItem => Boolean(a));
-      get().putItems(before.map((a) => ({ ...a, ...(m.favorite !== undefined ? { favorite: m.favorite } : {}), ...(m.rating !== undefined ? { rating: m.rating } : {}) })));
+      get().putItems(
+        before.map((a) => ({ ...a, ...(m.favorite !== undefined ? { favorite: m.favorite } : {}), ...(m.rating !== undefined ? { rating: m.rating } : {}) })),
+      );
       const ok = await attempt('Saving', () => markAssets(ids, m));
       if (!ok) {
         get().putItems(before);

@@ -80,7 +80,11 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       response: AssetListItem,
       links: assetLinks('$response.body#/data/0/video_id'),
       handler: ({ auth, query, ctx }) => {
-        const { items, total } = s.assets.list(auth, query.limit, query.offset, { order: query.order, filters: listFilters(query) });
+        const { items, total } = s.assets.list(auth, query.limit, query.offset, {
+          order: query.order,
+          filters: listFilters(query),
+          ...(query.ids ? { ids: query.ids.split(',') } : {}),
+        });
         const present = presenterFor(s.signer, ctx);
         return { items: items.map((a) => present.asset(a)), total };
       },
@@ -91,7 +95,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       operationId: 'getAssetMonths',
       summary: 'How many assets per month taken, newest first, under the list filters (a timeline scrubber)',
       access: 'read',
-      query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
+      query: AssetListQuery.omit({ limit: true, offset: true, order: true, ids: true }),
       response: AssetMonths,
       handler: ({ auth, query }) => s.assets.months(auth, listFilters(query)),
     }),
@@ -102,7 +106,7 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       summary:
         'The id and shape of every asset of the timeline (newest taken first) under the list filters: a justified grid lays out its rows before their pages load',
       access: 'read',
-      query: AssetListQuery.omit({ limit: true, offset: true, order: true }),
+      query: AssetListQuery.omit({ limit: true, offset: true, order: true, ids: true }),
       response: AssetLayout,
       handler: ({ auth, query }) => s.assets.layout(auth, listFilters(query)),
     }),
