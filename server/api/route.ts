@@ -89,6 +89,11 @@ export const defineRawRoute = <P = Record<string, never>, Q = Record<string, nev
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: string): T {
   if (!schema) return undefined as T;
+  // A query parameter given without a value (`?offset=`) is refused, not read as 0 or as absent.
+  if (where === 'query' && value && typeof value === 'object') {
+    const empty = Object.entries(value as Record<string, unknown>).filter(([, v]) => v === '' || (Array.isArray(v) && v.includes('')));
+    if (empty.length) throw Errors.invalidRequest(empty.map(([k]) => ({ path: `query.${k}`, message: 'given without a value' })));
+  }
   const r = schema.safeParse(value);
   if (!r.success) throw Errors.invalidRequest(detailsFromIssues(r.error.issues, where));
   return r.data;

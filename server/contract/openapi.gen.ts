@@ -2621,6 +2621,7 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": Blob;
+                    "image/*": Blob;
                     "video/*": Blob;
                     "audio/*": Blob;
                     "application/octet-stream": Blob;
@@ -2633,6 +2634,7 @@ export interface operations {
                 };
                 content: {
                     "image/jpeg": Blob;
+                    "image/*": Blob;
                     "video/*": Blob;
                     "audio/*": Blob;
                     "application/octet-stream": Blob;

@@ -153,6 +153,10 @@ describe('collections, marks, layout and index activity', () => {
     const tooMany = Array.from({ length: 201 }, (_, i) => `vid_${i}`).join(',');
     expect((await t.api('GET', `/videos?ids=${tooMany}`, { key })).status).toBe(422);
     expect((await t.api('GET', '/videos?ids=a,,b', { key })).status).toBe(422);
+    // A parameter given without a value is refused, not read as 0.
+    const empty = await t.api('GET', '/videos?offset=', { key });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.details[0].path).toBe('query.offset');
   });
 
   it('lays out the whole timeline: every id in the list order, with its shape as shown', async () => {

@@ -196,7 +196,8 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       access: 'public',
       params: FrameParams,
       query: FrameQuery,
-      produces: ['image/jpeg', 'video/*', 'audio/*', 'application/octet-stream'],
+      // A photo's original (its 1:1 zoom) is served in its own type: image/*.
+      produces: ['image/jpeg', 'image/*', 'video/*', 'audio/*', 'application/octet-stream'],
       alsoStatus: [206],
       errors: [401, 416, 503],
       handler: async ({ params, query, ctx }) => {
