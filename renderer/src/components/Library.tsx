@@ -343,6 +343,14 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
   });
   useEffect(() => virtual.measure(), [rows, virtual]);
 
+  const [cursor, setCursorState] = useState(0);
+  // Keys read the cursor from here: a second arrow pressed before React re-renders moves on from the first.
+  const cursorRef = useRef(0);
+  const setCursor = useCallback((i: number) => {
+    cursorRef.current = i;
+    setCursorState(i);
+  }, []);
+
   // Back to where this address was scrolled, the picture last opened in view.
   const restored = useRef<string | null>(null);
   useLayoutEffect(() => {
@@ -355,7 +363,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
       setCursor(at);
       if (top === undefined) virtual.scrollToIndex(rowOf[at], { align: 'center' });
     }
-  }, [rows, key, lastViewed, layout, rowOf, virtual]);
+  }, [rows, key, lastViewed, layout, rowOf, virtual, setCursor]);
 
   // Back from the viewer (kept mounted behind it): the picture last seen in view, the keyboard on it.
   const wasActive = useRef(active);
@@ -371,7 +379,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
       }
     }
     wasActive.current = active;
-  }, [active, lastViewed, layout, rowOf, virtual]);
+  }, [active, lastViewed, layout, rowOf, virtual, setCursor]);
 
   const items_ = virtual.getVirtualItems();
   const firstRow = items_.find((i) => rows[i.index]?.kind === 'pictures');
@@ -380,7 +388,6 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
   const to = lastRow ? rows[lastRow.index].to : 0;
   useEffect(() => want(from, to), [from, to, want]);
 
-  const [cursor, setCursor] = useState(0);
   const selecting = selected.size > 0;
   const jump = useCallback((row: number) => virtual.scrollToIndex(row, { align: 'start' }), [virtual]);
   const ids = useMemo(() => layout?.ids ?? [], [layout]);
@@ -403,7 +410,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
       if (e.shiftKey) selectRange(id);
       else select([id], !useLibrary.getState().selected.has(id), id);
     },
-    [ids, select, selectRange],
+    [ids, select, selectRange, setCursor],
   );
 
   // Keeps the place scrolled to for this address, for the way back.
@@ -423,10 +430,14 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
     const next = Math.max(0, Math.min(ids.length - 1, i));
     setCursor(next);
     virtual.scrollToIndex(rowOf[next], { align: 'auto' });
-    requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`[data-offset="${next}"]`)?.focus());
+    const tile = () => scroller.current?.querySelector<HTMLElement>(`[data-offset="${next}"]`);
+    const now = tile();
+    if (now) now.focus();
+    else requestAnimationFrame(() => tile()?.focus());
   };
   /** The picture above or below, nearest in x. */
   const vertical = (delta: number) => {
+    const cursor = cursorRef.current;
     let r = rowOf[cursor] + delta;
     while (rows[r] && rows[r].kind !== 'pictures') r += delta;
     const here = rows[rowOf[cursor]] as Extract<Row, { kind: 'pictures' }>;
@@ -441,6 +452,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
   };
   const onKey = (e: KeyboardEvent) => {
     if ((e.target as HTMLElement).getAttribute('role') !== 'gridcell') return;
+    const cursor = cursorRef.current;
     const keys: Record<string, () => void> = {
       ArrowRight: () => moveTo(cursor + 1),
       ArrowLeft: () => moveTo(cursor - 1),
