@@ -200,6 +200,8 @@ describe('the library as a photo library', () => {
     await page.waitForFunction((n) => document.querySelectorAll('[role=gridcell][data-asset]').length === n, layout.ids.length);
     await page.locator(`[data-asset="${layout.ids[0]}"]`).click();
     await page.getByTestId('viewer').waitFor();
+    // The viewer is at the top of the window (the timeline kept behind it takes no room).
+    expect((await page.getByTestId('viewer').boundingBox())!.y).toBeLessThan(120);
     expect(await page.getByTestId('step-position').textContent()).toBe(`1 of ${layout.ids.length}`);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), layout.ids[1]);
@@ -303,5 +305,7 @@ describe('the library as a photo library', () => {
     await page.getByRole('dialog', { name: 'keyboard shortcuts' }).waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => window.location.hash.startsWith('#/library'));
+    // Back on the grid, the keyboard is on the picture that was open.
+    await page.waitForFunction((x) => document.activeElement?.getAttribute('data-asset') === x, id);
   }, 60_000);
 });

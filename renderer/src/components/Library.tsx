@@ -374,8 +374,11 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
       if (at >= 0 && el) {
         setCursor(at);
         const row = rowOf[at];
-        const shown = virtual.getVirtualItems().some((v) => v.index === row && v.start >= el.scrollTop && v.end <= el.scrollTop + el.clientHeight);
+        // The place is kept; only a picture wholly out of view (stepped far away) is scrolled to.
+        const shown = virtual.getVirtualItems().some((v) => v.index === row && v.end > el.scrollTop && v.start < el.scrollTop + el.clientHeight);
         if (!shown) virtual.scrollToIndex(row, { align: 'center' });
+        // The keyboard goes on from the picture last seen.
+        requestAnimationFrame(() => el.querySelector<HTMLElement>(`[data-offset="${at}"]`)?.focus({ preventScroll: true }));
       }
     }
     wasActive.current = active;
@@ -615,6 +618,8 @@ export function Library({ params, active = true }: { params: URLSearchParams; ac
   const { show, upload, pick, load } = useLibrary(useShallow((s) => ({ show: s.show, upload: s.upload, pick: s.pick, load: s.load })));
   const desktop = useSession((s) => s.desktop);
   const [over, setOver] = useState(false);
+  const filesInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement | null>(null);
   const key = params.toString();
   const filters = useMemo(() => filtersOf(new URLSearchParams(key)), [key]);
   const hash = `#/library${key ? `?${key}` : ''}`;
@@ -668,35 +673,36 @@ export function Library({ params, active = true }: { params: URLSearchParams; ac
             </>
           ) : (
             <>
-              <label className="button">
-                Add files…
-                <input
-                  type="file"
-                  multiple
-                  hidden
-                  data-testid="files-input"
-                  onChange={(e) => {
-                    const files = [...(e.target.files ?? [])];
-                    e.target.value = '';
-                    if (files.length) void upload(files);
-                  }}
-                />
-              </label>
-              <label className="button">
-                Add a folder…
-                {/* webkitdirectory: the browser's folder chooser (every file of the folder, subfolders too). */}
-                <input
-                  type="file"
-                  hidden
-                  data-testid="folder-input"
-                  ref={(el) => el?.setAttribute('webkitdirectory', '')}
-                  onChange={(e) => {
-                    const files = [...(e.target.files ?? [])].filter((f) => !isHidden(f.webkitRelativePath || f.name));
-                    e.target.value = '';
-                    if (files.length) void upload(files);
-                  }}
-                />
-              </label>
+              {/* Buttons (reachable by Tab) opening the browser's choosers, which stay hidden. */}
+              <button onClick={() => filesInput.current?.click()}>Add files…</button>
+              <input
+                ref={filesInput}
+                type="file"
+                multiple
+                hidden
+                data-testid="files-input"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = '';
+                  if (files.length) void upload(files);
+                }}
+              />
+              <button onClick={() => folderInput.current?.click()}>Add a folder…</button>
+              {/* webkitdirectory: the browser's folder chooser (every file of the folder, subfolders too). */}
+              <input
+                type="file"
+                hidden
+                data-testid="folder-input"
+                ref={(el) => {
+                  folderInput.current = el;
+                  el?.setAttribute('webkitdirectory', '');
+                }}
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])].filter((f) => !isHidden(f.webkitRelativePath || f.name));
+                  e.target.value = '';
+                  if (files.length) void upload(files);
+                }}
+              />
             </>
           )}
         </header>
