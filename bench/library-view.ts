@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { loadConfig } from '../server/config.ts';
 import { startServer } from '../server/server.ts';
@@ -42,6 +42,23 @@ declare global {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** Scrolls the element 120 px a frame for 600 frames: each frame's time as requestAnimationFrame sees it. */
+function flingFrames(page: Page, selector: string): Promise<number[]> {
+  return page.evaluate(async (sel) => {
+    const scroller = document.querySelector(sel) as HTMLElement;
+    const deltas: number[] = [];
+    let last = performance.now();
+    for (let f = 0; f < 600; f++) {
+      scroller.scrollTop += 120;
+      await new Promise((r) => requestAnimationFrame(r));
+      const now = performance.now();
+      deltas.push(now - last);
+      last = now;
+    }
+    return deltas;
+  }, selector);
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-library-'));
 console.log(`building ${ASSETS} photos in ${dataDir}`);
@@ -203,19 +220,7 @@ for (let i = 0; i < LOADS; i++) {
   });
 
   // A fling: a steady 120 px a frame for 600 frames; the frame times as requestAnimationFrame sees them.
-  const fling = await page.evaluate(async () => {
-    const scroller = document.querySelector('[data-testid=timeline]') as HTMLElement;
-    const deltas: number[] = [];
-    let last = performance.now();
-    for (let f = 0; f < 600; f++) {
-      scroller.scrollTop += 120;
-      await new Promise((r) => requestAnimationFrame(r));
-      const now = performance.now();
-      deltas.push(now - last);
-      last = now;
-    }
-    return deltas;
-  });
+  const fling = await flingFrames(page, '[data-testid=timeline]');
   flings.push(percentile(fling, 0.95));
   flingMax.push(Math.max(...fling));
 
@@ -290,19 +295,7 @@ for (let i = 0; i < LOADS; i++) {
   await page.setContent(
     '<div id="s" style="position:fixed;inset:100px 60px 0 20px;overflow-y:auto"><div style="height:400000px;background:repeating-linear-gradient(#ddd 0 110px,#fff 110px 114px)"></div></div>',
   );
-  const d = await page.evaluate(async () => {
-    const s = document.getElementById('s') as HTMLElement;
-    const out: number[] = [];
-    let last = performance.now();
-    for (let f = 0; f < 600; f++) {
-      s.scrollTop += 120;
-      await new Promise((r) => requestAnimationFrame(r));
-      const now = performance.now();
-      out.push(now - last);
-      last = now;
-    }
-    return out;
-  });
+  const d = await flingFrames(page, '#s');
   floor.push(percentile(d, 0.95));
 }
 await browser.close();

@@ -15,8 +15,7 @@ import { Ask } from './components/Ask.tsx';
 import { Collections } from './components/Collections.tsx';
 import { ActivityIndicator } from './components/Activity.tsx';
 import { ShortcutSheet } from './components/Shortcuts.tsx';
-
-const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, select, [role=dialog]';
+import { typing } from './keys.ts';
 
 function Toasts() {
   const { items, dismiss } = useToasts(useShallow((s) => ({ items: s.items, dismiss: s.dismiss })));
@@ -25,7 +24,7 @@ function Toasts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const newest = useToasts.getState().items.at(-1);
-      if (e.key !== 'Escape' || e.defaultPrevented || !newest || (e.target as Element | null)?.closest?.(TEXT_ENTRY)) return;
+      if (e.key !== 'Escape' || e.defaultPrevented || !newest || typing(e.target)) return;
       dismiss(newest.id);
     };
     window.addEventListener('keydown', onKey);

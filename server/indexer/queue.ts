@@ -95,12 +95,13 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    */
   next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
     if (this.store.runs.pendingAssets(max * 4) < max * 4) this.plan(max * 4);
+    // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
+    const paused = this.store.runs.pausedWorkspaces();
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
     for (let settled = true; settled && out.length < max;) {
       settled = false;
       out.length = 0;
-      // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
-      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), this.store.collections.paused());
+      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused);
       const byAsset = new Map<string, StageRunRow[]>();
       for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r]);
       for (const [assetId, runs] of byAsset) {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { AssetRow, VisibleAsset } from '../store/assets.repo.ts';
+import type { AssetRow, ListedAsset, VisibleAsset } from '../store/assets.repo.ts';
 import type { StoredMetadata } from '../store/metadata.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
@@ -90,7 +90,7 @@ function stageReport(r: StageRunRow): StageReport {
   };
 }
 
-function listItem(a: VisibleAsset, thumbnail: FileRef | null): AssetListValue {
+function listItem(a: ListedAsset, thumbnail: FileRef | null): AssetListValue {
   return {
     video_id: a.id,
     kind: a.kind,
@@ -258,7 +258,8 @@ export class AssetsService {
   }
 
   detail(workspaceId: string, id: string): AssetDetailValue {
-    const a = this.visible(workspaceId, id);
+    const a = this.store.assets.findListed(id, workspaceId);
+    if (!a) throw Errors.notFound('Video');
     // Runs not written yet (a library file the queue has not reached) are all still to come.
     const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, a.index_options, a.created_at);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
@@ -351,7 +352,7 @@ export class AssetsService {
   activity(workspaceId: string) {
     const a = this.store.runs.activity(workspaceId, 50);
     return {
-      paused: this.store.collections.paused().includes(workspaceId),
+      paused: this.store.runs.pausedWorkspaces().includes(workspaceId),
       ...a,
       failed: { count: a.failed.count, items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })) },
     };
@@ -359,7 +360,7 @@ export class AssetsService {
 
   /** Pauses (or resumes) the indexing of the workspace's assets; kept across restarts. */
   pause(workspaceId: string, paused: boolean): { paused: boolean } {
-    this.store.collections.setPaused(workspaceId, paused);
+    this.store.runs.setPaused(workspaceId, paused);
     if (!paused) this.queue.emit('work');
     return { paused };
   }

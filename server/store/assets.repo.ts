@@ -1,6 +1,6 @@
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
-import { INSERT_RUN, type StageRunRow } from './stage-runs.repo.ts';
+import { INSERT_RUN, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
 import type { AssetKind } from '../contract/assets.ts';
 import type { EffectiveOptions } from '../contract/stages.ts';
 import { effectiveOptions } from './codec.ts';
@@ -42,10 +42,10 @@ export interface AssetRow {
 export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected'> & { library_id?: string | null; runs_planned?: 0 | 1 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
-export type VisibleAsset = AssetRow & {
-  owned: 0 | 1;
-  offline: 0 | 1;
-  taken_at?: string | null;
+export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
+
+/** A visible asset as lists and the detail show it. */
+export type ListedAsset = VisibleAsset & {
   /** The workspace's own mark, and its rating (else the file's). */
   favorite: 0 | 1;
   rating: number | null;
@@ -74,12 +74,14 @@ const VISIBLE = `a.deleted_at IS NULL AND (a.workspace_id = @ws OR EXISTS
   (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id = @ws))`;
 
 const SEEN_AS = `a.*, (a.workspace_id = @ws) AS owned,
-  coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline,
+  coalesce((SELECT l.status = 'offline' FROM libraries l WHERE l.id = a.library_id), 0) AS offline`;
+
+// As the list and the detail show it: also the workspace's own marks and the stages that failed.
+const LISTED_AS = `${SEEN_AS},
   coalesce((SELECT k.favorite FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws), 0) AS favorite,
   coalesce((SELECT k.rating FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws),
     (SELECT md.rating FROM asset_metadata md WHERE md.asset_id = a.id)) AS rating,
-  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'failed'
-    AND coalesce(r.code, '') != 'model_not_installed') AS failed_stages`;
+  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND ${REAL_FAILURE}) AS failed_stages`;
 
 export class AssetsRepo {
   private readonly sql: ReturnType<typeof statementCache>;
@@ -141,6 +143,12 @@ export class AssetsRepo {
       this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined,
     );
   }
+  /** A visible asset with what its detail shows besides (the workspace's marks, the stages that failed). */
+  findListed(id: string, workspaceId: string): ListedAsset | undefined {
+    return decodedOrNone(
+      this.db.prepare(`SELECT ${LISTED_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as ListedAsset | undefined,
+    );
+  }
 
   /** A page of the assets a workspace sees, newest added (or taken: those not dated yet first, as the timeline shows them) first, under a condition. */
   listVisible(
@@ -148,7 +156,7 @@ export class AssetsRepo {
     limit: number,
     offset: number,
     opts: { order?: 'created' | 'taken_at'; filters?: ResolvedFilters } = {},
-  ): { rows: VisibleAsset[]; total: number } {
+  ): { rows: ListedAsset[]; total: number } {
     const where = filterCondition(opts.filters ?? {});
     const params = { ws: workspaceId, limit, offset, ...where.params };
     // The page's ids are found with a narrow sort (id and the order's keys), then its rows are read:
@@ -159,10 +167,10 @@ export class AssetsRepo {
         `WITH page AS (
            SELECT a.id, m.taken_ms AS t, a.created_at AS c FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
            WHERE ${VISIBLE} AND (${where.sql}) ORDER BY ${order} LIMIT @limit OFFSET @offset)
-         SELECT ${SEEN_AS}, m.taken_at FROM page JOIN assets a ON a.id = page.id LEFT JOIN asset_metadata m ON m.asset_id = a.id
+         SELECT ${LISTED_AS}, m.taken_at FROM page JOIN assets a ON a.id = page.id LEFT JOIN asset_metadata m ON m.asset_id = a.id
          ORDER BY ${order.replace(/\b(t|c|id)\b/g, 'page.$1')}`,
       )
-      .all(params) as VisibleAsset[];
+      .all(params) as ListedAsset[];
     rows.forEach((r, i) => (rows[i] = decoded(r)));
     const { n } = this.db.prepare(`SELECT COUNT(*) AS n FROM assets a WHERE ${VISIBLE} AND (${where.sql})`).get({ ws: workspaceId, ...where.params }) as {
       n: number;
@@ -191,14 +199,14 @@ export class AssetsRepo {
   }
 
   /** These assets, of those the workspace sees under the filters, in the order given (no sort: a page of a laid-out timeline). */
-  listByIds(workspaceId: string, ids: string[], filters: ResolvedFilters = {}): VisibleAsset[] {
+  listByIds(workspaceId: string, ids: string[], filters: ResolvedFilters = {}): ListedAsset[] {
     const where = filterCondition(filters);
     const rows = this.db
       .prepare(
-        `SELECT ${SEEN_AS}, m.taken_at FROM json_each(@ids) j JOIN assets a ON a.id = j.value LEFT JOIN asset_metadata m ON m.asset_id = a.id
+        `SELECT ${LISTED_AS}, m.taken_at FROM json_each(@ids) j JOIN assets a ON a.id = j.value LEFT JOIN asset_metadata m ON m.asset_id = a.id
          WHERE ${VISIBLE} AND (${where.sql}) ORDER BY j.key`,
       )
-      .all({ ws: workspaceId, ids: JSON.stringify(ids), ...where.params }) as VisibleAsset[];
+      .all({ ws: workspaceId, ids: JSON.stringify(ids), ...where.params }) as ListedAsset[];
     return rows.map((r) => decoded(r));
   }
 

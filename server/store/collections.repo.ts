@@ -1,5 +1,5 @@
-// Collections (albums) of a workspace, the assets in them, the workspace's own favourites and
-// ratings of assets (marks), and the workspaces whose indexing is paused.
+// Collections (albums) of a workspace, the assets in them, and the workspace's own favourites and
+// ratings of assets (marks).
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { clock } from './ids.ts';
 
@@ -93,14 +93,5 @@ export class CollectionsRepo {
           now,
         });
     });
-  }
-
-  paused(): string[] {
-    return (this.sql('SELECT workspace_id FROM index_pauses').all() as Array<{ workspace_id: string }>).map((r) => r.workspace_id);
-  }
-
-  setPaused(workspaceId: string, paused: boolean): void {
-    if (paused) this.sql('INSERT OR IGNORE INTO index_pauses (workspace_id, paused_at) VALUES (?, ?)').run(workspaceId, clock.now());
-    else this.sql('DELETE FROM index_pauses WHERE workspace_id = ?').run(workspaceId);
   }
 }

@@ -1,6 +1,10 @@
 import type { DB } from './db.ts';
+import { clock } from './ids.ts';
 
 export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' | 'failed';
+/** A failed run that is a failure (not a stage waiting for an optional model: it runs once the model is pulled), on a run `r`. */
+export const REAL_FAILURE = "r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'";
+
 export const TERMINAL_STATES: readonly RunState[] = ['ok', 'off', 'not_applicable', 'failed'];
 
 export interface StageRunRow {
@@ -189,8 +193,7 @@ export class StageRunsRepo {
       )
       .all(workspaceId) as Array<{ stage: string; pending: number; running: number }>;
     // A stage whose optional model is not installed did not fail: it waits for `models pull` (counted apart).
-    const failedWhere = `FROM assets a JOIN stage_runs r ON r.asset_id = a.id WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed'
-      AND coalesce(r.code, '') != 'model_not_installed'`;
+    const failedWhere = `FROM assets a JOIN stage_runs r ON r.asset_id = a.id WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`;
     const { count } = this.db.prepare(`SELECT COUNT(*) AS count ${failedWhere}`).get(workspaceId) as { count: number };
     const { waiting } = this.db
       .prepare(
@@ -209,8 +212,18 @@ export class StageRunsRepo {
     return this.db
       .prepare(
         `SELECT r.asset_id, r.stage FROM assets a JOIN stage_runs r ON r.asset_id = a.id
-         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'`,
+         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`,
       )
       .all(workspaceId) as Array<{ asset_id: string; stage: string }>;
+  }
+
+  /** Workspaces whose owner paused their indexing (POST /index/pause): their assets' runs wait. */
+  pausedWorkspaces(): string[] {
+    return (this.db.prepare('SELECT workspace_id FROM index_pauses').all() as Array<{ workspace_id: string }>).map((r) => r.workspace_id);
+  }
+
+  setPaused(workspaceId: string, paused: boolean): void {
+    if (paused) this.db.prepare('INSERT OR IGNORE INTO index_pauses (workspace_id, paused_at) VALUES (?, ?)').run(workspaceId, clock.now());
+    else this.db.prepare('DELETE FROM index_pauses WHERE workspace_id = ?').run(workspaceId);
   }
 }

@@ -111,6 +111,10 @@ describe('collections, marks, layout and index activity', () => {
   it("keeps the workspace's own favourite and rating in the index, lists and filters by them, and never writes the file", async () => {
     const before = (await t.api('GET', `/videos/${photos[0]}`, { key })).body.data;
     expect(before).toMatchObject({ favorite: false, rating: null });
+    // The file as stored, byte for byte, before and after (the sha256 in the detail is the index's own record).
+    const stored = t.server.store.files.abs(t.server.store.assets.byId(photos[0])!.stored_path);
+    const bytes = fs.readFileSync(stored);
+    const written = fs.statSync(stored).mtimeMs;
     const one = await t.api('PATCH', `/videos/${photos[0]}`, { key, json: { favorite: true, rating: 4 } });
     expect(one.body.data).toEqual({ video_ids: [photos[0]], favorite: true, rating: 4 });
     const bulk = await t.api('POST', '/videos/marks', { key, json: { video_ids: [photos[1], photos[2]], rating: 2 } });
@@ -124,9 +128,11 @@ describe('collections, marks, layout and index activity', () => {
     const rated = await t.api('POST', '/search', { key, json: { query: 'photo', search_options: { filters: { rating_min: 3 } } } });
     expect(rated.status).toBe(200);
     expect(rated.body.data.hits.every((h: { video_id: string }) => h.video_id === photos[0])).toBe(true);
-    // Clearing the rating; the file on disk is the stored copy, unchanged.
+    // Clearing the rating; the file on disk is unchanged.
     await t.api('PATCH', `/videos/${photos[0]}`, { key, json: { rating: null } });
     expect((await t.api('GET', `/videos/${photos[0]}`, { key })).body.data).toMatchObject({ favorite: true, rating: null, sha256: before.sha256 });
+    expect(fs.readFileSync(stored).equals(bytes)).toBe(true);
+    expect(fs.statSync(stored).mtimeMs).toBe(written);
     // Not another workspace's asset; not without the write scope; not an empty change.
     expect((await t.api('PATCH', `/videos/${otherPhoto}`, { key, json: { favorite: true } })).status).toBe(404);
     expect((await t.api('POST', '/videos/marks', { key, json: { video_ids: [photos[1], otherPhoto], favorite: true } })).status).toBe(404);

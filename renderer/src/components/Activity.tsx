@@ -1,6 +1,7 @@
 // The top bar's one indicator of indexing: assets done of all and the stage running, while anything
 // indexes; it opens a panel with uploads in flight, what failed and why (retry), and pause/resume.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDismiss } from '../keys.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
@@ -12,17 +13,8 @@ export function ActivityIndicator() {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => watch(), [watch]);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), setOpen(false));
-    window.addEventListener('pointerdown', away);
-    window.addEventListener('keydown', esc);
-    return () => {
-      window.removeEventListener('pointerdown', away);
-      window.removeEventListener('keydown', esc);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, box, close);
   const uploading = uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting');
   const refused = uploads.filter((u) => u.state === 'failed');
   const a = activity;

@@ -16,6 +16,7 @@ import { DENSITIES, justify } from '../layout/justify.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { useSession } from '../stores/session.ts';
+import { typing } from '../keys.ts';
 
 /** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
 const isHidden = (relativePath: string) => relativePath.split('/').some((part) => part.startsWith('.'));
@@ -565,8 +566,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
 function SelectAllKeys({ ids, onAll, onNone }: { ids: string[]; onAll(): void; onNone(): void }) {
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      const t = e.target as HTMLElement;
-      if (t.closest('input, textarea, select, [role=dialog]')) return;
+      if (typing(e.target)) return;
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'a') {
         e.preventDefault();
         onAll();

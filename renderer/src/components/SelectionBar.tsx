@@ -1,7 +1,8 @@
 // The selection bar: what can be done to the pictures selected in the library — favourite, rate,
 // put in or take out of a collection, index again, save their face regions as XMP, delete (with an
 // undo window). It replaces the library's header while anything is selected; Esc clears.
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useDismiss } from '../keys.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useLibrary } from '../stores/library.ts';
 import { useCollections } from '../stores/collections.ts';
@@ -16,23 +17,8 @@ const REINDEX = ['all', 'ocr', 'faces', 'objects', 'captions', 'labels', 'transc
 function Menu({ label, children, testid }: { label: string; children: (close: () => void) => React.ReactNode; testid?: string }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => !box.current?.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        e.stopPropagation();
-        setOpen(false);
-      }
-    };
-    window.addEventListener('pointerdown', away);
-    window.addEventListener('keydown', esc, true);
-    return () => {
-      window.removeEventListener('pointerdown', away);
-      window.removeEventListener('keydown', esc, true);
-    };
-  }, [open]);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, box, close);
   return (
     <div className="menu" ref={box}>
       <button aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)} data-testid={testid}>

@@ -1,5 +1,6 @@
 // The keyboard shortcut sheet: `?` opens it anywhere (not while typing), Esc closes it.
 import { useEffect, useRef, useState } from 'react';
+import { typing } from '../keys.ts';
 
 export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
   [
@@ -40,7 +41,7 @@ export function ShortcutSheet() {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== '?' || (e.target as HTMLElement).closest('input, textarea, select')) return;
+      if (e.key !== '?' || typing(e.target)) return;
       e.preventDefault();
       setOpen(true);
     };

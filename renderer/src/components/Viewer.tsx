@@ -22,6 +22,7 @@ import { filtersOf } from './Chips.tsx';
 import { hitHash } from './SearchView.tsx';
 import { markAssets } from '../api/collections.ts';
 import { attempt } from '../stores/toasts.ts';
+import { typing } from '../keys.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
 
@@ -176,7 +177,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
-      if (target.closest?.('input, textarea, select, [role=dialog], dialog') || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      if (typing(target) || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
       const list = steps.length > 0;
       const keys: Record<string, () => void> = {
         ArrowRight: () => (list ? step(1) : page && page.page < page.page_count && turn(page.page + 1)),

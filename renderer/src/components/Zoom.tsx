@@ -2,6 +2,7 @@
 // the pointer, a double-click or `z` goes to 1:1 (one picture pixel per screen pixel) and back to
 // fit, dragging pans while zoomed. At 1:1 the level shows the picture's size in pixels.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { typing } from '../keys.ts';
 
 export interface ZoomState {
   scale: number;
@@ -74,7 +75,7 @@ export function ZoomPane({
   }, [z.scale, zoomAt]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.target as HTMLElement).closest('input, textarea, select') || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       const [cx, cy] = centre();
       if (e.key === 'z' || e.key === 'Z') toggle();
       else if (e.key === '+' || e.key === '=') zoomAt(z.scale * 1.5, cx, cy);

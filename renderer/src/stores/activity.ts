@@ -15,8 +15,14 @@ interface ActivityState {
 
 const POLL_MS = 1500;
 let timer: ReturnType<typeof setTimeout> | null = null;
-/** Called when something finished indexing: the library reloads what it shows. */
+/**
+ * Called when something finished indexing: the library reloads what it shows (its months, layout
+ * and first page): at most every NOTICE_MS while indexing goes on, and at once when it ends.
+ */
 let onFinished: (() => void) | null = null;
+const NOTICE_MS = 5000;
+let noticed = 0;
+let owed = false;
 export const whenIndexed = (fn: () => void) => (onFinished = fn);
 
 export const useActivity = create<ActivityState>((set, get) => ({
@@ -30,7 +36,12 @@ export const useActivity = create<ActivityState>((set, get) => ({
     const activity = await getActivity().catch(() => null);
     if (!activity) return;
     set({ activity });
-    if (before && activity.assets.done > before.assets.done) onFinished?.();
+    if (before && activity.assets.done > before.assets.done) owed = true;
+    if (owed && (activity.assets.processing === 0 || Date.now() - noticed >= NOTICE_MS)) {
+      owed = false;
+      noticed = Date.now();
+      onFinished?.();
+    }
     if (activity.assets.processing > 0 && !activity.paused) timer = setTimeout(() => void get().refresh(), POLL_MS);
   },
   async pause(paused) {
