@@ -142,6 +142,11 @@ export const useLibrary = create<LibraryState>((set, get) => {
     return { months, layout: { ids, ratios, total: ids.length }, total: ids.length };
   };
   let base: { months: Months; layout: Layout } | null = null;
+  /** The list starts over (pages are slices of a new layout): the pages loaded before are forgotten. */
+  const nextGeneration = () => {
+    loadedPages.clear();
+    return get().generation + 1;
+  };
 
   const commitDelete = async (ids: string[]) => {
     for (const id of ids) {
@@ -201,7 +206,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       const layout = await attempt('Loading the library', () => getLayout(filters));
       if (!layout || get().filters !== filters) return;
       base = { months, layout };
-      set({ ...derive(base, get().hidden), generation: get().generation + 1, loaded: true });
+      set({ ...derive(base, get().hidden), generation: nextGeneration(), loaded: true });
       await loadPage(0);
       void refreshFacets();
     },
@@ -247,7 +252,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       const hidden = [...new Set([...get().hidden, ...ids])];
       const selected = new Set([...get().selected].filter((s) => !ids.includes(s)));
       // A new generation: pages are slices of the layout, which changed.
-      set({ hidden, selected, ...(base ? derive(base, hidden) : {}), generation: get().generation + 1 });
+      set({ hidden, selected, ...(base ? derive(base, hidden) : {}), generation: nextGeneration() });
       const timer = setTimeout(() => void commitDelete(ids), UNDO_MS);
       for (const id of ids) pendingDeletes.set(id, timer);
       useToasts.getState().push('info', `Deleted ${ids.length === 1 ? '1 item' : `${ids.length} items`}.`, {
@@ -258,7 +263,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
             clearTimeout(timer);
             for (const id of ids) pendingDeletes.delete(id);
             const back = get().hidden.filter((h) => !ids.includes(h));
-            set({ hidden: back, ...(base ? derive(base, back) : {}), generation: get().generation + 1 });
+            set({ hidden: back, ...(base ? derive(base, back) : {}), generation: nextGeneration() });
           },
         },
       });
