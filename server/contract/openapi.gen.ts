@@ -3483,6 +3483,13 @@ export interface operations {
                     query: string;
                     /** @default 20 */
                     limit?: number;
+                    /** @default 0 */
+                    offset?: number;
+                    /**
+                     * @default moment
+                     * @enum {string}
+                     */
+                    group_by?: "moment" | "asset";
                     video_id?: string;
                     search_options?: {
                         modalities?: ("name" | "passage" | "ocr" | "transcript" | "caption" | "label" | "object" | "person" | "sound" | "picture" | "place" | "metadata")[];
@@ -3546,6 +3553,7 @@ export interface operations {
                                 phrases: string[];
                                 /** @enum {string} */
                                 order: "relevance" | "taken_at";
+                                set_aside?: string;
                             };
                             hits: {
                                 video_id: string;
@@ -3590,7 +3598,63 @@ export interface operations {
                                 }[];
                                 workspace_id?: string;
                                 taken_at: string | null;
+                                moments?: {
+                                    timestamp: number;
+                                    page: number | null;
+                                    score: number;
+                                    /** @enum {string} */
+                                    modality: "name" | "passage" | "ocr" | "transcript" | "caption" | "label" | "object" | "person" | "sound" | "picture" | "place" | "metadata";
+                                    snippet: {
+                                        text: string;
+                                        highlights: number[][];
+                                    };
+                                    region: {
+                                        x: number;
+                                        y: number;
+                                        w: number;
+                                        h: number;
+                                        label: string;
+                                        source: string;
+                                    } | null;
+                                }[];
+                                moment_count?: number;
                             }[];
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                total: number;
+                                has_more: boolean;
+                            };
+                            facets: {
+                                kinds: {
+                                    /** @enum {string} */
+                                    value: "video" | "image" | "document";
+                                    count: number;
+                                }[];
+                                years: {
+                                    value: number;
+                                    count: number;
+                                }[];
+                                places: {
+                                    value: string;
+                                    count: number;
+                                    country_code: string | null;
+                                }[];
+                                people: {
+                                    value: string;
+                                    count: number;
+                                    name: string;
+                                }[];
+                                cameras: {
+                                    value: string;
+                                    count: number;
+                                }[];
+                                collections: {
+                                    value: string;
+                                    count: number;
+                                    name: string;
+                                }[];
+                            };
                         };
                         meta: {
                             request_id: string;
@@ -3703,6 +3767,8 @@ export interface operations {
                     query: string;
                     /** @default 20 */
                     limit?: number;
+                    /** @default 0 */
+                    offset?: number;
                     video_id?: string;
                     /** @enum {string} */
                     engine?: "arrow" | "classic";
@@ -3743,6 +3809,7 @@ export interface operations {
                                 phrases: string[];
                                 /** @enum {string} */
                                 order: "relevance" | "taken_at";
+                                set_aside?: string;
                             };
                             hits: {
                                 video_id: string;
@@ -3787,7 +3854,63 @@ export interface operations {
                                 }[];
                                 workspace_id?: string;
                                 taken_at: string | null;
+                                moments?: {
+                                    timestamp: number;
+                                    page: number | null;
+                                    score: number;
+                                    /** @enum {string} */
+                                    modality: "name" | "passage" | "ocr" | "transcript" | "caption" | "label" | "object" | "person" | "sound" | "picture" | "place" | "metadata";
+                                    snippet: {
+                                        text: string;
+                                        highlights: number[][];
+                                    };
+                                    region: {
+                                        x: number;
+                                        y: number;
+                                        w: number;
+                                        h: number;
+                                        label: string;
+                                        source: string;
+                                    } | null;
+                                }[];
+                                moment_count?: number;
                             }[];
+                            pagination: {
+                                limit: number;
+                                offset: number;
+                                total: number;
+                                has_more: boolean;
+                            };
+                            facets: {
+                                kinds: {
+                                    /** @enum {string} */
+                                    value: "video" | "image" | "document";
+                                    count: number;
+                                }[];
+                                years: {
+                                    value: number;
+                                    count: number;
+                                }[];
+                                places: {
+                                    value: string;
+                                    count: number;
+                                    country_code: string | null;
+                                }[];
+                                people: {
+                                    value: string;
+                                    count: number;
+                                    name: string;
+                                }[];
+                                cameras: {
+                                    value: string;
+                                    count: number;
+                                }[];
+                                collections: {
+                                    value: string;
+                                    count: number;
+                                    name: string;
+                                }[];
+                            };
                             /** @enum {string} */
                             type: "character" | "location" | "music" | "emotion";
                             unavailable?: string;

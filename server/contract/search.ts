@@ -6,6 +6,10 @@ export const MODALITIES = ['name', 'passage', 'ocr', 'transcript', 'caption', 'l
 export type Modality = (typeof MODALITIES)[number];
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
+/** How deep paging goes: the ranked list a search keeps is at most this long. */
+export const MAX_SEARCH_OFFSET = 1000;
+/** The moments a grouped hit lists at most (best first); `moment_count` says how many there were. */
+export const MAX_GROUP_MOMENTS = 50;
 
 const isoDate = z
   .string()
@@ -59,6 +63,13 @@ export const SearchRequest = z
   .object({
     query: z.string().trim().min(1).max(1000),
     limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+    /** Not in the spec: hits to skip (paging; the order is the same for every page of one search). */
+    offset: z.number().int().min(0).max(MAX_SEARCH_OFFSET).default(0),
+    /**
+     * Not in the spec: `moment` (the default: one hit per moment, as before) or `asset` (one hit per
+     * asset, its best moment, with all of its moments in `moments`).
+     */
+    group_by: z.enum(['moment', 'asset']).default('moment'),
     video_id: z.string().min(1).max(100).optional(),
     search_options: SearchOptions.optional(),
     rerank: z.boolean().default(false),
@@ -90,6 +101,21 @@ export const SearchHit = z.object({
   workspace_id: z.string().optional(),
   /** Not in the spec: when the asset was taken (its metadata), or null. */
   taken_at: z.string().nullable(),
+  /** Not in the spec, with `group_by: asset`: the asset's moments, best first (at most MAX_GROUP_MOMENTS). */
+  moments: z
+    .array(
+      z.object({
+        timestamp: z.number(),
+        page: z.number().int().nullable(),
+        score: z.number(),
+        modality: z.enum(MODALITIES),
+        snippet: Highlighted,
+        region: Box.extend({ label: z.string(), source: z.string() }).nullable(),
+      }),
+    )
+    .optional(),
+  /** With `group_by: asset`: how many moments of the asset were found. */
+  moment_count: z.number().int().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -101,7 +127,25 @@ export const Interpreted = z.object({
   /** The phrases of the query that became filters. */
   phrases: z.array(z.string()),
   order: z.enum(['relevance', 'taken_at']),
+  /**
+   * Set when the words matched nothing taken in the date they named: they were set aside and the
+   * hits are everything the filters hold, newest first.
+   */
+  set_aside: z.string().optional(),
 });
+
+const Count = <T extends z.ZodTypeAny>(value: T) => z.object({ value, count: z.number().int() });
+
+/** Not in the spec: what the whole result (every page) holds, counted in assets. */
+export const SearchFacets = z.object({
+  kinds: z.array(Count(z.enum(['video', 'image', 'document']))),
+  years: z.array(Count(z.number().int())),
+  places: z.array(Count(z.string()).extend({ country_code: z.string().nullable() })),
+  people: z.array(Count(z.string()).extend({ name: z.string() })),
+  cameras: z.array(Count(z.string())),
+  collections: z.array(Count(z.string()).extend({ name: z.string() })),
+});
+export type SearchFacets = z.infer<typeof SearchFacets>;
 
 export const SearchResponse = z.object({
   query: z.string(),
@@ -110,12 +154,15 @@ export const SearchResponse = z.object({
   engine_fallback: z.string().optional(),
   interpreted: Interpreted,
   hits: z.array(SearchHit),
+  /** Not in the spec: where this page sits in the ranked list (`total` hits, at most MAX_SEARCH_OFFSET + limit). */
+  pagination: z.object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), has_more: z.boolean() }),
+  facets: SearchFacets,
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
 export const SEARCH_TYPES = ['character', 'location', 'music', 'emotion'] as const;
 export const TypedSearchParams = z.object({ type: z.enum(SEARCH_TYPES) });
-export const TypedSearchRequest = SearchRequest.pick({ query: true, limit: true, video_id: true, engine: true, workspace_ids: true });
+export const TypedSearchRequest = SearchRequest.pick({ query: true, limit: true, offset: true, video_id: true, engine: true, workspace_ids: true });
 export const TypedSearchResponse = SearchResponse.extend({
   type: z.enum(SEARCH_TYPES),
   /** Set when this deployment cannot answer the dimension (music). */

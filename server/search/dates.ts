@@ -1,8 +1,8 @@
 // Dates and ranges in a query, as people write them: "2019", "June 2021", "14 July 2019", "last
 // summer", "Christmas 2018", "between March and May 2020", "last week", "yesterday". chrono-node
 // reads the calendar phrases; added here: bare years, seasons (meteorological, northern
-// hemisphere: winter = December to February), Christmas, New Year and Easter, and "between A and
-// B". Each becomes a half-open range [after, before) in UTC as large as what was said: a year, a
+// hemisphere: winter = December to February), Christmas (eve, day), New Year (eve, day) and Easter
+// (Sunday, Monday) with or without a year, "the weekend of 3 May", and "between A and B". Each becomes a half-open range [after, before) in UTC as large as what was said: a year, a
 // month, a day.
 // English only: the package's main module loads every language's parsers (≈ 80 ms when the service
 // starts, against ≈ 20); its `parse` is English's casual parser, as this one is.
@@ -46,6 +46,23 @@ function easter(year: number): [number, number] {
 
 const utc = (y: number, m: number, d = 1) => new Date(Date.UTC(y, m - 1, d));
 const iso = (d: Date) => d.toISOString();
+
+const HOLIDAYS =
+  /\b(?:(last|this|next)\s+)?(christmas(?:\s+(?:eve|day))?|xmas(?:\s+(?:eve|day))?|new\s+year(?:['’]?s)?(?:\s+(?:eve|day))?|easter(?:\s+(?:sunday|monday))?)(?:\s+(?:of\s+)?((?:19|20)\d{2}))?\b/gi;
+
+/**
+ * The year of a yearly day said without one: "last" is the latest one over, "next" the first to
+ * come, "this" this calendar year's, and the day alone the latest one begun (on 25 December,
+ * "christmas eve" is yesterday; on 23 December, last year's).
+ */
+function around(occurrence: (y: number) => { after: Date; before: Date }, rel: string | undefined, now: Date): number {
+  const year = now.getUTCFullYear();
+  const years = [year - 2, year - 1, year, year + 1];
+  if (rel === 'this') return year;
+  if (rel === 'next') return years.find((y) => occurrence(y).after > now) ?? year + 1;
+  if (rel === 'last') return years.filter((y) => occurrence(y).before <= now).at(-1) ?? year - 1;
+  return years.filter((y) => occurrence(y).after <= now).at(-1) ?? year - 1;
+}
 
 /** Ranges of the phrases chrono does not know, with where they stand in the query. */
 function ownPhrases(q: string, now: Date): Array<{ index: number; text: string; after: Date; before: Date }> {
@@ -94,26 +111,44 @@ function ownPhrases(q: string, now: Date): Array<{ index: number; text: string; 
     }
     out.push({ index: m.index, text: m[0], after, before });
   }
-  for (const m of q.matchAll(/\b(?:(last|this)\s+)?(christmas|xmas|new\s+year'?s?(?:\s+eve)?|easter)(?:\s+((?:19|20)\d{2}))?\b/gi)) {
-    if (!m[1] && !m[3]) continue; // "christmas tree" is about a tree
-    const what = m[2].toLowerCase();
-    const y = m[3] ? Number(m[3]) : m[1]?.toLowerCase() === 'last' ? year - 1 : year;
-    let after: Date;
-    let before: Date;
-    if (what.startsWith('christmas') || what === 'xmas') [after, before] = [utc(y, 12, 24), utc(y, 12, 27)];
-    else if (what.startsWith('new')) [after, before] = [utc(y, 12, 31), utc(y + 1, 1, 2)];
-    else {
+  for (const m of q.matchAll(HOLIDAYS)) {
+    const what = m[2].toLowerCase().replace(/['’]/g, '').replace(/\s+/g, ' ');
+    const rel = m[1]?.toLowerCase();
+    // "christmas tree" and "easter egg" are about things: a holiday is a date with "last", "this",
+    // "next", a year, or a day named ("christmas eve", "new year's day", "easter sunday").
+    if (!rel && !m[3] && !/ (eve|day|sunday|monday)$/.test(what)) continue;
+    const occurrence = (y: number): { after: Date; before: Date } => {
+      if (/^(christmas|xmas) eve$/.test(what)) return { after: utc(y, 12, 24), before: utc(y, 12, 25) };
+      if (/^(christmas|xmas) day$/.test(what)) return { after: utc(y, 12, 25), before: utc(y, 12, 26) };
+      if (/^(christmas|xmas)$/.test(what)) return { after: utc(y, 12, 24), before: utc(y, 12, 27) };
+      if (/eve$/.test(what)) return { after: utc(y, 12, 31), before: utc(y + 1, 1, 1) }; // New Year's Eve of year y
+      if (/day$/.test(what) && what.startsWith('new')) return { after: utc(y, 1, 1), before: utc(y, 1, 2) };
+      if (what.startsWith('new')) return { after: utc(y - 1, 12, 31), before: utc(y, 1, 2) }; // the New Year y begins
       const [em, ed] = easter(y);
-      [after, before] = [utc(y, em, ed - 2), utc(y, em, ed + 2)];
-    }
-    out.push({ index: m.index, text: m[0], after, before });
+      if (what.endsWith('sunday')) return { after: utc(y, em, ed), before: utc(y, em, ed + 1) };
+      if (what.endsWith('monday')) return { after: utc(y, em, ed + 1), before: utc(y, em, ed + 2) };
+      return { after: utc(y, em, ed - 2), before: utc(y, em, ed + 2) }; // Good Friday to Easter Monday
+    };
+    out.push({ index: m.index, text: m[0], ...occurrence(m[3] ? Number(m[3]) : around(occurrence, rel, now)) });
+  }
+  // "the weekend of 3 May (2019)": the Saturday and Sunday of that date's week (Monday to Sunday).
+  for (const m of q.matchAll(/\b(?:the\s+)?weekend\s+of\s+(?:the\s+)?/gi)) {
+    const tail = q.slice(m.index + m[0].length);
+    const r = DATE_WORDS.test(tail) ? chrono.parse(tail, now, { forwardDate: false })[0] : undefined;
+    if (!r || r.index !== 0 || !r.start.isCertain('day') || !r.start.isCertain('month')) continue;
+    const day = (y: number) => utc(y, r.start.get('month')!, r.start.get('day')!);
+    let y = r.start.isCertain('year') ? r.start.get('year')! : now.getUTCFullYear();
+    if (!r.start.isCertain('year') && day(y) > now) y--;
+    const d = day(y);
+    const saturday = new Date(d.getTime() + (d.getUTCDay() === 0 ? -1 : 6 - d.getUTCDay()) * 86_400_000);
+    out.push({ index: m.index, text: `${m[0]}${r.text}`, after: saturday, before: new Date(saturday.getTime() + 2 * 86_400_000) });
   }
   return out;
 }
 
 /** The end of what a chrono component names: its day, month or year. */
-function span(c: ParsedComponents): { after: Date; before: Date } {
-  const y = c.get('year') ?? new Date().getUTCFullYear();
+function span(c: ParsedComponents, now: Date): { after: Date; before: Date } {
+  const y = c.get('year') ?? now.getUTCFullYear();
   const m = c.get('month') ?? 1;
   const d = c.get('day') ?? 1;
   if (c.isCertain('day')) return { after: utc(y, m, d), before: utc(y, m, d + 1) };
@@ -141,8 +176,8 @@ export function findDates(query: string, now: Date): { range: DateRange; rest: s
     // A lone day-of-week or time of day ("at 5") is too weak to filter a library by.
     if (!r.start.isCertain('year') && !r.start.isCertain('month') && !r.start.isCertain('day') && !/\b(yesterday|today|week|month|year|ago)\b/i.test(r.text))
       continue;
-    const start = span(r.start);
-    const end = r.end ? span(r.end) : start;
+    const start = span(r.start, now);
+    const end = r.end ? span(r.end, now) : start;
     const text = /^from\s/i.test(q.slice(Math.max(0, r.index - 5), r.index + 1)) ? q.slice(r.index - 5, r.index + r.text.length) : r.text;
     return { range: { after: iso(start.after), before: iso(end.before), text: r.text }, rest: cut(q, q.indexOf(text), text.length) };
   }

@@ -15,8 +15,8 @@ function regionOf(store: Store, id: string | null | undefined, personName?: stri
   return { x: r.x, y: r.y, w: r.w, h: r.h, label: personName ?? r.label ?? r.text ?? '', source: personName ? 'people' : r.source };
 }
 
-export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean): FoundHit[] {
-  const top = ranked[0]?.score ?? 1;
+/** Hits of ranked moments; `top` is the best score of the whole ranking (a page's scores are shares of it). */
+export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean, top = ranked[0]?.score ?? 1): FoundHit[] {
   const taken = store.metadata.takenOf([...new Set(ranked.map((m) => m.entry.asset_id))]);
   return ranked.map(({ entry: e, score, name, boxed, evidence }) => {
     const page = e.kind === 'document' ? (e.page ?? 1) : null;
@@ -41,6 +41,21 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       evidence,
       ...(federated ? { workspace_id: e.workspace_id } : {}),
       taken_at: taken.get(e.asset_id)?.taken_at ?? null,
+    };
+  });
+}
+
+/** The moments of a grouped hit: where each is, its score, what found it, its words and box. */
+export function momentsOf(store: Store, moments: Moment[], marked: string[], top: number): NonNullable<SearchHit['moments']> {
+  return moments.map(({ entry: e, score, name, boxed }) => {
+    const page = e.kind === 'document' ? (e.page ?? 1) : null;
+    return {
+      timestamp: page !== null ? page - 1 : e.timestamp,
+      page,
+      score: Math.round((score / (top || 1)) * 1e4) / 1e4,
+      modality: e.modality,
+      snippet: { text: e.text, highlights: highlights(e.text, marked) },
+      region: e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null,
     };
   });
 }

@@ -4,7 +4,7 @@
 // optional rerank pass, hits in the order asked. Reads the indexes; writes nothing.
 import type { Store } from '../store/index.ts';
 import { AppError } from '../errors.ts';
-import type { SearchFilters, SearchRequest } from '../contract/search.ts';
+import { MAX_GROUP_MOMENTS, type SearchFacets, type SearchFilters, type SearchRequest } from '../contract/search.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 import { clock } from '../store/ids.ts';
@@ -12,9 +12,9 @@ import { queryTerms } from './tokenizer.ts';
 import { lexical } from './lexical.ts';
 import { offerNamedPeople } from './people.ts';
 import { bestPerMoment, nearestByMeaning } from './dense.ts';
-import { Moments, momentKey } from './moments.ts';
+import { Moments, momentKey, type Moment } from './moments.ts';
 import { rerankBoost } from './rerank.ts';
-import { toHits, type FoundHit } from './hits.ts';
+import { momentsOf, toHits, type FoundHit } from './hits.ts';
 import { fold, interpret } from './interpret.ts';
 import { hasFilters } from './filters.ts';
 import type { FilterResolver } from './resolve.ts';
@@ -24,8 +24,10 @@ export interface SearchResult {
   engine: 'arrow' | 'classic';
   recipe: string;
   engine_fallback?: string;
-  interpreted: { words: string; filters: SearchFilters; phrases: string[]; order: 'relevance' | 'taken_at' };
+  interpreted: { words: string; filters: SearchFilters; phrases: string[]; order: 'relevance' | 'taken_at'; set_aside?: string };
   hits: FoundHit[];
+  pagination: { limit: number; offset: number; total: number; has_more: boolean };
+  facets: SearchFacets;
 }
 
 /** Who asks and what they may read (the workspaces the service allowed; `federated` when they were asked for). */
@@ -35,6 +37,12 @@ export interface SearchContext {
   federated: boolean;
 }
 
+/**
+ * How many entries each list may bring: one number for every page of a search (it depends on the
+ * page size, never on the offset), so that pages follow one ranking.
+ */
+const poolSize = (limit: number) => Math.min(2000, limit * 20);
+
 export async function searchIndex(store: Store, resolver: FilterResolver, req: SearchRequest, ctx: SearchContext): Promise<SearchResult> {
   const { auth, workspaceIds } = ctx;
   const order = req.search_options?.order ?? 'relevance';
@@ -42,7 +50,7 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
   // What the words say, then the filters given, which win where both speak.
   const read =
     req.search_options?.interpret === false
-      ? { words: req.query, filters: {}, phrases: [] }
+      ? { words: req.query, filters: {} as SearchFilters, phrases: [] }
       : interpret(req.query, {
           now: new Date(clock.now()),
           isPlace: (phrase) => resolver.placeNames(workspaceIds).has(fold(phrase)),
@@ -50,26 +58,30 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
         });
   const filters: SearchFilters = { ...read.filters, ...(req.search_options?.filters ?? {}) };
   const resolved = resolver.resolve(auth, workspaceIds, filters);
-  const interpreted = { words: read.words, filters, phrases: read.phrases, order };
+  const interpreted: SearchResult['interpreted'] = { words: read.words, filters, phrases: read.phrases, order };
 
   const terms = queryTerms(read.words);
   if (terms.length === 0 && !hasFilters(resolved)) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
-  const scope = { workspaceIds, assetId: req.video_id, limit: Math.min(2000, req.limit * 20), filters: resolved };
+  const scope = { workspaceIds, assetId: req.video_id, limit: poolSize(req.limit), filters: resolved };
   const engine = req.engine ?? store.workspaces.defaultEngine(auth.workspaceId);
-  if (terms.length === 0) {
-    // Only filters: what holds, newest first.
+  const page = (ranked: Moment[], recipe: string, marked: string[], extra: { engine_fallback?: string } = {}): SearchResult => ({
+    query: req.query,
+    engine,
+    recipe,
+    ...extra,
+    interpreted,
+    ...paged(store, ranked, req, marked, ctx, interpreted.order),
+  });
+  // Only filters: what holds, newest first.
+  const listed = () => {
     const moments = new Moments(momentKey(() => 0));
-    for (const e of store.search.browse({ ...scope, engine, limit: req.limit })) moments.offer(e, 1, 'lexical');
+    for (const e of store.search.browse({ ...scope, engine })) moments.offer(e, 1, 'lexical');
     const ranked = moments.ranked(false);
     for (const m of ranked) m.evidence = [{ retriever: 'filters', modality: 'metadata', score: 1 }];
-    return {
-      query: req.query,
-      engine,
-      recipe: 'filters',
-      interpreted,
-      hits: ordered(toHits(store, ranked, [], ctx.federated), 'taken_at'),
-    };
-  }
+    interpreted.order = 'taken_at';
+    return page(ranked, 'filters', []);
+  };
+  if (terms.length === 0) return listed();
 
   const allowed = req.search_options?.modalities;
   const weights = req.search_options?.weights ?? {};
@@ -104,24 +116,60 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
     if (best.size) denseLists.push(best);
   }
   moments.fuse(denseLists, terms);
-  const ranked = moments.ranked(req.rerank).slice(0, req.limit);
+  const ranked = moments.ranked(req.rerank);
+  // A date said in the words, and nothing then holds the other words: what was taken then, the
+  // words set aside (said in the answer), rather than nothing.
+  if (ranked.length === 0 && read.filters.taken_after !== undefined && read.words) {
+    interpreted.set_aside = read.words;
+    return listed();
+  }
 
   const recipe = ['lexical-bm25', 'wordnet', 'people'];
   if (used.length) recipe.push(...used.map((m) => `dense(${m})`), 'rrf');
   if (req.rerank) recipe.push('rerank(phrase,coverage,proximity,agreement)');
   if (hasFilters(resolved)) recipe.push('filters');
-  return {
-    query: req.query,
-    engine: found.engine,
-    recipe: recipe.join('+'),
-    ...(found.fallback ? { engine_fallback: found.fallback } : {}),
-    interpreted,
-    hits: ordered(toHits(store, ranked, [...terms, ...found.related.keys()], ctx.federated), order),
-  };
+  return { ...page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], found.fallback ? { engine_fallback: found.fallback } : {}), engine: found.engine };
 }
 
-function ordered(hits: FoundHit[], order: 'relevance' | 'taken_at'): FoundHit[] {
-  if (order === 'relevance') return hits;
-  const ms = (h: FoundHit) => (h.taken_at ? Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(h.taken_at) ? h.taken_at : `${h.taken_at}Z`) : -Infinity);
-  return [...hits].sort((a, b) => ms(b) - ms(a));
+/**
+ * One page of the ranked moments, in the order asked, one hit per moment or per asset (its best
+ * moment, with its moments), and the facets of the whole list.
+ */
+function paged(store: Store, ranked: Moment[], req: SearchRequest, marked: string[], ctx: SearchContext, order: 'relevance' | 'taken_at') {
+  const assetIds = [...new Set(ranked.map((m) => m.entry.asset_id))];
+  const top = ranked[0]?.score ?? 1;
+  let groups: Moment[][] = ranked.map((m) => [m]);
+  if (req.group_by === 'asset') {
+    const byAsset = new Map<string, Moment[]>();
+    for (const m of ranked) {
+      const g = byAsset.get(m.entry.asset_id);
+      if (g) g.push(m);
+      else byAsset.set(m.entry.asset_id, [m]);
+    }
+    groups = [...byAsset.values()];
+  }
+  if (order === 'taken_at') {
+    // Newest taken first; the undated last; ties keep the ranking.
+    const taken = store.metadata.takenOf(assetIds);
+    const ms = (id: string) => {
+      const at = taken.get(id)?.taken_at;
+      return at ? Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(at) ? at : `${at}Z`) : -Infinity;
+    };
+    groups = groups
+      .map((g, i) => ({ g, i, t: ms(g[0].entry.asset_id) }))
+      .sort((a, b) => b.t - a.t || a.i - b.i)
+      .map((x) => x.g);
+  }
+  const shown = groups.slice(req.offset, req.offset + req.limit);
+  const hits = toHits(store, shown.map((g) => g[0]), marked, ctx.federated, top);
+  if (req.group_by === 'asset')
+    shown.forEach((g, i) => {
+      hits[i].moments = momentsOf(store, g.slice(0, MAX_GROUP_MOMENTS), marked, top);
+      hits[i].moment_count = g.length;
+    });
+  return {
+    hits,
+    pagination: { limit: req.limit, offset: req.offset, total: groups.length, has_more: req.offset + req.limit < groups.length },
+    facets: store.assets.facetsOf(ctx.auth.workspaceId, assetIds),
+  };
 }

@@ -145,6 +145,8 @@ export class AnswersService {
           await this.search.search(auth, {
             query: words.join(' '),
             limit: 20,
+            offset: 0,
+            group_by: 'moment',
             rerank: true,
             search_options: { interpret: false },
             ...(v ? { video_id: v } : {}),

@@ -17,7 +17,7 @@ export class SearchService {
   }
 
   /** One dimension (SPEC 4.5), answered by search narrowed to its kinds of evidence; location asks GPS places first. */
-  async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options'>) {
+  async typed(auth: AuthContext, type: (typeof SEARCH_TYPES)[number], req: Omit<SearchRequest, 'rerank' | 'search_options' | 'group_by'>) {
     if (type === 'music') {
       return {
         query: req.query,
@@ -26,6 +26,8 @@ export class SearchService {
         recipe: 'none',
         interpreted: { words: req.query, filters: {}, phrases: [], order: 'relevance' as const },
         hits: [],
+        pagination: { limit: req.limit, offset: req.offset, total: 0, has_more: false },
+        facets: { kinds: [], years: [], places: [], people: [], cameras: [], collections: [] },
         unavailable: 'music recognition is not available on this deployment',
       };
     }
@@ -36,7 +38,7 @@ export class SearchService {
       query = emotions.join(' ');
     }
     const weights = type === 'location' ? { place: 4 } : undefined;
-    const r = await this.search(auth, { ...req, query, rerank: false, search_options: { modalities: TYPED_MODALITIES[type], weights, interpret: false } });
+    const r = await this.search(auth, { ...req, query, rerank: false, group_by: 'moment', search_options: { modalities: TYPED_MODALITIES[type], weights, interpret: false } });
     return { ...r, query: req.query, type };
   }
 

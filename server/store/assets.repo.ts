@@ -253,6 +253,39 @@ export class AssetsRepo {
     };
   }
 
+  /**
+   * What a set of assets (a search's result) holds, counted in assets: kinds, years, places, cameras,
+   * the workspace's named people and its collections. The ids were already checked as visible.
+   */
+  facetsOf(workspaceId: string, ids: string[]) {
+    const all = <T>(sql: string) => this.db.prepare(sql).all({ ws: workspaceId, ids: JSON.stringify(ids) }) as T[];
+    const base = `FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE a.id IN (SELECT value FROM json_each(@ids))`;
+    return {
+      kinds: all<{ value: 'video' | 'image' | 'document'; count: number }>(
+        `SELECT a.kind AS value, COUNT(*) AS count ${base} GROUP BY a.kind ORDER BY count DESC, value`,
+      ),
+      years: all<{ value: number; count: number }>(
+        `SELECT CAST(strftime('%Y', m.taken_ms / 1000, 'unixepoch') AS INTEGER) AS value, COUNT(*) AS count ${base} AND m.taken_ms IS NOT NULL GROUP BY value ORDER BY value DESC`,
+      ),
+      places: all<{ value: string; country_code: string | null; count: number }>(
+        `SELECT coalesce(m.city, m.country) AS value, m.country_code, COUNT(*) AS count ${base} AND coalesce(m.city, m.country) IS NOT NULL
+         GROUP BY value, m.country_code ORDER BY count DESC, value LIMIT 30`,
+      ),
+      cameras: all<{ value: string; count: number }>(
+        `SELECT m.camera AS value, COUNT(*) AS count ${base} AND m.camera IS NOT NULL GROUP BY m.camera ORDER BY count DESC, value LIMIT 20`,
+      ),
+      people: all<{ value: string; name: string; count: number }>(
+        `SELECT p.id AS value, p.name, COUNT(DISTINCT f.asset_id) AS count FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN faces f ON f.id = fp.face_id
+         WHERE f.asset_id IN (SELECT value FROM json_each(@ids)) AND p.workspace_id = @ws AND p.merged_into IS NULL AND p.name != '' AND p.hidden = 0
+         GROUP BY p.id ORDER BY count DESC, p.name LIMIT 30`,
+      ),
+      collections: all<{ value: string; name: string; count: number }>(
+        `SELECT c.id AS value, c.name, COUNT(*) AS count FROM collections c JOIN collection_assets ca ON ca.collection_id = c.id
+         WHERE c.workspace_id = @ws AND ca.asset_id IN (SELECT value FROM json_each(@ids)) GROUP BY c.id ORDER BY count DESC, c.name LIMIT 30`,
+      ),
+    };
+  }
+
   markDeleted(id: string, at: number): boolean {
     return this.db.prepare('UPDATE assets SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id).changes > 0;
   }
