@@ -3598,6 +3598,7 @@ export interface operations {
                                 }[];
                                 workspace_id?: string;
                                 taken_at: string | null;
+                                ratio: number;
                                 moments?: {
                                     timestamp: number;
                                     page: number | null;
@@ -3854,6 +3855,7 @@ export interface operations {
                                 }[];
                                 workspace_id?: string;
                                 taken_at: string | null;
+                                ratio: number;
                                 moments?: {
                                     timestamp: number;
                                     page: number | null;

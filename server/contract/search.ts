@@ -101,6 +101,8 @@ export const SearchHit = z.object({
   workspace_id: z.string().optional(),
   /** Not in the spec: when the asset was taken (its metadata), or null. */
   taken_at: z.string().nullable(),
+  /** Not in the spec: the asset's width / height as shown (its orientation applied), 0 when not known: results lay out before their pictures arrive. */
+  ratio: z.number(),
   /** Not in the spec, with `group_by: asset`: the asset's moments, best first (at most MAX_GROUP_MOMENTS). */
   moments: z
     .array(

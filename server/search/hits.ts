@@ -17,7 +17,9 @@ function regionOf(store: Store, id: string | null | undefined, personName?: stri
 
 /** Hits of ranked moments; `top` is the best score of the whole ranking (a page's scores are shares of it). */
 export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean, top = ranked[0]?.score ?? 1): FoundHit[] {
-  const taken = store.metadata.takenOf([...new Set(ranked.map((m) => m.entry.asset_id))]);
+  const ids = [...new Set(ranked.map((m) => m.entry.asset_id))];
+  const taken = store.metadata.takenOf(ids);
+  const ratios = store.assets.ratiosOf(ids);
   return ranked.map(({ entry: e, score, name, boxed, evidence }) => {
     const page = e.kind === 'document' ? (e.page ?? 1) : null;
     const timestamp = page !== null ? page - 1 : e.timestamp;
@@ -41,6 +43,7 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       evidence,
       ...(federated ? { workspace_id: e.workspace_id } : {}),
       taken_at: taken.get(e.asset_id)?.taken_at ?? null,
+      ratio: ratios.get(e.asset_id) ?? 0,
     };
   });
 }

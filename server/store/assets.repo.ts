@@ -178,6 +178,16 @@ export class AssetsRepo {
     return { rows, total: n };
   }
 
+  /** Width / height as shown (orientation_detected applied; 0 when not known) of these assets. */
+  ratiosOf(ids: string[]): Map<string, number> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db
+      .prepare('SELECT id, width, height, orientation_detected FROM assets WHERE id IN (SELECT value FROM json_each(?))')
+      .raw()
+      .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null]>;
+    return new Map(rows.map(([id, w, h, turn]) => [id, w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0]));
+  }
+
   /** The id and shape (width / height as shown, 0 when not known) of every asset the workspace sees under the filters, newest taken first (undated first). */
   layout(workspaceId: string, filters: ResolvedFilters = {}): { ids: string[]; ratios: number[] } {
     const where = filterCondition(filters);
