@@ -6,6 +6,7 @@ import type { PersonDetailValue, PersonValue } from '../services/people.service.
 import type { AssetDetailValue, AssetListValue } from '../services/assets.service.ts';
 import type { CollectionValue } from '../services/collections.service.ts';
 import { originOf } from './context.ts';
+import type { FoundHit } from '../search/hits.ts';
 
 /** The size of the face crops a face's thumbnail_url asks for. */
 const FACE_THUMBNAIL_SIZE = 128;
@@ -52,9 +53,13 @@ export class Presenter {
     return { ...rest, cover_url: this.url(cover) };
   }
 
-  hits<R extends { hits: Array<{ frame: FileRef | null }> }>(result: R): Omit<R, 'hits'> & { hits: Array<Framed<R['hits'][number]>> } {
+  /** Search hits, with the pictures of their moments when grouped. */
+  hits<R extends { hits: FoundHit[] }>(result: R) {
     const { hits, ...rest } = result;
-    return { ...rest, hits: hits.map((h) => this.framed(h)) };
+    return {
+      ...rest,
+      hits: hits.map(({ moments, ...h }) => ({ ...this.framed(h), ...(moments ? { moments: moments.map((m) => this.framed(m)) } : {}) })),
+    };
   }
 }
 

@@ -3617,6 +3617,7 @@ export interface operations {
                                         label: string;
                                         source: string;
                                     } | null;
+                                    frame_url: string | null;
                                 }[];
                                 moment_count?: number;
                             }[];
@@ -3874,6 +3875,7 @@ export interface operations {
                                         label: string;
                                         source: string;
                                     } | null;
+                                    frame_url: string | null;
                                 }[];
                                 moment_count?: number;
                             }[];

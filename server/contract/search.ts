@@ -113,6 +113,8 @@ export const SearchHit = z.object({
         modality: z.enum(MODALITIES),
         snippet: Highlighted,
         region: Box.extend({ label: z.string(), source: z.string() }).nullable(),
+        /** A document page's picture (drawn on first request); null for other moments. */
+        frame_url: z.string().nullable(),
       }),
     )
     .optional(),

@@ -18,6 +18,7 @@ interface Moment {
   score: number;
   modality: string;
   snippet: { text: string; highlights: Array<[number, number]> };
+  frame_url: string | null;
 }
 interface Hit {
   video_id: string;
@@ -96,6 +97,13 @@ describe('search results: grouped, paged, with facets and dates people say', () 
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     const m = carroll.moments!.find((x) => x.snippet.highlights.length)!;
     expect(m.snippet.text.slice(...m.snippet.highlights[0]).toLowerCase()).toMatch(/^cats?$/);
+    // Each page found has its picture (drawn on first request); a photo's moments have none of their own.
+    const other = carroll.moments!.find((x) => x.page !== carroll.page)!;
+    expect(other.frame_url).toMatch(new RegExp(`p${String(other.page).padStart(5, '0')}\\.jpg`));
+    const drawn = await fetch(other.frame_url!);
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get('content-type')).toBe('image/jpeg');
+    expect(grouped.hits.find((h) => h.video_id === ids.chelsea)!.moments!.every((x) => x.frame_url === null)).toBe(true);
     // The order across assets is the order of their best moments in the flat list.
     const firstSeen = [...new Set(flat.hits.map((h) => h.video_id))];
     expect(assets).toEqual(firstSeen);
