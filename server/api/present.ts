@@ -6,7 +6,7 @@ import type { PersonDetailValue, PersonValue } from '../services/people.service.
 import type { AssetDetailValue, AssetListValue } from '../services/assets.service.ts';
 import type { CollectionValue } from '../services/collections.service.ts';
 import { originOf } from './context.ts';
-import type { FoundHit } from '../search/hits.ts';
+import type { FoundHit } from '../services/search.service.ts';
 
 /** The size of the face crops a face's thumbnail_url asks for. */
 const FACE_THUMBNAIL_SIZE = 128;

@@ -5,7 +5,6 @@ import type { FileRef } from '../contract/common.ts';
 import type { SearchHit } from '../contract/search.ts';
 import type { Moment } from './moments.ts';
 import { highlights } from './tokenizer.ts';
-import { pageRenderName } from '../media/pdf.ts';
 
 /** A hit as search finds it: the picture of the moment is a stored file, given a URL by the API. */
 export type FoundMoment = Omit<NonNullable<SearchHit['moments']>[number], 'frame_url'> & { frame: FileRef | null };
@@ -52,13 +51,18 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
 
 /** The moments of a grouped hit: where each is, its score, what found it, its words and box. */
 export function momentsOf(store: Store, moments: Moment[], marked: string[], top: number): FoundMoment[] {
-  // A document's pages all have a picture, or none has (formats without a layout).
   const first = moments[0]?.entry;
-  const drawn = first?.kind === 'document' && Boolean(store.media.page(first.asset_id, 1)?.render_path);
+  const pictures =
+    first?.kind === 'document'
+      ? store.media.pageRenders(
+          first.asset_id,
+          moments.map((m) => m.entry.page ?? 1),
+        )
+      : new Map<number, FileRef | null>();
   return moments.map(({ entry: e, score, name, boxed }) => {
     const page = e.kind === 'document' ? (e.page ?? 1) : null;
     return {
-      frame: drawn && page !== null ? { asset_id: e.asset_id, name: pageRenderName(page) } : null,
+      frame: page !== null ? (pictures.get(page) ?? null) : null,
       timestamp: page !== null ? page - 1 : e.timestamp,
       page,
       score: Math.round((score / (top || 1)) * 1e4) / 1e4,

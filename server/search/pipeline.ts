@@ -128,7 +128,10 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
   if (used.length) recipe.push(...used.map((m) => `dense(${m})`), 'rrf');
   if (req.rerank) recipe.push('rerank(phrase,coverage,proximity,agreement)');
   if (hasFilters(resolved)) recipe.push('filters');
-  return { ...page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], found.fallback ? { engine_fallback: found.fallback } : {}), engine: found.engine };
+  return {
+    ...page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], found.fallback ? { engine_fallback: found.fallback } : {}),
+    engine: found.engine,
+  };
 }
 
 /**
@@ -161,7 +164,13 @@ function paged(store: Store, ranked: Moment[], req: SearchRequest, marked: strin
       .map((x) => x.g);
   }
   const shown = groups.slice(req.offset, req.offset + req.limit);
-  const hits = toHits(store, shown.map((g) => g[0]), marked, ctx.federated, top);
+  const hits = toHits(
+    store,
+    shown.map((g) => g[0]),
+    marked,
+    ctx.federated,
+    top,
+  );
   if (req.group_by === 'asset')
     shown.forEach((g, i) => {
       hits[i].moments = momentsOf(store, g.slice(0, MAX_GROUP_MOMENTS), marked, top);

@@ -8,6 +8,7 @@ import type { AuthContext } from '../contract/auth.ts';
 import { EMOTION_NAMES, TYPED_MODALITIES, emotionsIn } from '../search/typed.ts';
 import { FilterResolver } from '../search/resolve.ts';
 import { searchIndex, type SearchResult } from '../search/pipeline.ts';
+export type { FoundHit } from '../search/hits.ts';
 
 export class SearchService {
   private readonly filters: FilterResolver;
@@ -38,7 +39,13 @@ export class SearchService {
       query = emotions.join(' ');
     }
     const weights = type === 'location' ? { place: 4 } : undefined;
-    const r = await this.search(auth, { ...req, query, rerank: false, group_by: 'moment', search_options: { modalities: TYPED_MODALITIES[type], weights, interpret: false } });
+    const r = await this.search(auth, {
+      ...req,
+      query,
+      rerank: false,
+      group_by: 'moment',
+      search_options: { modalities: TYPED_MODALITIES[type], weights, interpret: false },
+    });
     return { ...r, query: req.query, type };
   }
 

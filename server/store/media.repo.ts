@@ -110,6 +110,14 @@ export class MediaRepo {
     return this.db.prepare('SELECT * FROM pages WHERE asset_id = ? AND page = ?').get(assetId, page) as PageRow | undefined;
   }
 
+  /** The pictures of some of a document's pages (one query). */
+  pageRenders(assetId: string, pages: number[]): Map<number, FileRef | null> {
+    const rows = this.db
+      .prepare('SELECT page, render_path FROM pages WHERE asset_id = ? AND page IN (SELECT value FROM json_each(?))')
+      .all(assetId, JSON.stringify(pages)) as Array<{ page: number; render_path: string | null }>;
+    return new Map(rows.map((r) => [r.page, fileRef(assetId, r.render_path)]));
+  }
+
   passages(assetId: string, page: number): PassageRow[] {
     return this.db
       .prepare('SELECT idx, text, x, y, w, h, source FROM passages WHERE asset_id = ? AND page = ? ORDER BY idx')

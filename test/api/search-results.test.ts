@@ -59,7 +59,12 @@ describe('search results: grouped, paged, with facets and dates people say', () 
     key = t.key('results');
     const quick = { ocr: false, objects: false, labels: false, faces: false, people: false };
     const dated: Array<[string, string, string, string[]]> = [
-      ['eve-2019.jpg', 'scenes/opencv/building.jpg', '2019:12:24 19:30:00', ['-GPSLatitude=48.8606', '-GPSLatitudeRef=N', '-GPSLongitude=2.3376', '-GPSLongitudeRef=E']],
+      [
+        'eve-2019.jpg',
+        'scenes/opencv/building.jpg',
+        '2019:12:24 19:30:00',
+        ['-GPSLatitude=48.8606', '-GPSLatitudeRef=N', '-GPSLongitude=2.3376', '-GPSLongitudeRef=E'],
+      ],
       ['boxing-day-2019.jpg', 'scenes/opencv/home.jpg', '2019:12:26 11:00:00', ['-Model=EOS R5', '-Make=Canon']],
       ['summer-2018.jpg', 'scenes/opencv/leuvenA.jpg', '2018:07:14 12:00:00', []],
     ];
