@@ -3599,6 +3599,7 @@ export interface operations {
                                 workspace_id?: string;
                                 taken_at: string | null;
                                 ratio: number;
+                                duration_s: number | null;
                                 moments?: {
                                     timestamp: number;
                                     page: number | null;
@@ -3857,6 +3858,7 @@ export interface operations {
                                 workspace_id?: string;
                                 taken_at: string | null;
                                 ratio: number;
+                                duration_s: number | null;
                                 moments?: {
                                     timestamp: number;
                                     page: number | null;

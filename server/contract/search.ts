@@ -103,6 +103,8 @@ export const SearchHit = z.object({
   taken_at: z.string().nullable(),
   /** Not in the spec: the asset's width / height as shown (its orientation applied), 0 when not known: results lay out before their pictures arrive. */
   ratio: z.number(),
+  /** Not in the spec: a video's length in seconds (its moments are marked on a bar of it); null for other kinds. */
+  duration_s: z.number().nullable(),
   /** Not in the spec, with `group_by: asset`: the asset's moments, best first (at most MAX_GROUP_MOMENTS). */
   moments: z
     .array(

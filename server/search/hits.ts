@@ -20,7 +20,7 @@ function regionOf(store: Store, id: string | null | undefined, personName?: stri
 export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean, top = ranked[0]?.score ?? 1): FoundHit[] {
   const ids = [...new Set(ranked.map((m) => m.entry.asset_id))];
   const taken = store.metadata.takenOf(ids);
-  const ratios = store.assets.ratiosOf(ids);
+  const shapes = store.assets.shapesOf(ids);
   return ranked.map(({ entry: e, score, name, boxed, evidence }) => {
     const page = e.kind === 'document' ? (e.page ?? 1) : null;
     const timestamp = page !== null ? page - 1 : e.timestamp;
@@ -44,7 +44,8 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       evidence,
       ...(federated ? { workspace_id: e.workspace_id } : {}),
       taken_at: taken.get(e.asset_id)?.taken_at ?? null,
-      ratio: ratios.get(e.asset_id) ?? 0,
+      ratio: shapes.get(e.asset_id)?.ratio ?? 0,
+      duration_s: shapes.get(e.asset_id)?.duration_s ?? null,
     };
   });
 }

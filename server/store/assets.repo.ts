@@ -178,14 +178,19 @@ export class AssetsRepo {
     return { rows, total: n };
   }
 
-  /** Width / height as shown (orientation_detected applied; 0 when not known) of these assets. */
-  ratiosOf(ids: string[]): Map<string, number> {
+  /** Width / height as shown (orientation_detected applied; 0 when not known) and length of these assets. */
+  shapesOf(ids: string[]): Map<string, { ratio: number; duration_s: number | null }> {
     if (ids.length === 0) return new Map();
     const rows = this.db
-      .prepare('SELECT id, width, height, orientation_detected FROM assets WHERE id IN (SELECT value FROM json_each(?))')
+      .prepare('SELECT id, width, height, orientation_detected, duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))')
       .raw()
-      .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null]>;
-    return new Map(rows.map(([id, w, h, turn]) => [id, w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0]));
+      .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null, number | null]>;
+    return new Map(
+      rows.map(([id, w, h, turn, duration_s]) => [
+        id,
+        { ratio: w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0, duration_s },
+      ]),
+    );
   }
 
   /** The id and shape (width / height as shown, 0 when not known) of every asset the workspace sees under the filters, newest taken first (undated first). */
