@@ -238,15 +238,15 @@ describe('the library as a photo library', () => {
 
   it('steps through search results with ← and →', async () => {
     const { page } = await app.open(key, '#/search?q=photo');
-    await page.locator('.hit').nth(2).waitFor();
-    const order = await page.locator('.hit').evaluateAll((els) => els.map((e) => e.getAttribute('data-video')));
-    await page.locator('.hit-open').first().click();
+    await page.locator('.result-tile').nth(2).waitFor();
+    const order = await page.locator('.result-tile').evaluateAll((els) => els.map((e) => e.getAttribute('data-video')));
+    await page.locator('.result-tile').first().click();
     await page.getByTestId('viewer').waitFor();
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), order[1]);
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => window.location.hash.startsWith('#/search?q=photo'));
-    await page.locator('.hit').first().waitFor();
+    await page.locator('.result-tile').first().waitFor();
   }, 60_000);
 
   it('zooms a photo to 1:1 with z or a double-click, showing its size in pixels; axe finds nothing serious', async () => {

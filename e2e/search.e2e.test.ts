@@ -24,10 +24,10 @@ describe('search and answers', () => {
     const { page, shot } = await app.open(key);
     await page.getByLabel('search').fill('cat');
     await page.getByLabel('search').press('Enter');
-    await page.locator('.hit').first().waitFor();
-    expect(await page.locator('.hit').first().textContent()).toContain('chelsea.png');
+    await page.locator('.result-tile').first().waitFor();
+    expect(await page.locator('.result-tile').first().getAttribute('aria-label')).toMatch(/^chelsea\.png/);
     await shot('search');
-    await page.locator('.hit-open').first().click();
+    await page.locator('.result-tile').first().click();
     await page.getByTestId('viewer').waitFor();
     await page.locator('.box-hit').waitFor();
     expect(await page.locator('.box-object').first().getAttribute('title')).toMatch(/^cat/);
@@ -38,9 +38,11 @@ describe('search and answers', () => {
     const { page, shot } = await app.open(key);
     await page.getByLabel('search').fill('Would the fall never come to an end');
     await page.getByLabel('search').press('Enter');
-    const hit = page.locator('.hit', { has: page.locator('.hit-where', { hasText: /^page 5$/ }) }).first();
-    await hit.waitFor();
-    await hit.locator('.hit-open').click();
+    // The book's row: its best page first.
+    const row = page.locator('.result-documents .result-row-item').first();
+    await row.waitFor();
+    expect(await row.locator('.snippet').first().getAttribute('data-page')).toBe('5');
+    await row.locator('.result-main').click();
     await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
     await page.locator('.passages li.current').waitFor();
     expect(await page.locator('.passages li.current').textContent()).toMatch(/Down, down, down/);
@@ -51,7 +53,7 @@ describe('search and answers', () => {
     await page.getByLabel('page number').and(page.locator('[value="6"]')).waitFor();
     // Page 6 is drawn on this first request (text pages are rendered lazily).
     await page.waitForFunction(() => {
-      const img = document.querySelector('.boxed img') as HTMLImageElement | null;
+      const img = document.querySelector('.doc-page img') as HTMLImageElement | null;
       return img !== null && img.complete && img.naturalWidth > 0;
     });
     await shot('viewer-document');
@@ -61,7 +63,7 @@ describe('search and answers', () => {
     const { page, shot } = await app.open(key);
     await page.getByLabel('search').fill('cat');
     await page.getByLabel('search').press('Enter');
-    await page.locator('.hit', { hasText: 'chelsea.png' }).first().waitFor();
+    await page.locator('.result-tile[aria-label^="chelsea.png"]').waitFor();
     // A link to another search (as from a note or a bookmark): its own results, never the previous ones under its title.
     await page.evaluate(() => (window.location.hash = '#/search?q=' + encodeURIComponent('photos in Paris 2019')));
     await page.getByText('Results for “photos in Paris 2019”').waitFor();
@@ -69,21 +71,21 @@ describe('search and answers', () => {
     const understood = await page.getByTestId('understood').textContent();
     expect(understood).toMatch(/in Paris/);
     expect(understood).toMatch(/taken in 2019/);
-    const names = await page.locator('.hit .hit-name').allTextContents();
+    const names = await page.locator('.result-tile').evaluateAll((ts) => ts.map((t) => t.getAttribute('aria-label')!.split(',')[0]));
     expect(names.length).toBeGreaterThan(0);
     expect(new Set(names)).toEqual(new Set(['paris-louvre.jpg', 'paris-evening.jpg']));
     expect(await page.getByLabel('search').inputValue()).toBe('photos in Paris 2019');
     await shot('search-deep-link');
     await page.goBack();
     await page.getByText('Results for “cat”').waitFor();
-    expect(await page.locator('.hit').first().textContent()).toContain('chelsea.png');
+    expect(await page.locator('.result-tile').first().getAttribute('aria-label')).toMatch(/^chelsea\.png/);
     expect(await page.getByLabel('search').inputValue()).toBe('cat');
     // The same chips as the library narrow the results.
     await page.getByLabel('filter by kind').selectOption('document');
     await page.waitForFunction(() => window.location.hash.includes('kind=document'));
     await page.getByText('Results for “cat”').waitFor();
     await page.waitForFunction(() => !document.querySelector('.search .empty')?.textContent?.startsWith('Searching'));
-    const docs = await page.locator('.hit').allTextContents();
+    const docs = await page.locator('.result-row-item, .result-tile').allTextContents();
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.every((h) => h.includes('carroll-wonderland.pdf'))).toBe(true);
   });

@@ -41,4 +41,5 @@ export const uploadAsset = (file: File, onProgress: (fraction: number) => void) 
 export const getPage = (id: string, page: number) => data(api().GET('/api/v1/videos/{id}/pages/{page}', { params: { path: { id, page } } }));
 export const getRegionsAt = (id: string, timestamp: number) =>
   data(api().GET('/api/v1/videos/{id}/regions', { params: { path: { id }, query: { timestamp } } }));
+export const getRegions = (id: string) => data(api().GET('/api/v1/videos/{id}/regions', path(id)));
 export const getTranscript = (id: string) => data(api().GET('/api/v1/videos/{id}/transcript', path(id)));

@@ -4,7 +4,7 @@ import type { Box } from '../api/videos.ts';
 
 export interface Overlay extends Box {
   key: string;
-  kind: 'object' | 'face' | 'text' | 'passage' | 'hit';
+  kind: 'object' | 'face' | 'text' | 'passage' | 'hit' | 'word';
   label: string;
 }
 

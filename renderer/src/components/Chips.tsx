@@ -6,6 +6,7 @@ import { useLibrary } from '../stores/library.ts';
 import { useCollections } from '../stores/collections.ts';
 import { useNav } from '../stores/nav.ts';
 import type { ListFilters } from '../api/videos.ts';
+import type { SearchFacets } from '../api/search.ts';
 
 const FILTER_LABELS: Record<keyof ListFilters, string> = {
   kind: 'Kind',
@@ -30,11 +31,12 @@ export function filtersOf(params: URLSearchParams): ListFilters {
 
 /**
  * `hashOf` makes the address of the screen with these filters (given as a query string). The
- * counts are the library store's facets: the library loads them after its timeline, the search
- * screen on opening.
+ * counts are the library store's facets (the library loads them after its timeline), or those given
+ * (`counts`: a search's, counted in its results).
  */
-export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (query: string) => string }) {
-  const facets = useLibrary((s) => s.facets);
+export function Chips({ filters, hashOf, counts }: { filters: ListFilters; hashOf: (query: string) => string; counts?: SearchFacets }) {
+  const library = useLibrary((s) => s.facets);
+  const facets = counts ? { ...counts, libraries: [] } : library;
   const collections = useCollections((s) => s.list);
   const loadCollections = useCollections((s) => s.load);
   useEffect(() => void (collections ?? loadCollections()), [collections, loadCollections]);
@@ -51,7 +53,12 @@ export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (quer
     ['person', facets.people.map((p) => ({ value: p.value, label: p.name, count: p.count }))],
     ['camera', facets.cameras.map((c) => ({ value: c.value, label: c.value, count: c.count }))],
     ['library_id', facets.libraries.map((l) => ({ value: l.value, label: l.path.split(/[\\/]/).pop() || l.path, count: l.count }))],
-    ['collection_id', (collections ?? []).map((c) => ({ value: c.collection_id, label: c.name, count: c.asset_count }))],
+    [
+      'collection_id',
+      counts
+        ? counts.collections.map((c) => ({ value: c.value, label: c.name, count: c.count }))
+        : (collections ?? []).map((c) => ({ value: c.collection_id, label: c.name, count: c.asset_count })),
+    ],
     ['favorite', [{ value: 'true', label: 'only', count: -1 }]],
   ];
   /** Chips with one choice that still narrow (a collection, favourites). */
@@ -63,7 +70,7 @@ export function Chips({ filters, hashOf }: { filters: ListFilters; hashOf: (quer
           ([k, list]) =>
             [k, filters[k] && !list.some((o) => o.value === filters[k]) ? [...list, { value: filters[k], label: filters[k], count: 0 }] : list] as const,
         )
-        .filter(([k, list]) => list.length > (single.has(k) ? 0 : 1) || filters[k])
+        .filter(([k, list]) => list.length > (single.has(k) || counts ? 0 : 1) || filters[k])
         .map(([k, list]) => (
           <label key={k} className={`chip ${filters[k] ? 'chip-on' : ''}`}>
             {FILTER_LABELS[k]}

@@ -1,16 +1,19 @@
-// Search results: one list of moments across videos, photos and documents, each with its picture,
-// where it is (page, time), what found it and the words that matched; what the query was understood
-// as (dates, places, people, kinds read from its words); the library's filter chips and an order.
-// Arrow keys move, Enter opens.
-import { useEffect, useMemo, type ReactNode } from 'react';
+// Search results laid out for what they are: photos (and videos found by how they look) as a
+// justified grid with the hit's box outlined on hover; documents one row each with their best page
+// snippets ("N more pages" shows the rest); videos one row each with their moments marked on a bar
+// of their length. The group of the best hit comes first. What the query was understood as shows as
+// chips that take it away again; the filter chips count the results (the response's facets); a date
+// range narrows them. More load at the end of the list. ↑/↓ move (the cursor kept in view), Enter
+// opens, and coming back shows the results where they were.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { useSearch } from '../stores/search.ts';
-import { useLibrary } from '../stores/library.ts';
+import { groupOf, scrolled, shownOrder, useSearch, type DayRange } from '../stores/search.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
 import { stepHash, useBrowse } from '../stores/browse.ts';
-import type { SearchHit, SearchResponse } from '../api/search.ts';
+import type { SearchHit, SearchMoment, SearchResponse } from '../api/search.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { takenLabel } from './Info.tsx';
+import { justify } from '../layout/justify.ts';
 
 export function Highlighted({ text, ranges, max = 280 }: { text: string; ranges: SearchHit['snippet']['highlights']; max?: number }) {
   // Show the part around the first highlight when the text is long.
@@ -35,57 +38,48 @@ export function Highlighted({ text, ranges, max = 280 }: { text: string; ranges:
   );
 }
 
+/** m:ss of a time in seconds. */
+export const clockOf = (t: number) => {
+  const s = Math.floor(t);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
 export function where(h: Pick<SearchHit, 'asset_kind' | 'page' | 'timestamp'>): string {
   if (h.page !== null) return `page ${h.page}`;
-  if (h.asset_kind === 'video') {
-    const s = Math.floor(h.timestamp);
-    return `at ${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  }
+  if (h.asset_kind === 'video') return `at ${clockOf(h.timestamp)}`;
   return 'photo';
 }
 
-export function hitHash(h: SearchHit): string {
+/** What found a hit, in words (the engine's own names stay in the details). */
+const FOUND_BY: Record<SearchHit['modality'], string> = {
+  name: 'file name',
+  passage: 'text',
+  ocr: 'text in the picture',
+  transcript: 'spoken',
+  caption: 'description',
+  label: 'what it shows',
+  object: 'what it shows',
+  person: 'a person',
+  sound: 'a sound',
+  picture: 'how it looks',
+  place: 'place',
+  metadata: 'date and details',
+};
+
+export function hitHash(h: Pick<SearchHit, 'video_id' | 'page' | 'timestamp' | 'region' | 'passage'>): string {
   return viewHash(h.video_id, { page: h.page, timestamp: h.timestamp, box: h.region ?? h.passage?.bbox ?? null });
 }
 
-/** Opens a hit in the viewer, ← and → stepping through the results and Esc coming back to them. */
-export function openHit(hits: SearchHit[], i: number) {
+const momentHash = (h: SearchHit, m: SearchMoment) => viewHash(h.video_id, { page: m.page, timestamp: m.timestamp, box: m.region });
+
+/** Opens a hit (at one of its moments) in the viewer, ← and → stepping through the results and Esc coming back to them. */
+export function openHit(hits: SearchHit[], i: number, at?: SearchMoment) {
   const from = window.location.hash;
+  scrolled.set(useSearch.getState().key, window.scrollY);
+  useSearch.getState().setCursor(i);
   const steps = hits.map((h) => ({ id: h.video_id, hash: hitHash(h) }));
   useBrowse.getState().begin(from, steps);
-  useNav.getState().go(stepHash(steps[i], from));
-}
-
-function Hit({ h, active, onOpen }: { h: SearchHit; active: boolean; onOpen(): void }) {
-  const text = h.passage ?? h.snippet;
-  return (
-    <li className={`hit ${active ? 'active' : ''}`} data-video={h.video_id} aria-selected={active}>
-      <button className="hit-open" onClick={onOpen}>
-        <div className="hit-thumb">
-          {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <div className={`kind-icon kind-${h.asset_kind}`}>{h.asset_kind}</div>}
-        </div>
-        <div className="hit-body">
-          <div className="hit-title">
-            <span className="hit-name">{h.file_name}</span> <span className="hit-where">{where(h)}</span>
-            <span className={`badge badge-${h.asset_kind}`}>{h.asset_kind}</span>
-            <span className="badge">{h.modality}</span>
-            {h.taken_at && h.asset_kind !== 'document' ? <span className="hit-when">{takenLabel(h.taken_at)}</span> : null}
-            {h.region ? <span className="badge badge-box">{h.region.label || 'box'}</span> : null}
-          </div>
-          <p className="hit-snippet">
-            {text.text ? (
-              <Highlighted text={text.text} ranges={text.highlights} />
-            ) : (
-              <em>{h.modality === 'picture' ? 'matched by how it looks' : 'no text'}</em>
-            )}
-          </p>
-          <div className="hit-evidence">
-            {h.evidence.map((e) => `${e.retriever} ${e.modality}`).join(' · ')} — score {h.score.toFixed(2)}
-          </div>
-        </div>
-      </button>
-    </li>
-  );
+  useNav.getState().go(stepHash(at ? { id: hits[i].video_id, hash: momentHash(hits[i], at) } : steps[i], from));
 }
 
 const day = (d: Date) => d.toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -110,71 +104,312 @@ export function takenSpan(after?: string, before?: string): string | null {
   return null;
 }
 
-/** What the query was understood as, in words: "taken 2019 · in Paris · with Anna · photos". */
-function Understood({ r }: { r: SearchResponse }) {
+/** The query without one of the phrases it was understood by ("photos in Paris 2019" without "in Paris"). */
+export function withoutPhrase(query: string, phrase: string): string {
+  const cut = (q: string, p: string) => {
+    const i = q.toLowerCase().indexOf(p.toLowerCase());
+    return i < 0 ? null : `${q.slice(0, i)} ${q.slice(i + p.length)}`;
+  };
+  let q = cut(query, phrase);
+  // People said as "Anna, Ben & Carl" were understood as "Anna and Ben and Carl": each name goes.
+  if (q === null) {
+    q = query;
+    for (const part of phrase.split(/\s+and\s+/)) q = cut(q, part) ?? q;
+  }
+  return q
+    .replace(/\s*[,&]\s*(?=[,&]|$)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** What each understood phrase became, in words: chips that take it away. */
+function understoodChips(r: SearchResponse): Array<{ phrase: string; label: string }> {
   const f = r.interpreted.filters;
-  const parts: string[] = [];
-  const span = takenSpan(f.taken_after, f.taken_before);
-  if (span) parts.push(`taken ${span}`);
-  if (f.place) parts.push(`in ${f.place}`);
-  if (f.people?.length) parts.push(`with ${f.people.length} ${f.people.length === 1 ? 'person' : 'people'}`);
-  if (f.kinds?.length) parts.push(f.kinds.map((k) => `${k}s`).join(' and '));
-  if (f.camera) parts.push(`camera ${f.camera}`);
-  if (f.rating_min !== undefined) parts.push(`rated ${f.rating_min}+`);
-  if (parts.length === 0 && r.interpreted.phrases.length === 0) return null;
+  return r.interpreted.phrases.map((phrase) => {
+    const p = phrase.toLowerCase();
+    const span = takenSpan(f.taken_after, f.taken_before);
+    if (f.place && p.includes(f.place.toLowerCase())) return { phrase, label: `in ${f.place}` };
+    if (f.kinds?.length && /^(photo|picture|image|video|film|clip|movie|document|pdf|file|page)/.test(p))
+      return { phrase, label: f.kinds.map((k) => (k === 'image' ? 'photos' : `${k}s`)).join(' and ') };
+    if (f.people?.length && / and /.test(p)) return { phrase, label: `with ${phrase}` };
+    return { phrase, label: span ? `taken ${span}` : phrase };
+  });
+}
+
+function Understood({ r, query, go }: { r: SearchResponse; query: string; go(q: string): void }) {
+  const chips = understoodChips(r);
+  if (chips.length === 0 && !r.interpreted.set_aside) return null;
+  const span = takenSpan(r.interpreted.filters.taken_after, r.interpreted.filters.taken_before);
   return (
-    <p className="understood" data-testid="understood">
-      Understood as {r.interpreted.words ? <strong>“{r.interpreted.words}”</strong> : 'everything'}
-      {parts.length ? ` · ${parts.join(' · ')}` : ''}
-      {r.interpreted.phrases.length ? <small> (from “{r.interpreted.phrases.join('”, “')}”)</small> : null}
-    </p>
+    <div className="understood" data-testid="understood">
+      {chips.length ? (
+        <div className="understood-chips" role="group" aria-label="understood as">
+          <span className="muted">Understood as</span>
+          {r.interpreted.words ? <strong>“{r.interpreted.words}”</strong> : null}
+          {chips.map((c) => (
+            <span key={c.phrase} className="chip chip-on understood-chip" data-phrase={c.phrase}>
+              {c.label}
+              <button
+                className="chip-clear"
+                aria-label={`remove “${c.phrase}”`}
+                title={`Search without “${c.phrase}”`}
+                onClick={() => go(withoutPhrase(query, c.phrase))}
+              >
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      ) : null}
+      {r.interpreted.set_aside ? (
+        <p className="set-aside" role="status">
+          Nothing taken {span ?? 'then'} matches “{r.interpreted.set_aside}”: everything taken {span ?? 'then'} is shown, newest first.
+        </p>
+      ) : null}
+    </div>
   );
 }
 
+/** A result's button: the keyboard's cursor sits on one at a time (it is focused, so it is in view). */
+function useCursor(active: boolean) {
+  const ref = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (active && document.activeElement?.closest('.search-results') && ref.current !== document.activeElement) ref.current?.focus();
+  }, [active]);
+  return ref;
+}
+
+function PhotoTile({ h, i, active, width, height, open }: { h: SearchHit; i: number; active: boolean; width: number; height: number; open(i: number): void }) {
+  const ref = useCursor(active);
+  const box = h.region;
+  return (
+    <button
+      ref={ref}
+      className={`result-tile ${active ? 'active' : ''}`}
+      style={{ width, height }}
+      data-video={h.video_id}
+      data-index={i}
+      tabIndex={active ? 0 : -1}
+      aria-label={`${h.file_name}${h.taken_at ? `, ${takenLabel(h.taken_at)}` : ''}${box?.label ? `, ${box.label}` : ''}`}
+      title={`${h.file_name} — found by ${FOUND_BY[h.modality]}`}
+      onClick={() => open(i)}
+    >
+      {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" draggable={false} /> : null}
+      {h.asset_kind === 'video' ? <span className="tile-badge">▶ {clockOf(h.timestamp)}</span> : null}
+      {box ? (
+        <span className="tile-box" style={{ left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.w * 100}%`, height: `${box.h * 100}%` }}>
+          {box.label ? <span className="tile-box-label">{box.label}</span> : null}
+        </span>
+      ) : null}
+    </button>
+  );
+}
+
+function PhotoGrid({ items, cursor, open }: { items: Array<{ h: SearchHit; i: number }>; cursor: number; open(i: number): void }) {
+  const el = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    setWidth(node.clientWidth);
+    const ro = new ResizeObserver(() => setWidth(node.clientWidth));
+    ro.observe(node);
+    return () => ro.disconnect();
+  }, []);
+  const rows = useMemo(() => (width ? justify(Float64Array.from(items.map(({ h }) => h.ratio)), 0, items.length, width, 170, 6) : []), [items, width]);
+  return (
+    <div className="result-grid" ref={el}>
+      {rows.map((r) => (
+        <div className="result-row" key={r.from} style={{ height: r.height }}>
+          {items.slice(r.from, r.to).map(({ h, i }, k) => (
+            <PhotoTile key={h.video_id} h={h} i={i} active={i === cursor} width={r.widths[k]} height={r.height} open={open} />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+const SNIPPETS = 3;
+
+function DocumentRow({ h, i, active, open }: { h: SearchHit; i: number; active: boolean; open(i: number, at?: SearchMoment): void }) {
+  const ref = useCursor(active);
+  const [all, setAll] = useState(false);
+  const moments = h.moments ?? [];
+  const shown = all ? [...moments].sort((a, b) => (a.page ?? 0) - (b.page ?? 0)) : moments.slice(0, SNIPPETS);
+  const more = (h.moment_count ?? moments.length) - SNIPPETS;
+  return (
+    <li className={`result-row-item ${active ? 'active' : ''}`} data-video={h.video_id}>
+      <button ref={ref} className="result-main" tabIndex={active ? 0 : -1} onClick={() => open(i)} data-index={i}>
+        <span className="result-thumb doc">{h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <span className="kind-icon">doc</span>}</span>
+        <span className="result-title">
+          <span className="hit-name">{h.file_name}</span>
+          <span className="muted">
+            {' '}
+            · {h.moment_count ?? 1} page{(h.moment_count ?? 1) === 1 ? '' : 's'} found
+          </span>
+        </span>
+      </button>
+      <ol className="page-snippets">
+        {shown.map((m) => (
+          <li key={`${m.page}:${m.timestamp}`}>
+            <button className="snippet" tabIndex={-1} onClick={() => open(i, m)} data-page={m.page ?? ''}>
+              <span className="snippet-where">p. {m.page}</span>
+              <span className="snippet-text">
+                {m.snippet.text ? <Highlighted text={m.snippet.text} ranges={m.snippet.highlights} max={220} /> : <em>{FOUND_BY[m.modality]}</em>}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ol>
+      {more > 0 ? (
+        <button className="link more-pages" aria-expanded={all} onClick={() => setAll(!all)}>
+          {all ? 'fewer pages' : `${more} more page${more === 1 ? '' : 's'}`}
+        </button>
+      ) : null}
+    </li>
+  );
+}
+
+function VideoRow({ h, i, active, open }: { h: SearchHit; i: number; active: boolean; open(i: number, at?: SearchMoment): void }) {
+  const ref = useCursor(active);
+  const moments = h.moments ?? [];
+  const length = Math.max(h.duration_s ?? 0, ...moments.map((m) => m.timestamp + 1));
+  const best = moments[0];
+  return (
+    <li className={`result-row-item ${active ? 'active' : ''}`} data-video={h.video_id}>
+      <button ref={ref} className="result-main" tabIndex={active ? 0 : -1} onClick={() => open(i)} data-index={i}>
+        <span className="result-thumb">
+          {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <span className="kind-icon">video</span>}
+          <span className="tile-badge">▶ {clockOf(h.timestamp)}</span>
+        </span>
+        <span className="result-title">
+          <span className="hit-name">{h.file_name}</span>
+          <span className="muted">
+            {' '}
+            · {h.moment_count ?? 1} moment{(h.moment_count ?? 1) === 1 ? '' : 's'}
+            {h.duration_s ? ` of ${clockOf(h.duration_s)}` : ''} · {FOUND_BY[h.modality]}
+          </span>
+          <span className="snippet-text">
+            {best?.snippet.text ? <Highlighted text={best.snippet.text} ranges={best.snippet.highlights} max={200} /> : null}
+          </span>
+        </span>
+      </button>
+      <div className="moment-bar" role="group" aria-label={`moments of ${h.file_name}`}>
+        {moments.map((m) => (
+          <button
+            key={m.timestamp}
+            className="moment-mark"
+            tabIndex={-1}
+            style={{ left: `${(m.timestamp / length) * 100}%`, opacity: 0.45 + 0.55 * m.score }}
+            title={`${clockOf(m.timestamp)} — ${m.snippet.text.slice(0, 80) || FOUND_BY[m.modality]}`}
+            aria-label={`play from ${clockOf(m.timestamp)}`}
+            onClick={() => open(i, m)}
+          />
+        ))}
+      </div>
+    </li>
+  );
+}
+
+const TITLES = { photos: 'Photos', documents: 'Documents', videos: 'Videos' } as const;
+
 export function SearchView({ params }: { params: URLSearchParams }) {
-  const { result, loading, error, cursor } = useSearch(useShallow((s) => ({ result: s.result, loading: s.loading, error: s.error, cursor: s.cursor })));
+  const { result, loading, more, error, cursor } = useSearch(
+    useShallow((s) => ({ result: s.result, loading: s.loading, more: s.more, error: s.error, cursor: s.cursor })),
+  );
   const run = useSearch((s) => s.run);
   const move = useSearch((s) => s.move);
+  const loadMore = useSearch((s) => s.loadMore);
   const go = useNav((s) => s.go);
   const key = params.toString();
-  const { query, filters, order } = useMemo(() => {
+  const { query, filters, order, range } = useMemo(() => {
     const p = new URLSearchParams(key);
-    return { query: p.get('q') ?? '', filters: filtersOf(p), order: p.get('order') === 'taken_at' ? ('taken_at' as const) : ('relevance' as const) };
+    const range: DayRange = {};
+    if (p.get('from')) range.from = p.get('from')!;
+    if (p.get('to')) range.to = p.get('to')!;
+    return { query: p.get('q') ?? '', filters: filtersOf(p), order: p.get('order') === 'taken_at' ? ('taken_at' as const) : ('relevance' as const), range };
   }, [key]);
-  const hashOf = (q: string, o = order) => {
-    const p = new URLSearchParams(q);
-    p.set('q', query);
+  const hashOf = (chips: string, o = order, r: DayRange = range, q = query) => {
+    const p = new URLSearchParams(chips);
+    p.set('q', q);
     if (o === 'taken_at') p.set('order', o);
+    if (r.from) p.set('from', r.from);
+    if (r.to) p.set('to', r.to);
     return `#/search?${p.toString()}`;
   };
-  useEffect(() => void run(query, filters, order), [query, filters, order, run]);
-  const loadFacets = useLibrary((s) => s.loadFacets);
-  useEffect(() => void loadFacets(), [loadFacets]);
+  const chipQuery = new URLSearchParams(Object.entries(filters) as Array<[string, string]>).toString();
+  useEffect(() => void run(query, filters, order, range), [query, filters, order, range, run]);
+  const hits = useMemo(() => (result ? shownOrder(result.hits) : []), [result]);
+  const open = (i: number, at?: SearchMoment) => openHit(hits, i, at);
+
+  // Back from a hit: the results where they were.
+  const storeKey = useSearch((s) => s.key);
+  useLayoutEffect(() => {
+    if (!result) return;
+    const y = scrolled.get(storeKey);
+    if (y !== undefined) {
+      window.scrollTo(0, y);
+      scrolled.delete(storeKey);
+      document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`)?.focus({ preventScroll: true });
+    }
+  }, [result, storeKey]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.target as HTMLElement).tagName === 'INPUT' || (e.target as HTMLElement).tagName === 'SELECT') return;
-      if (e.key === 'ArrowDown') move(1);
-      else if (e.key === 'ArrowUp') move(-1);
-      else if (e.key === 'Enter' && result?.hits[cursor]) openHit(result.hits, cursor);
+      const t = e.target as HTMLElement;
+      if (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        move(e.key === 'ArrowDown' ? 1 : -1);
+        // The cursor's result takes the focus (and so comes into view).
+        requestAnimationFrame(() => document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`)?.focus());
+      } else if (e.key === 'Enter' && hits[cursor] && !t.closest('button, a')) open(cursor);
       else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [move, go, result, cursor]);
-  const chipQuery = new URLSearchParams(Object.entries(filters) as Array<[string, string]>).toString();
+  });
+
+  // More as the end of the list comes into view.
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const node = end.current;
+    if (!node) return;
+    const io = new IntersectionObserver((entries) => entries.some((x) => x.isIntersecting) && void useSearch.getState().loadMore(), { rootMargin: '400px' });
+    io.observe(node);
+    return () => io.disconnect();
+  }, [result]);
+
+  const sections: Array<{ group: keyof typeof TITLES; items: Array<{ h: SearchHit; i: number }> }> = [];
+  hits.forEach((h, i) => {
+    const group = groupOf(h);
+    const s = sections.find((x) => x.group === group);
+    if (s) s.items.push({ h, i });
+    else sections.push({ group, items: [{ h, i }] });
+  });
+  const total = result?.pagination.total ?? 0;
+  const kindCount = (g: keyof typeof TITLES) => {
+    const kinds = result?.facets.kinds ?? [];
+    const n = (k: string) => kinds.find((x) => x.value === k)?.count ?? 0;
+    return g === 'documents' ? n('document') : g === 'videos' ? null : n('image');
+  };
 
   return (
     <section className="search" data-testid="search">
       <header className="section-head">
         <h2>
-          Results for “{query}”{' '}
-          {result ? (
-            <small>
-              {result.hits.length} moment{result.hits.length === 1 ? '' : 's'} · {result.recipe}
-            </small>
-          ) : null}
+          Results for “{query}” {result ? <small data-testid="result-count">{total} found</small> : null}
         </h2>
+        {result ? (
+          <details className="recipe">
+            <summary title="How it searched">How</summary>
+            <p>
+              Engine {result.engine}: <code>{result.recipe}</code>
+              {result.engine_fallback ? ` (${result.engine_fallback})` : ''}
+            </p>
+          </details>
+        ) : null}
         <label>
           Order{' '}
           <select aria-label="order" value={order} onChange={(e) => go(hashOf(chipQuery, e.target.value as 'relevance' | 'taken_at'))}>
@@ -183,8 +418,38 @@ export function SearchView({ params }: { params: URLSearchParams }) {
           </select>
         </label>
       </header>
-      <Chips filters={filters} hashOf={(q) => hashOf(q)} />
-      {result ? <Understood r={result} /> : null}
+      {result ? (
+        <Understood r={result} query={query} go={(q) => go(q ? hashOf(chipQuery, order, range, q) : `#/library${chipQuery ? `?${chipQuery}` : ''}`)} />
+      ) : null}
+      <div className="filter-row">
+        <Chips filters={filters} hashOf={(q) => hashOf(q)} counts={result?.facets} />
+        <fieldset className="date-range">
+          <legend>Taken</legend>
+          <label>
+            from{' '}
+            <input
+              type="date"
+              aria-label="taken from"
+              value={range.from ?? ''}
+              onChange={(e) => go(hashOf(chipQuery, order, { ...range, from: e.target.value || undefined }))}
+            />
+          </label>
+          <label>
+            to{' '}
+            <input
+              type="date"
+              aria-label="taken to"
+              value={range.to ?? ''}
+              onChange={(e) => go(hashOf(chipQuery, order, { ...range, to: e.target.value || undefined }))}
+            />
+          </label>
+          {range.from || range.to ? (
+            <button className="chip-clear" aria-label="clear the dates" onClick={() => go(hashOf(chipQuery, order, {}))}>
+              ×
+            </button>
+          ) : null}
+        </fieldset>
+      </div>
       {loading ? <p className="empty">Searching…</p> : null}
       {error ? (
         <p className="error" role="alert">
@@ -192,11 +457,35 @@ export function SearchView({ params }: { params: URLSearchParams }) {
         </p>
       ) : null}
       {result && result.hits.length === 0 ? <p className="empty">Nothing in the library matches “{query}”.</p> : null}
-      <ol className="hits">
-        {result?.hits.map((h, i) => (
-          <Hit key={`${h.video_id}:${h.page}:${h.timestamp}:${i}`} h={h} active={i === cursor} onOpen={() => openHit(result.hits, i)} />
+      <div className="search-results" aria-busy={loading || more}>
+        {sections.map((s) => (
+          <section key={s.group} className={`result-section result-${s.group}`} data-group={s.group} aria-label={TITLES[s.group]}>
+            <h3>
+              {TITLES[s.group]} <small className="muted">{kindCount(s.group) ?? s.items.length}</small>
+            </h3>
+            {s.group === 'photos' ? (
+              <PhotoGrid items={s.items} cursor={cursor} open={open} />
+            ) : (
+              <ol className="result-rows">
+                {s.items.map(({ h, i }) =>
+                  s.group === 'documents' ? (
+                    <DocumentRow key={h.video_id} h={h} i={i} active={i === cursor} open={open} />
+                  ) : (
+                    <VideoRow key={h.video_id} h={h} i={i} active={i === cursor} open={open} />
+                  ),
+                )}
+              </ol>
+            )}
+          </section>
         ))}
-      </ol>
+      </div>
+      <div ref={end} className="results-end">
+        {result?.pagination.has_more ? (
+          <button onClick={() => void loadMore()} disabled={more}>
+            {more ? 'Loading…' : 'Load more'}
+          </button>
+        ) : null}
+      </div>
     </section>
   );
 }

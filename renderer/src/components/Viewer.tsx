@@ -5,7 +5,7 @@
 // PageDown, or ←/→ when there is no list), Esc goes back to it; wheel, pinch, double-click and `z`
 // zoom. `i` shows or hides the info panel (Info.tsx: when, where, with what and who), `f` favourite,
 // 0–5 the rating, Delete deletes (with undo).
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
@@ -17,12 +17,14 @@ import type { PageView, RegionsView } from '../api/videos.ts';
 import { ZoomPane } from './Zoom.tsx';
 import { stepHash, stepIndex, useBrowse, type Step } from '../stores/browse.ts';
 import { useLibrary } from '../stores/library.ts';
-import { useSearch } from '../stores/search.ts';
+import { shownOrder, useSearch } from '../stores/search.ts';
 import { filtersOf } from './Chips.tsx';
 import { hitHash } from './SearchView.tsx';
 import { markAssets } from '../api/collections.ts';
 import { attempt } from '../stores/toasts.ts';
 import { typing } from '../keys.ts';
+import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
+import type { SearchMoment } from '../api/search.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
 
@@ -41,7 +43,10 @@ function useSteps(from: string | null): Step[] {
     const p = new URLSearchParams(query);
     if (path === 'library') void useLibrary.getState().show(filtersOf(p), p.toString());
     else if (path === 'search' && p.get('q'))
-      void useSearch.getState().run(p.get('q')!, filtersOf(p), p.get('order') === 'taken_at' ? 'taken_at' : 'relevance');
+      void useSearch.getState().run(p.get('q')!, filtersOf(p), p.get('order') === 'taken_at' ? 'taken_at' : 'relevance', {
+        from: p.get('from') ?? undefined,
+        to: p.get('to') ?? undefined,
+      });
   }, [from, known]);
   useEffect(() => {
     if (!from || known === from) return;
@@ -54,7 +59,7 @@ function useSteps(from: string | null): Step[] {
     if (path === 'search' && result)
       useBrowse.getState().restore(
         from,
-        result.hits.map((h) => ({ id: h.video_id, hash: hitHash(h) })),
+        shownOrder(result.hits).map((h) => ({ id: h.video_id, hash: hitHash(h) })),
       );
   }, [from, known, layout, libraryKey, result]);
   return known === from ? steps : [];
@@ -90,16 +95,13 @@ function overlays(
   return out;
 }
 
-/** m:ss of a time in seconds. */
-const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
-
 /** A page without a render: its passages on a sheet of the page's proportions. */
-function Sheet({ page }: { page: PageView }) {
+function Sheet({ page, words = [] }: { page: PageView; words?: readonly string[] }) {
   return (
     <div className="sheet" style={{ aspectRatio: `${page.width} / ${page.height}` }}>
       {page.passages.map((p) => (
         <p key={p.idx} className="sheet-passage" style={{ left: `${p.bbox.x * 100}%`, top: `${p.bbox.y * 100}%`, width: `${p.bbox.w * 100}%` }}>
-          {p.text}
+          <Marked text={p.text} words={words} />
         </p>
       ))}
     </div>
@@ -118,7 +120,6 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
       error: s.error,
     })),
   );
-  const player = useRef<HTMLVideoElement>(null);
   const open = useViewer((s) => s.open);
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
@@ -136,6 +137,10 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const steps = useSteps(from);
   const here = steps.length ? stepIndex(steps, id, window.location.hash) : -1;
   const pushed = useBrowse((s) => s.pushed);
+  // Opened from a search: this asset's moments for it (n / N step through them) and the words it marked.
+  const searched = useSearch((s) => (from?.startsWith('#/search') ? s.result?.hits.find((h) => h.video_id === id) : undefined));
+  const moments = useMemo(() => searched?.moments ?? [], [searched]);
+  const words = useMemo(() => (searched ? markedWords([...moments, { ...searched, frame_url: null }]) : []), [searched, moments]);
 
   useEffect(() => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) }), [id, pageNo, t, box, open]);
   useEffect(() => void loadPeople(), [loadPeople]);
@@ -166,6 +171,23 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     if (pushed && window.history.length > 1) window.history.back();
     else go(from ?? '#/library');
   };
+  /** The next (or previous) moment the search found in this asset: another page, or another time of the video. */
+  const atMoment = (m: SearchMoment) => {
+    if (!asset) return;
+    if (asset.kind === 'video') return seekTo(m.timestamp);
+    window.location.replace(withFrom(viewHash(asset.video_id, { page: m.page, timestamp: m.timestamp, box: m.region })));
+  };
+  const nextMoment = (dir: 1 | -1) => {
+    if (!asset || moments.length === 0) return;
+    const at = asset.kind === 'document' ? (page?.page ?? 1) : usePlayhead.getState().t;
+    const pos = (m: SearchMoment) => (asset.kind === 'document' ? (m.page ?? 1) : m.timestamp);
+    const sorted = [...moments].sort((a, b) => pos(a) - pos(b));
+    const next =
+      dir > 0
+        ? sorted.find((m) => pos(m) > at + (asset.kind === 'video' ? 0.5 : 0))
+        : sorted.filter((m) => pos(m) < at - (asset.kind === 'video' ? 0.5 : 0)).at(-1);
+    if (next) atMoment(next);
+  };
   const mark = async (m: { favorite?: boolean; rating?: number | null }) => {
     if (!asset?.video_id) return;
     const before = { favorite: asset.favorite, rating: asset.rating };
@@ -179,7 +201,15 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
       const target = e.target as HTMLElement;
       if (typing(target) || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
       const list = steps.length > 0;
+      if (e.shiftKey && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+        // The next or previous result, whatever the list's other keys do.
+        e.preventDefault();
+        if (list) step(e.key === 'ArrowDown' ? 1 : -1);
+        return;
+      }
       const keys: Record<string, () => void> = {
+        n: () => nextMoment(1),
+        N: () => nextMoment(-1),
         ArrowRight: () => (list ? step(1) : page && page.page < page.page_count && turn(page.page + 1)),
         ArrowLeft: () => (list ? step(-1) : page && page.page > 1 && turn(page.page - 1)),
         PageDown: () => page && page.page < page.page_count && turn(page.page + 1),
@@ -250,7 +280,13 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
           <small>
             {asset.kind}
             {page ? ` · page ${page.page} of ${page.page_count} · ${page.text_source}` : ''}
-            {asset.kind === 'video' && moment ? ` · at ${(moment.timestamp ?? 0).toFixed(1)} s of ${(asset.duration_s ?? 0).toFixed(1)} s` : ''}
+            {asset.kind === 'video' ? (
+              <>
+                {' · '}
+                <PlayingAt id={asset.video_id} duration={asset.duration_s ?? 0} />
+              </>
+            ) : null}
+            {moments.length > 1 ? ` · ${moments.length} ${asset.kind === 'document' ? 'pages' : 'moments'} found (n, N)` : ''}
           </small>
         </h2>
         {steps.length ? (
@@ -322,35 +358,41 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
       ) : null}
       <div className="viewer-body">
         <div className="stage">
-          {asset.kind === 'video' && asset.media_url ? (
-            <video
-              ref={player}
-              className="player"
-              controls
-              preload="metadata"
+          {page ? (
+            <>
+              <DocumentPane page={page} boxes={boxes} words={words} sheet={<Sheet page={page} words={words} />} />
+              {moments.length ? <PageStrip moments={moments} current={page.page} go={atMoment} /> : null}
+            </>
+          ) : asset.kind === 'video' && asset.media_url ? (
+            <VideoPane
+              id={asset.video_id}
               src={asset.media_url}
-              aria-label={`play ${asset.file_name}`}
-              onLoadedMetadata={(e) => {
-                e.currentTarget.currentTime = t;
-              }}
-            />
-          ) : null}
-          <ZoomPane pixels={pixels} resetKey={`${id}/${page?.page ?? ''}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
-            <BoxedPicture
-              src={src}
-              alt={asset.file_name}
-              boxes={boxes}
+              name={asset.file_name}
+              start={t}
+              duration={asset.duration_s ?? 0}
               aspect={aspect}
-              turn={asset.orientation_detected ?? 0}
-              onBox={(b) => {
-                // A face box: its "This is…" field (or the person's link) in the side panel.
-                const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
-                el?.focus();
-              }}
-            >
-              {page ? <Sheet page={page} /> : <div className="empty">No picture for this moment.</div>}
-            </BoxedPicture>
-          </ZoomPane>
+              moments={moments}
+              names={names}
+              hit={highlight ? { key: 'hit', kind: 'hit', label: 'search hit', ...highlight } : null}
+            />
+          ) : (
+            <ZoomPane pixels={pixels} resetKey={`${id}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
+              <BoxedPicture
+                src={src}
+                alt={asset.file_name}
+                boxes={boxes}
+                aspect={aspect}
+                turn={asset.orientation_detected ?? 0}
+                onBox={(b) => {
+                  // A face box: its "This is…" field (or the person's link) in the side panel.
+                  const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
+                  el?.focus();
+                }}
+              >
+                <div className="empty">No picture for this moment.</div>
+              </BoxedPicture>
+            </ZoomPane>
+          )}
         </div>
         {info ? (
           <aside className="side">
@@ -358,7 +400,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             {page ? (
               <>
                 <h3>Passages</h3>
-                <ol className="passages">
+                <ol className="passages" tabIndex={0} aria-label="passages of the page">
                   {page.passages.map((p) => (
                     <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>
                       {p.text}
@@ -372,25 +414,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               <>
                 <h3>Transcript{transcript?.language ? ` (${transcript.language})` : ''}</h3>
                 {transcript && transcript.segments.length ? (
-                  <ol className="transcript">
-                    {transcript.segments.map((seg) => (
-                      <li key={seg.start_s} className={t >= seg.start_s && t < seg.end_s ? 'current' : ''}>
-                        <button
-                          className="link"
-                          onClick={() => {
-                            if (player.current) {
-                              player.current.currentTime = seg.start_s;
-                              void player.current.play().catch(() => undefined);
-                            }
-                          }}
-                        >
-                          {clock(seg.start_s)}
-                        </button>{' '}
-                        {seg.speaker ? <strong>{seg.speaker}: </strong> : null}
-                        {seg.text}
-                      </li>
-                    ))}
-                  </ol>
+                  <Transcript id={asset.video_id} transcript={transcript} words={words} />
                 ) : (
                   <p className="empty">
                     {asset.index.report.stages.transcript?.state === 'failed'

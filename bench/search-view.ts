@@ -1,0 +1,238 @@
+/// <reference lib="dom" />
+// The search results screen and a document hit at library scale, in Chromium: N assets (default
+// 100,000: photos named and labelled, documents of three passages of real prose, videos with
+// transcript lines), then the real server and the built renderer, and one real book (Carroll's,
+// indexed by the service) to open. Measures:
+//   - POST /search over HTTP, one hit per moment (the reference) and `group_by: asset` (what the
+//     screen asks), and the next page (`offset`), for one to two words of the prose's vocabulary:
+//     p50/p95 over the queries, medians of 3 runs;
+//   - in the page: results painted after the response ended (the screen's own work: grouping,
+//     layout, React), and "Load more" from the press until the new results are painted;
+//   - a document hit opened: from the press on the book's row until the page picture is shown with
+//     the query's words marked on it.
+// Needs the renderer built (npm run build:renderer) and Chromium (MEDIA_INDEX_CHROMIUM, else
+// /usr/bin/chromium). The service answers lexically here (no text encoder installed).
+// Usage: npm run bench:search-view [-- --assets 100000 --queries 100 --loads 5 --keep]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../server/config.ts';
+import { startServer } from '../server/server.ts';
+import { openStore } from '../server/store/index.ts';
+import { AuthService } from '../server/services/auth.service.ts';
+import { planRuns } from '../server/indexer/plan.ts';
+import { newAssetRow } from '../server/indexer/admission.ts';
+import { deploymentDefaults } from '../server/contract/stages.ts';
+import { STOPWORDS } from '../server/search/stopwords.ts';
+import { arg, percentile, writeResults } from './report.ts';
+import { realTexts } from './texts.ts';
+
+const ASSETS = arg('assets', 100_000);
+const QUERIES = arg('queries', 100);
+const LOADS = arg('loads', 5);
+const CHROMIUM = process.env.MEDIA_INDEX_CHROMIUM ?? '/usr/bin/chromium';
+const BOOK = fileURLToPath(new URL('../../shared/corpus/docs/carroll-wonderland.pdf', import.meta.url));
+declare global {
+  interface Window {
+    __painted?: number;
+  }
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const sources = await realTexts();
+const words = sources.flatMap((t) => t.words);
+let seed = 12345;
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+const sentence = (n: number) => {
+  const at = Math.floor(rand() * (words.length - n));
+  return words.slice(at, at + n).join(' ');
+};
+const LABELS = ['dog', 'cat', 'beach', 'mountain', 'car', 'bicycle', 'tree', 'boat', 'bird', 'sunset', 'street', 'cake'];
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-search-view-'));
+console.log(`building ${ASSETS} assets in ${dataDir}`);
+const tFill = performance.now();
+const store = openStore(dataDir);
+const ws = store.workspaces.ensure('bench').row;
+const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
+const effective = deploymentDefaults();
+const entry = store.db.prepare(
+  `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
+);
+for (let s = 0; s < ASSETS; s += 1000) {
+  store.transaction(() => {
+    for (let a = s; a < Math.min(ASSETS, s + 1000); a++) {
+      const id = `vid_bench${String(a).padStart(12, '0')}`;
+      const kind = a % 20 === 0 ? 'video' : a % 20 < 8 ? 'document' : 'image';
+      const ext = kind === 'video' ? '.mp4' : kind === 'document' ? '.pdf' : '.jpg';
+      const name = `${sentence(2).replace(/\W+/g, '-')}${ext}`;
+      store.assets.insertWithRuns(
+        {
+          ...newAssetRow(
+            id,
+            ws.id,
+            {
+              path: `assets/${id}/original${ext}`,
+              fileName: name,
+              ext,
+              kind,
+              sizeBytes: 1,
+              sha256: '0'.repeat(64),
+              mime: kind === 'video' ? 'video/mp4' : kind === 'document' ? 'application/pdf' : 'image/jpeg',
+              linked: false,
+            },
+            effective,
+            a,
+          ),
+          status: 'completed',
+          page_count: kind === 'document' ? 3 : null,
+          duration_s: kind === 'video' ? 120 : null,
+          width: kind === 'document' ? 595 : a % 3 === 0 ? 3000 : 4000,
+          height: kind === 'document' ? 842 : a % 3 === 0 ? 4000 : 3000,
+          completed_at: a,
+        },
+        planRuns(id, kind, effective, 1).map((r) => ({ ...r, state: 'ok' as const })),
+      );
+      entry.run(id, 'extract', 'name', 0, null, null, name.replace(/[-.]/g, ' '));
+      if (kind === 'document') for (let p = 1; p <= 3; p++) entry.run(id, 'extract', 'passage', p - 1, p, 0, sentence(40));
+      else if (kind === 'video') for (let k = 0; k < 6; k++) entry.run(id, 'transcript', 'transcript', k * 20, null, null, sentence(12));
+      else entry.run(id, 'labels', 'label', 0, null, null, `${LABELS[a % LABELS.length]} ${sentence(3)}`);
+    }
+  });
+}
+store.close();
+const fillS = (performance.now() - tFill) / 1000;
+
+const server = await startServer(loadConfig({ dataDir, port: 0, workers: 1, rateLimit: { max: 1_000_000, windowMs: 60_000 } }), { log: () => {} });
+const url = `http://127.0.0.1:${server.port}`;
+const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
+
+// The book, indexed by the service as a user's upload is.
+const form = new FormData();
+form.set('file', new Blob([fs.readFileSync(BOOK)]), 'carroll-wonderland.pdf');
+form.set('pipeline', 'arrow');
+form.set('options', JSON.stringify({ faces: false, people: false, objects: false, labels: false }));
+const up = (await (await fetch(`${url}/api/v1/videos`, { method: 'POST', headers: { 'X-API-Key': key }, body: form })).json()) as {
+  data: { video_id: string };
+};
+for (let i = 0; i < 600; i++) {
+  const r = (await (await fetch(`${url}/api/v1/videos/${up.data.video_id}`, { headers })).json()) as { data: { status: string } };
+  if (r.data.status === 'completed') break;
+  if (i === 599) throw new Error('the book was not indexed in 10 minutes');
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+// One to two words of the prose's vocabulary, as people type them.
+const vocab = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[a-z]{4,}$/.test(w) && !STOPWORDS.has(w)))];
+const queries = Array.from({ length: QUERIES }, (_, i) => Array.from({ length: 1 + (i % 2) }, () => vocab[Math.floor(rand() * vocab.length)]).join(' '));
+const ask = async (body: Record<string, unknown>) => {
+  const t = performance.now();
+  const r = await fetch(`${url}/api/v1/search`, { method: 'POST', headers, body: JSON.stringify({ limit: 40, rerank: true, ...body }) });
+  const json = (await r.json()) as { data: { hits: unknown[]; pagination: { has_more: boolean } } };
+  if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(json)}`);
+  return { ms: performance.now() - t, more: json.data.pagination.has_more };
+};
+const runs: Record<'flat' | 'grouped' | 'more', Array<{ p50: number; p95: number }>> = { flat: [], grouped: [], more: [] };
+for (const q of queries.slice(0, 10)) await ask({ query: q }); // warm
+for (let run = 0; run < 3; run++) {
+  const times = { flat: [] as number[], grouped: [] as number[], more: [] as number[] };
+  for (const q of queries) {
+    times.flat.push((await ask({ query: q })).ms);
+    const g = await ask({ query: q, group_by: 'asset' });
+    times.grouped.push(g.ms);
+    if (g.more) times.more.push((await ask({ query: q, group_by: 'asset', offset: 40 })).ms);
+  }
+  for (const k of ['flat', 'grouped', 'more'] as const) runs[k].push({ p50: percentile(times[k], 0.5), p95: percentile(times[k], 0.95) });
+}
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await page.goto(`${url}/#key=${key}`);
+await page.getByTestId('library').waitFor();
+const paints: number[] = [];
+const mores: number[] = [];
+const opens: number[] = [];
+// A common word: many results, several kinds, more than one page.
+const common = vocab.find((w) => ['little', 'thought', 'another', 'nothing'].includes(w)) ?? vocab[0];
+for (let i = 0; i < LOADS; i++) {
+  await page.goto(`${url}/#/library`);
+  await page.reload();
+  await page.getByTestId('library').waitFor();
+  // From the response's end to the frame after the results are in the page.
+  await page.evaluate(() => {
+    const w = window;
+    w.__painted = undefined;
+    const obs = new MutationObserver(() => {
+      if (!document.querySelector('.result-row-item, .result-tile')) return;
+      obs.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(() => (w.__painted = performance.now())));
+    });
+    obs.observe(document.body, { childList: true, subtree: true });
+  });
+  await page.evaluate((q) => (window.location.hash = `#/search?q=${encodeURIComponent(q)}`), common);
+  await page.waitForFunction(() => window.__painted !== undefined, undefined, { timeout: 30_000 });
+  paints.push(
+    await page.evaluate(() => {
+      const r = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.endsWith('/api/v1/search')).at(-1)!;
+      return (window.__painted as number) - r.responseEnd;
+    }),
+  );
+  // Load more: the press until the new results are painted.
+  const before = await page.locator('.result-row-item, .result-tile').count();
+  if (await page.getByRole('button', { name: 'Load more' }).count()) {
+    mores.push(
+      await page.evaluate(async (n) => {
+        const t0 = performance.now();
+        (document.querySelector('.results-end button') as HTMLButtonElement).click();
+        while (document.querySelectorAll('.result-row-item, .result-tile').length <= n) await new Promise((r) => setTimeout(r, 2));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return performance.now() - t0;
+      }, before),
+    );
+  }
+  // The book's hit: from the press to its page shown with the word marked.
+  await page.evaluate(() => (window.location.hash = '#/search?q=Cheshire'));
+  await page.locator('.result-documents .result-row-item').first().waitFor();
+  opens.push(
+    await page.evaluate(async () => {
+      const t0 = performance.now();
+      const row = Array.from(document.querySelectorAll('.result-documents .result-row-item')).find((r) => r.textContent?.includes('carroll-wonderland'))!;
+      (row.querySelector('.result-main') as HTMLButtonElement).click();
+      for (;;) {
+        const img = document.querySelector('.doc-page img') as HTMLImageElement | null;
+        if (img?.complete && img.naturalWidth > 0 && document.querySelector('.box-word')) break;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      return performance.now() - t0;
+    }),
+  );
+}
+await browser.close();
+await server.close();
+if (process.argv.includes('--keep')) console.log(`kept ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
+
+const m = (k: 'flat' | 'grouped' | 'more', p: 'p50' | 'p95') => Math.round(median(runs[k].map((r) => r[p])) * 10) / 10;
+writeResults(`search-view-${ASSETS}`, `Search results and a document hit with ${ASSETS} assets, in Chromium`, {
+  assets: ASSETS,
+  'fill, s': fillS.toFixed(1),
+  queries: QUERIES,
+  'POST /search, one hit per moment (reference), p50 ms, median of 3 runs': m('flat', 'p50'),
+  'POST /search, one hit per moment, p95 ms': m('flat', 'p95'),
+  'POST /search, group_by asset, p50 ms, median of 3 runs (target ≤ 30)': m('grouped', 'p50'),
+  'POST /search, group_by asset, p95 ms': m('grouped', 'p95'),
+  'POST /search, group_by asset, offset 40 (the next page), p50 ms': m('more', 'p50'),
+  'p50 ms of each run, flat / grouped / next page': ['flat', 'grouped', 'more']
+    .map((k) => runs[k as 'flat'].map((r) => r.p50.toFixed(1)).join(' '))
+    .join(' / '),
+  loads: LOADS,
+  'results painted after the response, ms, median (target ≤ 150)': Math.round(median(paints)),
+  'results painted after the response, all loads': paints.map((x) => Math.round(x)).join(', '),
+  'load more until painted, ms, median (target ≤ 100)': mores.length ? Math.round(median(mores)) : 'no second page',
+  'load more, all loads': mores.map((x) => Math.round(x)).join(', '),
+  'document hit opened until its page is shown with the words marked, ms, median (target ≤ 300)': Math.round(median(opens)),
+  'document hit opened, all loads': opens.map((x) => Math.round(x)).join(', '),
+});
