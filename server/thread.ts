@@ -36,3 +36,60 @@ export function startThread(moduleUrl: URL, data: unknown): Worker {
   const code = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
   return new Worker(code, { eval: true, workerData: data });
 }
+
+/**
+ * A worker thread started on first use and ended after `idleMs` without work: jobs are messages
+ * `{id, ...}` answered by `{id, ok, error?}`. A thread that dies fails the jobs it held; the next
+ * job starts another.
+ */
+export class IdleThread<J extends object> {
+  private worker: Worker | null = null;
+  private readonly waiting = new Map<number, { resolve(): void; reject(e: Error): void }>();
+  private seq = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly moduleUrl: URL,
+    private readonly idleMs: number,
+  ) {}
+
+  run(job: J): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const w = this.worker ?? this.start();
+    const id = ++this.seq;
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      w.postMessage({ ...job, id });
+    }).finally(() => {
+      if (this.waiting.size === 0 && this.worker) this.timer = setTimeout(() => void this.stop(), this.idleMs).unref();
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const w = this.worker;
+    this.worker = null;
+    if (w) await w.terminate();
+  }
+
+  private start(): Worker {
+    const w = startThread(this.moduleUrl, null);
+    const fail = (e: Error) => {
+      if (this.worker === w) this.worker = null;
+      for (const [, job] of this.waiting) job.reject(e);
+      this.waiting.clear();
+    };
+    w.on('message', (m: { id: number; ok: boolean; error?: string }) => {
+      const job = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      if (m.ok) job?.resolve();
+      else job?.reject(new Error(m.error ?? 'failed'));
+    });
+    w.on('error', fail);
+    w.on('exit', (code) => fail(new Error(`worker thread exited (${code})`)));
+    this.worker = w;
+    return w;
+  }
+}

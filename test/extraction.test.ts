@@ -92,6 +92,11 @@ describe('extraction through the API', () => {
     const meta = await sharp(Buffer.from(await img.arrayBuffer())).metadata();
     expect(Math.max(meta.width!, meta.height!)).toBe(1280);
     expect(Math.abs(meta.width! / meta.height! - p5.width / p5.height)).toBeLessThan(0.01);
+    // Pages asked for at once are drawn in turn by the one drawing thread, each once.
+    const urls = await Promise.all([6, 7, 8].map(async (n) => (await t.api('GET', `/videos/${d.video_id}/pages/${n}`, { key })).body.data.frame_url as string));
+    const drawn = await Promise.all([...urls, urls[0]].map((u) => fetch(u)));
+    expect(drawn.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    for (const n of [6, 7, 8]) expect(fs.existsSync(path.join(pages, `p0000${n}.jpg`))).toBe(true);
   });
 
   it('answers bad page numbers with 422 and pages out of range with 404; photos and videos have no pages', async () => {

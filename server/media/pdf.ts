@@ -223,18 +223,43 @@ export function pageRenderName(page: number): string {
   return `p${String(page).padStart(5, '0')}.jpg`;
 }
 
-/** Draws one page into a JPEG file (written beside, then moved into place). */
-export async function renderPdfPageFile(file: string, pageNumber: number, out: string): Promise<void> {
-  const doc = await openPdf(file);
-  try {
+/**
+ * Draws PDF pages into JPEG files (written beside, then moved into place), keeping the last document
+ * open: a reader turning pages, or stepping through a document's hits, draws from one file, and
+ * opening it is most of the first page's time.
+ */
+export class PdfPageDrawer {
+  private open: { file: string; mtimeMs: number; doc: Promise<PdfDoc> } | null = null;
+
+  async draw(file: string, pageNumber: number, out: string): Promise<void> {
+    const { mtimeMs } = await fs.promises.stat(file);
+    if (!this.open || this.open.file !== file || this.open.mtimeMs !== mtimeMs) {
+      await this.close();
+      this.open = { file, mtimeMs, doc: openPdf(file) };
+    }
+    let doc: PdfDoc;
+    try {
+      doc = await this.open.doc;
+    } catch (err) {
+      this.open = null;
+      throw err;
+    }
     if (pageNumber < 1 || pageNumber > doc.numPages) throw new ExtractError('no_page', `no page ${pageNumber}`);
     const page = await doc.getPage(pageNumber);
-    const tmp = `${out}.${process.pid}.tmp`;
-    await fs.promises.mkdir(path.dirname(out), { recursive: true });
-    await fs.promises.writeFile(tmp, await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
-    await fs.promises.rename(tmp, out);
-  } finally {
-    await doc.destroy();
+    try {
+      const tmp = `${out}.${process.pid}.tmp`;
+      await fs.promises.mkdir(path.dirname(out), { recursive: true });
+      await fs.promises.writeFile(tmp, await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
+      await fs.promises.rename(tmp, out);
+    } finally {
+      page.cleanup();
+    }
+  }
+
+  async close(): Promise<void> {
+    const open = this.open;
+    this.open = null;
+    if (open) await open.doc.then((d) => d.destroy()).catch(() => undefined);
   }
 }
 

@@ -1,9 +1,22 @@
-// Worker-thread entry: draws one PDF page into a JPEG file (page renders made on first request).
-import { parentPort, workerData } from 'node:worker_threads';
-import { renderPdfPageFile } from './pdf.ts';
+// Worker-thread entry, kept while pages are asked for: draws PDF pages into JPEG files (the page
+// renders made on first request), one at a time, the last document kept open (PdfPageDrawer).
+import { parentPort } from 'node:worker_threads';
+import { PdfPageDrawer } from './pdf.ts';
 
-const { file, page, out } = workerData as { file: string; page: number; out: string };
-renderPdfPageFile(file, page, out).then(
-  () => parentPort?.postMessage({ ok: true }),
-  (err: Error) => parentPort?.postMessage({ ok: false, error: err.message }),
-);
+export interface DrawJob {
+  id: number;
+  file: string;
+  page: number;
+  out: string;
+}
+
+const drawer = new PdfPageDrawer();
+let queue = Promise.resolve();
+parentPort?.on('message', (job: DrawJob) => {
+  queue = queue.then(() =>
+    drawer.draw(job.file, job.page, job.out).then(
+      () => parentPort?.postMessage({ id: job.id, ok: true }),
+      (err: Error) => parentPort?.postMessage({ id: job.id, ok: false, error: err.message }),
+    ),
+  );
+});

@@ -2,7 +2,7 @@
 // Reads pages, passages, frames, regions; never writes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runInThread } from '../thread.ts';
+import { IdleThread } from '../thread.ts';
 import type { Store } from '../store/index.ts';
 import type { RegionRow } from '../store/regions.repo.ts';
 import type { VisibleAsset } from '../store/assets.repo.ts';
@@ -16,6 +16,7 @@ import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { entryModule } from '../paths.ts';
 import { cropFace } from '../media/face-crop.ts';
+import type { DrawJob } from '../media/render.worker.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
@@ -135,6 +136,8 @@ export class ReadsService {
    * the asset does. Anything else is 404, so URLs reveal nothing about other assets.
    */
   private readonly drawing = new Map<string, Promise<void>>();
+  /** The thread that draws pages on first request, kept a minute after the last (a reader turns pages). */
+  private readonly pages = new IdleThread<Omit<DrawJob, 'id'>>(entryModule('media/render.worker'), 60_000);
   private readonly cropping = new Map<string, Promise<void>>();
 
   /**
@@ -160,12 +163,8 @@ export class ReadsService {
     if (!fs.existsSync(original)) throw Errors.originalUnavailable();
     let job = this.drawing.get(file);
     if (!job) {
-      job = runInThread<{ ok: boolean; error?: string }>(entryModule('media/render.worker'), {
-        file: original,
-        page,
-        out: file,
-      }).then((r) => {
-        if (!r.ok) throw new AppError('render_failed', 500, `The page could not be drawn: ${r.error}`);
+      job = this.pages.run({ file: original, page, out: file }).catch((err: Error) => {
+        throw new AppError('render_failed', 500, `The page could not be drawn: ${err.message}`);
       });
       job.finally(() => this.drawing.delete(file)).catch(() => {});
       this.drawing.set(file, job);
@@ -177,6 +176,7 @@ export class ReadsService {
   /** Resolves when no page is being drawn (the service waits for it before it stops). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.drawing.values(), ...this.cropping.values()]);
+    await this.pages.stop();
   }
 
   /**
