@@ -38,9 +38,11 @@ describe('search results and evidence', () => {
     const eve = path.join(dir, 'christmas-eve.jpg');
     fs.copyFileSync(corpus('scenes/opencv/fruits.jpg'), eve);
     execFileSync('exiftool', ['-q', '-overwrite_original', '-DateTimeOriginal=2019:12:24 19:30:00', eve]);
-    [ids.carroll, ids.chelsea] = (await seed(app.t, key, ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png'])).map((a) => a.video_id);
+    [ids.carroll, ids.chelsea, ids.docx] = (await seed(app.t, key, ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png', 'office/example.docx'])).map(
+      (a) => a.video_id,
+    );
     await seed(app.t, key, [...datedPhotos(dir), eve], QUICK);
-    ids.video = (await seed(app.t, key, ['video/forensics/movie-hello.mp4'], { faces: false, people: false, ocr: false }))[0].video_id;
+    ids.video = (await seed(app.t, key, ['video/forensics/movie-hello.mp4'], { people: false, ocr: false }))[0].video_id;
     // More beach photos than one page of results holds.
     for (let i = 0; i < 44; i++) {
       const file = path.join(dir, `beach-${String(i).padStart(2, '0')}.jpg`);
@@ -113,16 +115,27 @@ describe('search results and evidence', () => {
     expect(await page.locator('.result-tile').count()).toBe(1);
   });
 
-  it('loads more results at the end of the list', async () => {
-    const { page } = await app.open(key, '#/search?q=beach');
-    await page.locator('.result-tile').first().waitFor();
+  it('shows the best of each kind first, each kind's whole list a link away, and loads more at the end of it', async () => {
+    const { page, shot } = await app.open(key, '#/search?q=beach%20Cheshire');
+    await page.locator('.result-documents .result-row-item').first().waitFor();
+    // Photos and a document: the best of each, the photos capped, all of them a link away.
+    expect(await page.locator('.result-tile').count()).toBe(14);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await shot('search-overview');
+    await page.getByRole('link', { name: 'All 44 photos →' }).click();
+    await page.waitForFunction(() => window.location.hash.includes('kind=image'));
+    await page.waitForFunction(() => document.querySelectorAll('.result-tile').length === 40);
     expect(await page.getByTestId('result-count').textContent()).toBe('44 found');
-    expect(await page.locator('.result-tile').count()).toBe(40);
+    expect(await page.locator('.result-documents').count()).toBe(0);
     await page.getByRole('button', { name: 'Load more' }).scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelectorAll('.result-tile').length === 44);
     const shown = await page.locator('.result-tile').evaluateAll((ts) => ts.map((t) => t.getAttribute('data-video')));
     expect(new Set(shown).size).toBe(44);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    // Back: the overview again.
+    await page.goBack();
+    await page.locator('.result-documents .result-row-item').first().waitFor();
+    expect(await page.locator('.result-tile').count()).toBe(14);
   });
 
   it('opens a PDF hit fitted to the width with the word marked on the page, and n goes to the next page with a hit', async () => {
@@ -174,6 +187,17 @@ describe('search results and evidence', () => {
       .waitFor();
   });
 
+  it('opens an office document hit on its page with the word marked in the text', async () => {
+    const { page } = await app.open(key, '#/search?q=Phasellus');
+    const row = page.locator(`.result-documents .result-row-item[data-video="${ids.docx}"]`);
+    await row.waitFor();
+    await row.locator('.result-main').click();
+    await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
+    await page.locator('.doc-page .sheet mark').first().waitFor();
+    expect(await page.locator('.doc-page .sheet mark').first().textContent()).toBe('Phasellus');
+    expect(await page.getByTestId('zoom-level').textContent()).toContain('Fit width');
+  });
+
   it('plays a video hit with its transcript following playback, the line marked, and a click on a line seeking', async () => {
     const { page, shot } = await app.open(key, '#/search?q=hello');
     const row = page.locator('.result-videos .result-row-item').first();
@@ -184,6 +208,14 @@ describe('search results and evidence', () => {
     const line = page.locator('ol.transcript li').first();
     await line.waitFor();
     expect(await line.locator('mark').textContent()).toBe('Hello');
+    // The player is the picture: no still keyframe repeats it underneath.
+    expect(await page.locator('[data-testid=zoom-pane]').count()).toBe(0);
+    // The face seen at a keyframe is drawn over the playing video at that time.
+    const regions = (await app.t.api('GET', `/videos/${ids.video}/regions`, { key })).body.data;
+    expect(regions.faces.length).toBeGreaterThan(0);
+    const seen = regions.at.find((a: { region_id: string }) => a.region_id === regions.faces[0].face_id).timestamp as number;
+    await page.evaluate((t) => ((document.querySelector('video.player') as HTMLVideoElement).currentTime = t + 0.2), seen);
+    await page.locator('.player-boxes .box-face').first().waitFor();
     // Paused before the line: not marked; played into it: marked, and the header says where.
     await page.evaluate(() => {
       const v = document.querySelector('video.player') as HTMLVideoElement;

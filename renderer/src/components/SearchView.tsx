@@ -3,8 +3,9 @@
 // snippets ("N more pages" shows the rest); videos one row each with their moments marked on a bar
 // of their length. The group of the best hit comes first. What the query was understood as shows as
 // chips that take it away again; the filter chips count the results (the response's facets); a date
-// range narrows them. More load at the end of the list. ↑/↓ move (the cursor kept in view), Enter
-// opens, and coming back shows the results where they were.
+// range narrows them. Results of several kinds show the best of each (the overview), each kind's
+// whole list a link away (its kind chip); a list of one kind loads more at its end. ↑/↓ move (the
+// cursor kept in view), Enter opens, and coming back shows the results where they were.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { groupOf, scrolled, shownOrder, useSearch, type DayRange } from '../stores/search.ts';
@@ -313,13 +314,15 @@ function VideoRow({ h, i, active, open }: { h: SearchHit; i: number; active: boo
 }
 
 const TITLES = { photos: 'Photos', documents: 'Documents', videos: 'Videos' } as const;
+/** How many of each kind the overview shows when the results are of several kinds. */
+const OVERVIEW = { photos: 14, documents: 4, videos: 4 } as const;
+const KIND_OF = { photos: 'image', documents: 'document', videos: 'video' } as const;
 
 export function SearchView({ params }: { params: URLSearchParams }) {
   const { result, loading, more, error, cursor } = useSearch(
     useShallow((s) => ({ result: s.result, loading: s.loading, more: s.more, error: s.error, cursor: s.cursor })),
   );
   const run = useSearch((s) => s.run);
-  const move = useSearch((s) => s.move);
   const loadMore = useSearch((s) => s.loadMore);
   const go = useNav((s) => s.go);
   const key = params.toString();
@@ -341,6 +344,8 @@ export function SearchView({ params }: { params: URLSearchParams }) {
   const chipQuery = new URLSearchParams(Object.entries(filters) as Array<[string, string]>).toString();
   useEffect(() => void run(query, filters, order, range), [query, filters, order, range, run]);
   const hits = useMemo(() => (result ? shownOrder(result.hits) : []), [result]);
+  const overview = !filters.kind && new Set(hits.map(groupOf)).size > 1;
+  const setCursor = useSearch((s) => s.setCursor);
   const open = (i: number, at?: SearchMoment) => openHit(hits, i, at);
 
   // Back from a hit: the results where they were.
@@ -360,7 +365,10 @@ export function SearchView({ params }: { params: URLSearchParams }) {
       const t = e.target as HTMLElement;
       if (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        move(e.key === 'ArrowDown' ? 1 : -1);
+        // Through the results shown, in their order on screen.
+        const at = visible.indexOf(cursor);
+        const next = visible[Math.max(0, Math.min(visible.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+        if (next !== undefined) setCursor(next);
         // The cursor's result takes the focus (and so comes into view).
         requestAnimationFrame(() => document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`)?.focus());
       } else if (e.key === 'Enter' && hits[cursor] && !t.closest('button, a')) open(cursor);
@@ -375,19 +383,25 @@ export function SearchView({ params }: { params: URLSearchParams }) {
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const node = end.current;
-    if (!node) return;
+    if (!node || overview) return;
     const io = new IntersectionObserver((entries) => entries.some((x) => x.isIntersecting) && void useSearch.getState().loadMore(), { rootMargin: '400px' });
     io.observe(node);
     return () => io.disconnect();
-  }, [result]);
+  }, [result, overview]);
 
-  const sections: Array<{ group: keyof typeof TITLES; items: Array<{ h: SearchHit; i: number }> }> = [];
+  const sections: Array<{ group: keyof typeof TITLES; items: Array<{ h: SearchHit; i: number }>; all: number }> = [];
   hits.forEach((h, i) => {
     const group = groupOf(h);
     const s = sections.find((x) => x.group === group);
     if (s) s.items.push({ h, i });
-    else sections.push({ group, items: [{ h, i }] });
+    else sections.push({ group, items: [{ h, i }], all: 0 });
   });
+  // Results of several kinds: the best of each first (the overview), each kind's whole list a chip away.
+  for (const s of sections) {
+    s.all = s.items.length;
+    if (overview) s.items = s.items.slice(0, OVERVIEW[s.group]);
+  }
+  const visible = sections.flatMap((s) => s.items.map((x) => x.i));
   const total = result?.pagination.total ?? 0;
   const kindCount = (g: keyof typeof TITLES) => {
     const kinds = result?.facets.kinds ?? [];
@@ -461,7 +475,12 @@ export function SearchView({ params }: { params: URLSearchParams }) {
         {sections.map((s) => (
           <section key={s.group} className={`result-section result-${s.group}`} data-group={s.group} aria-label={TITLES[s.group]}>
             <h3>
-              {TITLES[s.group]} <small className="muted">{kindCount(s.group) ?? s.items.length}</small>
+              {TITLES[s.group]} <small className="muted">{kindCount(s.group) || s.all}</small>
+              {overview && (s.all > s.items.length || (kindCount(s.group) ?? 0) > s.items.length) ? (
+                <a className="see-all" href={hashOf(new URLSearchParams({ ...filters, kind: KIND_OF[s.group] }).toString())}>
+                  All {kindCount(s.group) || s.all} {TITLES[s.group].toLowerCase()} →
+                </a>
+              ) : null}
             </h3>
             {s.group === 'photos' ? (
               <PhotoGrid items={s.items} cursor={cursor} open={open} />
@@ -480,7 +499,7 @@ export function SearchView({ params }: { params: URLSearchParams }) {
         ))}
       </div>
       <div ref={end} className="results-end">
-        {result?.pagination.has_more ? (
+        {result?.pagination.has_more && !overview ? (
           <button onClick={() => void loadMore()} disabled={more}>
             {more ? 'Loading…' : 'Load more'}
           </button>

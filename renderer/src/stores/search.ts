@@ -29,7 +29,6 @@ interface SearchState {
   run(q: string, filters?: ListFilters, order?: 'relevance' | 'taken_at', range?: DayRange): Promise<void>;
   /** The next page of this search, added under the hits shown. */
   loadMore(): Promise<void>;
-  move(delta: number): void;
   setCursor(i: number): void;
 }
 
@@ -128,10 +127,6 @@ export const useSearch = create<SearchState>((set, get) => ({
     } catch (err) {
       if (mine === seq) set({ more: false, error: err instanceof ApiError ? err.message : String(err) });
     }
-  },
-  move(delta) {
-    const n = get().result?.hits.length ?? 0;
-    if (n) set({ cursor: Math.max(0, Math.min(n - 1, get().cursor + delta)) });
   },
   setCursor(cursor) {
     set({ cursor });
