@@ -115,7 +115,7 @@ describe('search results and evidence', () => {
     expect(await page.locator('.result-tile').count()).toBe(1);
   });
 
-  it('shows the best of each kind first, each kind's whole list a link away, and loads more at the end of it', async () => {
+  it('shows the best of each kind first, the whole list of each kind a link away, and loads more at the end of it', async () => {
     const { page, shot } = await app.open(key, '#/search?q=beach%20Cheshire');
     await page.locator('.result-documents .result-row-item').first().waitFor();
     // Photos and a document: the best of each, the photos capped, all of them a link away.

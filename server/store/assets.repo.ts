@@ -181,8 +181,7 @@ export class AssetsRepo {
   /** Width / height as shown (orientation_detected applied; 0 when not known) and length of these assets. */
   shapesOf(ids: string[]): Map<string, { ratio: number; duration_s: number | null }> {
     if (ids.length === 0) return new Map();
-    const rows = this.db
-      .prepare('SELECT id, width, height, orientation_detected, duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))')
+    const rows = this.sql('SELECT id, width, height, orientation_detected, duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))')
       .raw()
       .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null, number | null]>;
     return new Map(
@@ -273,31 +272,45 @@ export class AssetsRepo {
    * the workspace's named people and its collections. The ids were already checked as visible.
    */
   facetsOf(workspaceId: string, ids: string[]) {
-    const all = <T>(sql: string) => this.db.prepare(sql).all({ ws: workspaceId, ids: JSON.stringify(ids) }) as T[];
-    const base = `FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE a.id IN (SELECT value FROM json_each(@ids))`;
+    const list = JSON.stringify(ids);
+    // Kinds, years, places and cameras in one pass over the assets' rows.
+    const rows = this.sql(
+      `SELECT a.kind, CAST(strftime('%Y', m.taken_ms / 1000, 'unixepoch') AS INTEGER) AS year, coalesce(m.city, m.country) AS place, m.country_code, m.camera
+       FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id WHERE a.id IN (SELECT value FROM json_each(?))`,
+    )
+      .raw()
+      .all(list) as Array<['video' | 'image' | 'document', number | null, string | null, string | null, string | null]>;
+    const count = <K>(keys: Array<K | null>) => {
+      const m = new Map<K, number>();
+      for (const k of keys) if (k !== null) m.set(k, (m.get(k) ?? 0) + 1);
+      return [...m];
+    };
+    const byCount = <T extends { count: number; value: string | number }>(a: T, b: T) => b.count - a.count || String(a.value).localeCompare(String(b.value));
+    const codes = new Map(rows.filter((r) => r[2] !== null).map((r) => [r[2], r[3]]));
     return {
-      kinds: all<{ value: 'video' | 'image' | 'document'; count: number }>(
-        `SELECT a.kind AS value, COUNT(*) AS count ${base} GROUP BY a.kind ORDER BY count DESC, value`,
-      ),
-      years: all<{ value: number; count: number }>(
-        `SELECT CAST(strftime('%Y', m.taken_ms / 1000, 'unixepoch') AS INTEGER) AS value, COUNT(*) AS count ${base} AND m.taken_ms IS NOT NULL GROUP BY value ORDER BY value DESC`,
-      ),
-      places: all<{ value: string; country_code: string | null; count: number }>(
-        `SELECT coalesce(m.city, m.country) AS value, m.country_code, COUNT(*) AS count ${base} AND coalesce(m.city, m.country) IS NOT NULL
-         GROUP BY value, m.country_code ORDER BY count DESC, value LIMIT 30`,
-      ),
-      cameras: all<{ value: string; count: number }>(
-        `SELECT m.camera AS value, COUNT(*) AS count ${base} AND m.camera IS NOT NULL GROUP BY m.camera ORDER BY count DESC, value LIMIT 20`,
-      ),
-      people: all<{ value: string; name: string; count: number }>(
+      kinds: count(rows.map((r) => r[0]))
+        .map(([value, n]) => ({ value, count: n }))
+        .sort(byCount),
+      years: count(rows.map((r) => r[1]))
+        .map(([value, n]) => ({ value, count: n }))
+        .sort((a, b) => b.value - a.value),
+      places: count(rows.map((r) => r[2]))
+        .map(([value, n]) => ({ value, country_code: codes.get(value) ?? null, count: n }))
+        .sort(byCount)
+        .slice(0, 30),
+      cameras: count(rows.map((r) => r[4]))
+        .map(([value, n]) => ({ value, count: n }))
+        .sort(byCount)
+        .slice(0, 20),
+      people: this.sql(
         `SELECT p.id AS value, p.name, COUNT(DISTINCT f.asset_id) AS count FROM people p JOIN face_people fp ON fp.person_id = p.id JOIN faces f ON f.id = fp.face_id
          WHERE f.asset_id IN (SELECT value FROM json_each(@ids)) AND p.workspace_id = @ws AND p.merged_into IS NULL AND p.name != '' AND p.hidden = 0
          GROUP BY p.id ORDER BY count DESC, p.name LIMIT 30`,
-      ),
-      collections: all<{ value: string; name: string; count: number }>(
+      ).all({ ws: workspaceId, ids: list }) as Array<{ value: string; name: string; count: number }>,
+      collections: this.sql(
         `SELECT c.id AS value, c.name, COUNT(*) AS count FROM collections c JOIN collection_assets ca ON ca.collection_id = c.id
          WHERE c.workspace_id = @ws AND ca.asset_id IN (SELECT value FROM json_each(@ids)) GROUP BY c.id ORDER BY count DESC, c.name LIMIT 30`,
-      ),
+      ).all({ ws: workspaceId, ids: list }) as Array<{ value: string; name: string; count: number }>,
     };
   }
 

@@ -1,6 +1,6 @@
 // Pages, passages, shots, frames and the thumbnail/audio record of an asset.
 import path from 'node:path';
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { ExtractOutput } from '../media/types.ts';
 
@@ -51,7 +51,11 @@ export function fileRef(assetId: string, storedRel: string | null | undefined): 
 }
 
 export class MediaRepo {
-  constructor(private readonly db: DB) {}
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   /** Replaces everything extraction wrote for the asset (call inside a transaction). */
   replaceExtraction(assetId: string, assetDirRel: string, out: ExtractOutput): void {
@@ -112,9 +116,10 @@ export class MediaRepo {
 
   /** The pictures of some of a document's pages (one query). */
   pageRenders(assetId: string, pages: number[]): Map<number, FileRef | null> {
-    const rows = this.db
-      .prepare('SELECT page, render_path FROM pages WHERE asset_id = ? AND page IN (SELECT value FROM json_each(?))')
-      .all(assetId, JSON.stringify(pages)) as Array<{ page: number; render_path: string | null }>;
+    const rows = this.sql('SELECT page, render_path FROM pages WHERE asset_id = ? AND page IN (SELECT value FROM json_each(?))').all(
+      assetId,
+      JSON.stringify(pages),
+    ) as Array<{ page: number; render_path: string | null }>;
     return new Map(rows.map((r) => [r.page, fileRef(assetId, r.render_path)]));
   }
 
