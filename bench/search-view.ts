@@ -134,17 +134,24 @@ const ask = async (body: Record<string, unknown>) => {
   if (r.status !== 200) throw new Error(`search answered ${r.status}: ${JSON.stringify(json)}`);
   return { ms: performance.now() - t, more: json.data.pagination.has_more };
 };
-const runs: Record<'flat' | 'grouped' | 'more', Array<{ p50: number; p95: number }>> = { flat: [], grouped: [], more: [] };
+type Kind = 'reference' | 'flat' | 'grouped' | 'first' | 'more';
+const KINDS: Kind[] = ['reference', 'flat', 'grouped', 'first', 'more'];
+const runs = Object.fromEntries(KINDS.map((k) => [k, [] as Array<{ p50: number; p95: number }>])) as Record<Kind, Array<{ p50: number; p95: number }>>;
 for (const q of queries.slice(0, 10)) await ask({ query: q }); // warm
 for (let run = 0; run < 3; run++) {
-  const times = { flat: [] as number[], grouped: [] as number[], more: [] as number[] };
+  const times = Object.fromEntries(KINDS.map((k) => [k, [] as number[]])) as Record<Kind, number[]>;
   for (const q of queries) {
+    // The reference of the service benchmark (limit 10, no second pass), then what the screen asks.
+    times.reference.push((await ask({ query: q, limit: 10, rerank: false })).ms);
     times.flat.push((await ask({ query: q })).ms);
     const g = await ask({ query: q, group_by: 'asset' });
     times.grouped.push(g.ms);
-    if (g.more) times.more.push((await ask({ query: q, group_by: 'asset', offset: 40 })).ms);
+    if (g.more) {
+      times.first.push(g.ms);
+      times.more.push((await ask({ query: q, group_by: 'asset', offset: 40 })).ms);
+    }
   }
-  for (const k of ['flat', 'grouped', 'more'] as const) runs[k].push({ p50: percentile(times[k], 0.5), p95: percentile(times[k], 0.95) });
+  for (const k of KINDS) runs[k].push({ p50: percentile(times[k], 0.5), p95: percentile(times[k], 0.95) });
 }
 
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
@@ -220,13 +227,14 @@ await server.close();
 if (process.argv.includes('--keep')) console.log(`kept ${dataDir}`);
 else fs.rmSync(dataDir, { recursive: true, force: true });
 
-const m = (k: 'flat' | 'grouped' | 'more', p: 'p50' | 'p95') => Math.round(median(runs[k].map((r) => r[p])) * 10) / 10;
+const m = (k: Kind, p: 'p50' | 'p95') => Math.round(median(runs[k].map((r) => r[p])) * 10) / 10;
 writeResults(`search-view-${ASSETS}`, `Search results and a document hit with ${ASSETS} assets, in Chromium`, {
   assets: ASSETS,
   'fill, s': fillS.toFixed(1),
   queries: QUERIES,
-  'POST /search, one hit per moment (reference), p50 ms, median of 3 runs': m('flat', 'p50'),
-  'POST /search, one hit per moment, p95 ms': m('flat', 'p95'),
+  'POST /search as the service benchmark asks (limit 10, no rerank), p50 ms, median of 3 runs': m('reference', 'p50'),
+  'POST /search as the screen asks (limit 40, rerank), one hit per moment, p50 ms': m('flat', 'p50'),
+  'POST /search as the screen asks, one hit per moment, p95 ms': m('flat', 'p95'),
   'POST /search, group_by asset, p50 ms, median of 3 runs (target ≤ 30)': m('grouped', 'p50'),
   'POST /search, group_by asset, p95 ms': m('grouped', 'p95'),
   'POST /search, group_by asset, offset 40 (the next page), p50 ms': m('more', 'p50'),

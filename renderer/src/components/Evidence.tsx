@@ -187,6 +187,7 @@ export function VideoPane({
   moments,
   names,
   hit,
+  shown,
 }: {
   id: string;
   src: string;
@@ -197,6 +198,8 @@ export function VideoPane({
   moments: readonly SearchMoment[];
   names: Map<string, string>;
   hit: Overlay | null;
+  /** The kinds of boxes to draw (the viewer's layers). */
+  shown: ReadonlySet<string>;
 }) {
   const player = useRef<HTMLVideoElement>(null);
   const [regions, setRegions] = useState<RegionsView | null>(null);
@@ -265,7 +268,7 @@ export function VideoPane({
     return best;
   });
   const near = Math.abs(usePlayhead((s) => (s.video === id ? s.t : start)) - start) < 1;
-  const boxes = [...frames.filter((b) => b.t === shownAt), ...(hit && near ? [hit] : [])];
+  const boxes = [...frames.filter((b) => b.t === shownAt && shown.has(b.kind)), ...(hit && near ? [hit] : [])];
   const length = Math.max(duration, ...moments.map((m) => m.timestamp + 1), 1);
   return (
     <div className="video-pane">

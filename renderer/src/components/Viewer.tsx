@@ -374,6 +374,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               moments={moments}
               names={names}
               hit={highlight ? { key: 'hit', kind: 'hit', label: 'search hit', ...highlight } : null}
+              shown={new Set((Object.keys(layers) as Array<keyof Layers>).filter((k) => layers[k]))}
             />
           ) : (
             <ZoomPane pixels={pixels} resetKey={`${id}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
