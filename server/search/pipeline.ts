@@ -43,7 +43,52 @@ export interface SearchContext {
  */
 const poolSize = (limit: number) => Math.min(2000, limit * 20);
 
-export async function searchIndex(store: Store, resolver: FilterResolver, req: SearchRequest, ctx: SearchContext): Promise<SearchResult> {
+/** A search's whole ranking, arranged as asked (grouped, ordered), with its facets: what its pages are cut from. */
+export interface Ranking {
+  meta: Omit<SearchResult, 'hits' | 'pagination' | 'facets'>;
+  groups: Moment[][];
+  top: number;
+  marked: string[];
+  facets: SearchFacets;
+}
+
+/**
+ * Rankings kept for their next pages: a page after the first is cut from the ranking its first page
+ * was (the same request but `offset`), so pages follow one order even while indexing goes on; the
+ * first page always searches again.
+ */
+export class Rankings {
+  private readonly kept = new Map<string, { at: number; ranking: Ranking }>();
+
+  constructor(
+    private readonly size: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  get(key: string): Ranking | undefined {
+    const k = this.kept.get(key);
+    if (!k || Date.now() - k.at > this.ttlMs) return undefined;
+    return k.ranking;
+  }
+
+  set(key: string, ranking: Ranking): void {
+    this.kept.delete(key);
+    this.kept.set(key, { at: Date.now(), ranking });
+    if (this.kept.size > this.size) this.kept.delete(this.kept.keys().next().value as string);
+  }
+}
+
+export async function searchIndex(store: Store, resolver: FilterResolver, req: SearchRequest, ctx: SearchContext, rankings?: Rankings): Promise<SearchResult> {
+  const key = rankings ? JSON.stringify([ctx.auth.workspaceId, ctx.workspaceIds, { ...req, offset: 0 }]) : null;
+  let ranking = key && req.offset > 0 ? rankings!.get(key) : undefined;
+  if (!ranking) {
+    ranking = await rankIndex(store, resolver, req, ctx);
+    if (key) rankings!.set(key, ranking);
+  }
+  return { ...ranking.meta, ...pageOf(store, ranking, req, ctx) };
+}
+
+async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequest, ctx: SearchContext): Promise<Ranking> {
   const { auth, workspaceIds } = ctx;
   const order = req.search_options?.order ?? 'relevance';
 
@@ -64,13 +109,10 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
   if (terms.length === 0 && !hasFilters(resolved)) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
   const scope = { workspaceIds, assetId: req.video_id, limit: poolSize(req.limit), filters: resolved };
   const engine = req.engine ?? store.workspaces.defaultEngine(auth.workspaceId);
-  const page = (ranked: Moment[], recipe: string, marked: string[], extra: { engine_fallback?: string } = {}): SearchResult => ({
-    query: req.query,
-    engine,
-    recipe,
-    ...extra,
-    interpreted,
-    ...paged(store, ranked, req, marked, ctx, interpreted.order),
+  const page = (ranked: Moment[], recipe: string, marked: string[], extra: { engine_fallback?: string; engine?: typeof engine } = {}): Ranking => ({
+    meta: { query: req.query, engine, recipe, ...extra, interpreted },
+    marked,
+    ...arranged(store, ranked, req, ctx, interpreted.order),
   });
   // Only filters: what holds, newest first.
   const listed = () => {
@@ -128,17 +170,17 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
   if (used.length) recipe.push(...used.map((m) => `dense(${m})`), 'rrf');
   if (req.rerank) recipe.push('rerank(phrase,coverage,proximity,agreement)');
   if (hasFilters(resolved)) recipe.push('filters');
-  return {
-    ...page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], found.fallback ? { engine_fallback: found.fallback } : {}),
+  return page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], {
     engine: found.engine,
-  };
+    ...(found.fallback ? { engine_fallback: found.fallback } : {}),
+  });
 }
 
 /**
- * One page of the ranked moments, in the order asked, one hit per moment or per asset (its best
- * moment, with its moments), and the facets of the whole list.
+ * The ranked moments as the hits will be: one per moment or per asset (its best moment, with its
+ * moments), in the order asked, and the facets of the whole list.
  */
-function paged(store: Store, ranked: Moment[], req: SearchRequest, marked: string[], ctx: SearchContext, order: 'relevance' | 'taken_at') {
+function arranged(store: Store, ranked: Moment[], req: SearchRequest, ctx: SearchContext, order: 'relevance' | 'taken_at') {
   const assetIds = [...new Set(ranked.map((m) => m.entry.asset_id))];
   const top = ranked[0]?.score ?? 1;
   let groups: Moment[][] = ranked.map((m) => [m]);
@@ -163,7 +205,16 @@ function paged(store: Store, ranked: Moment[], req: SearchRequest, marked: strin
       .sort((a, b) => b.t - a.t || a.i - b.i)
       .map((x) => x.g);
   }
-  const shown = groups.slice(req.offset, req.offset + req.limit);
+  return { groups, top, facets: store.assets.facetsOf(ctx.auth.workspaceId, assetIds) };
+}
+
+/** One page of a ranking, as hits. */
+function pageOf(store: Store, ranking: Ranking, req: SearchRequest, ctx: SearchContext) {
+  const { groups, top, marked } = ranking;
+  // An asset deleted since the ranking was made is left out of its later pages.
+  const page = groups.slice(req.offset, req.offset + req.limit);
+  const live = store.assets.liveAmong(page.map((g) => g[0].entry.asset_id));
+  const shown = page.filter((g) => live.has(g[0].entry.asset_id));
   const hits = toHits(
     store,
     shown.map((g) => g[0]),
@@ -179,6 +230,6 @@ function paged(store: Store, ranked: Moment[], req: SearchRequest, marked: strin
   return {
     hits,
     pagination: { limit: req.limit, offset: req.offset, total: groups.length, has_more: req.offset + req.limit < groups.length },
-    facets: store.assets.facetsOf(ctx.auth.workspaceId, assetIds),
+    facets: ranking.facets,
   };
 }

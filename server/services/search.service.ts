@@ -7,11 +7,13 @@ import type { SearchRequest, SEARCH_TYPES } from '../contract/search.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { EMOTION_NAMES, TYPED_MODALITIES, emotionsIn } from '../search/typed.ts';
 import { FilterResolver } from '../search/resolve.ts';
-import { searchIndex, type SearchResult } from '../search/pipeline.ts';
+import { Rankings, searchIndex, type SearchResult } from '../search/pipeline.ts';
 export type { FoundHit } from '../search/hits.ts';
 
 export class SearchService {
   private readonly filters: FilterResolver;
+  /** The last searches' rankings, for their next pages (a page after the first is cut from its first page's ranking). */
+  private readonly rankings = new Rankings(32, 5 * 60_000);
 
   constructor(private readonly store: Store) {
     this.filters = new FilterResolver(store);
@@ -52,7 +54,7 @@ export class SearchService {
   async search(auth: AuthContext, req: SearchRequest): Promise<SearchResult> {
     const workspaceIds = this.searchable(auth, req.workspace_ids);
     if (req.video_id !== undefined && !workspaceIds.some((w) => this.store.assets.findVisible(req.video_id as string, w))) throw Errors.notFound('Video');
-    return searchIndex(this.store, this.filters, req, { auth, workspaceIds, federated: req.workspace_ids !== undefined });
+    return searchIndex(this.store, this.filters, req, { auth, workspaceIds, federated: req.workspace_ids !== undefined }, this.rankings);
   }
 
   /** The workspaces a search may read: the key's own, or those asked for that the key may search. */

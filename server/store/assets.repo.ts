@@ -178,6 +178,14 @@ export class AssetsRepo {
     return { rows, total: n };
   }
 
+  /** Of these assets, those not deleted. */
+  liveAmong(ids: string[]): Set<string> {
+    const rows = this.sql('SELECT id FROM assets WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as Array<{
+      id: string;
+    }>;
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Width / height as shown (orientation_detected applied; 0 when not known) and length of these assets. */
   shapesOf(ids: string[]): Map<string, { ratio: number; duration_s: number | null }> {
     if (ids.length === 0) return new Map();

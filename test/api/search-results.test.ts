@@ -128,6 +128,32 @@ describe('search results: grouped, paged, with facets and dates people say', () 
       // Scores are shares of the best of the whole ranking, not of each page.
       expect(pages.map((h) => h.score)).toEqual(whole.hits.slice(0, 12).map((h) => h.score));
     }
+    // A file indexed between two pages: the next page follows the ranking of the first; a new first
+    // page finds it.
+    const first = await search({ query: 'cat', limit: 3, group_by: 'asset' });
+    const before = await search({ query: 'cat', limit: 100, group_by: 'asset' });
+    const newcomer = (
+      await t.index(
+        key,
+        { name: 'cat-on-the-sofa.png', data: fs.readFileSync(corpus('scenes/skimage/chelsea.png')) },
+        { ocr: false, faces: false, people: false },
+      )
+    ).video_id;
+    const second = await search({ query: 'cat', limit: 3, offset: 3, group_by: 'asset' });
+    expect([...first.hits, ...second.hits].map(where)).toEqual(before.hits.slice(0, 6).map(where));
+    expect(second.pagination.total).toBe(first.pagination.total);
+    const fresh = await search({ query: 'cat', limit: 100, group_by: 'asset' });
+    expect(fresh.hits.map((h) => h.video_id)).toContain(newcomer);
+    expect(fresh.pagination.total).toBe(first.pagination.total + 1);
+    // An asset deleted between two pages is not shown on the next.
+    const again = await search({ query: 'cat', limit: 1, group_by: 'asset' });
+    const gone = fresh.hits[1].video_id;
+    expect((await t.api('DELETE', `/videos/${gone}`, { key })).status).toBe(200);
+    const after = await search({ query: 'cat', limit: 1, offset: 1, group_by: 'asset' });
+    expect(again.hits[0].video_id).toBe(fresh.hits[0].video_id);
+    expect(after.hits.map((h) => h.video_id)).not.toContain(gone);
+    expect((await search({ query: 'cat', limit: 100, group_by: 'asset' })).hits.map((h) => h.video_id)).not.toContain(gone);
+
     const flat = await search({ query: 'cat', limit: 5 });
     expect(flat.pagination.has_more).toBe(true);
     const last = await search({ query: 'cat', limit: 5, offset: flat.pagination.total - 2 });
