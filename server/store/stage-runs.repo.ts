@@ -178,27 +178,40 @@ export class StageRunsRepo {
 
   /** A workspace's indexing at a glance: its assets done of all, runs to come by stage, failed runs (newest first). */
   activity(workspaceId: string, maxFailed: number) {
-    const assets = this.db
-      .prepare(
-        `SELECT COUNT(*) AS total, coalesce(SUM(status = 'completed'), 0) AS done, coalesce(SUM(status = 'processing'), 0) AS processing
-         FROM assets WHERE workspace_id = ? AND deleted_at IS NULL`,
-      )
-      .get(workspaceId) as { total: number; done: number; processing: number };
-    const stages = this.db
-      .prepare(
-        `SELECT r.stage, SUM(r.state = 'pending') AS pending, SUM(r.state = 'running') AS running
-         FROM assets a JOIN stage_runs r ON r.asset_id = a.id
-         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND a.status = 'processing' AND r.state IN ('pending', 'running')
-         GROUP BY r.stage`,
-      )
-      .all(workspaceId) as Array<{ stage: string; pending: number; running: number }>;
+    // Counted from indexes alone: all of the workspace's, and those processing (an asset is
+    // processing or completed).
+    const { total } = this.db.prepare('SELECT COUNT(*) AS total FROM assets WHERE workspace_id = ? AND deleted_at IS NULL').get(workspaceId) as {
+      total: number;
+    };
+    const { processing } = this.db
+      // (`+workspace_id`: from the index of processing assets, not by reading all of the workspace's.)
+      .prepare("SELECT COUNT(*) AS processing FROM assets WHERE status = 'processing' AND deleted_at IS NULL AND +workspace_id = ?")
+      .get(workspaceId) as { processing: number };
+    const assets = { total, done: total - processing, processing };
+    // Each count starts from the few runs it counts (pending, running and failed runs are indexed
+    // apart), then looks up their assets: CROSS JOIN keeps that order.
+    const of = (state: 'pending' | 'running') =>
+      this.db
+        .prepare(
+          `SELECT r.stage, COUNT(*) AS n FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+           WHERE r.state = '${state}' AND a.workspace_id = ? AND a.deleted_at IS NULL AND a.status = 'processing' GROUP BY r.stage`,
+        )
+        .all(workspaceId) as Array<{ stage: string; n: number }>;
+    const byStage = new Map<string, { stage: string; pending: number; running: number }>();
+    for (const state of ['pending', 'running'] as const)
+      for (const { stage, n } of of(state)) {
+        const s = byStage.get(stage) ?? { stage, pending: 0, running: 0 };
+        s[state] = n;
+        byStage.set(stage, s);
+      }
+    const stages = [...byStage.values()].sort((a, b) => a.stage.localeCompare(b.stage));
     // A stage whose optional model is not installed did not fail: it waits for `models pull` (counted apart).
-    const failedWhere = `FROM assets a JOIN stage_runs r ON r.asset_id = a.id WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`;
+    const failedWhere = `FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id WHERE r.state = 'failed' AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`;
     const { count } = this.db.prepare(`SELECT COUNT(*) AS count ${failedWhere}`).get(workspaceId) as { count: number };
     const { waiting } = this.db
       .prepare(
-        `SELECT COUNT(DISTINCT r.asset_id) AS waiting FROM assets a JOIN stage_runs r ON r.asset_id = a.id
-         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND r.state = 'failed' AND r.code = 'model_not_installed'`,
+        `SELECT COUNT(DISTINCT r.asset_id) AS waiting FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+         WHERE r.state = 'failed' AND r.code = 'model_not_installed' AND a.workspace_id = ? AND a.deleted_at IS NULL`,
       )
       .get(workspaceId) as { waiting: number };
     const items = this.db
@@ -211,8 +224,8 @@ export class StageRunsRepo {
   failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string }> {
     return this.db
       .prepare(
-        `SELECT r.asset_id, r.stage FROM assets a JOIN stage_runs r ON r.asset_id = a.id
-         WHERE a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`,
+        `SELECT r.asset_id, r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+         WHERE r.state = 'failed' AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`,
       )
       .all(workspaceId) as Array<{ asset_id: string; stage: string }>;
   }

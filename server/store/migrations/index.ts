@@ -24,6 +24,7 @@ import { migration as m0021 } from './0021-read-only-workspaces.ts';
 import { migration as m0022 } from './0022-orientation-detected.ts';
 import { migration as m0023 } from './0023-face-ignores.ts';
 import { migration as m0024 } from './0024-collections-and-marks.ts';
+import { migration as m0025 } from './0025-failed-runs.ts';
 
 export interface Migration {
   name: string;
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0022,
   m0023,
   m0024,
+  m0025,
 ];

@@ -143,8 +143,27 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM collections').get()).toEqual({ n: 1 });
   });
 
+  it('0025 failed runs: the runs written before are kept, and failures are found by their own index', () => {
+    const db = at(number('0025') - 1);
+    seed(db);
+    insert(db, 'stage_runs', { asset_id: 'vid_1', stage: 'ocr', state: 'failed', version: 1 });
+    migrate(db);
+    expect(db.prepare("SELECT stage, state FROM stage_runs WHERE asset_id = 'vid_1' ORDER BY stage").all()).toEqual([
+      { stage: 'extract', state: 'ok' },
+      { stage: 'faces', state: 'pending' },
+      { stage: 'ocr', state: 'failed' },
+    ]);
+    const plan = db
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id WHERE r.state = 'failed' AND a.workspace_id = 'ws_1'",
+      )
+      .all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/stage_runs_failed/);
+    expect(db.prepare("SELECT r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id WHERE r.state = 'failed'").all()).toEqual([{ stage: 'ocr' }]);
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
