@@ -83,6 +83,15 @@ describe('search results and evidence', () => {
     await page.keyboard.press('Escape');
     await page.locator('.result-row-item.active').waitFor();
     expect(await page.evaluate(() => document.activeElement?.closest('[data-video]')?.getAttribute('data-video'))).toBe(ids.carroll);
+    // Shift+↑ in the viewer: the result before; back at the results, the cursor is on it.
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
+    await page.keyboard.press('Shift+ArrowUp');
+    await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), ids.chelsea);
+    await page.locator('[data-testid=viewer][data-kind=image]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.result-tile.active').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-video'))).toBe(ids.chelsea);
   });
 
   it('shows what it understood as chips that take it away, counts the results in the filters, and narrows by a date range', async () => {

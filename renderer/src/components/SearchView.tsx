@@ -353,11 +353,17 @@ export function SearchView({ params }: { params: URLSearchParams }) {
   useLayoutEffect(() => {
     if (!result) return;
     const y = scrolled.get(storeKey);
-    if (y !== undefined) {
-      window.scrollTo(0, y);
+    if (y === undefined) return;
+    // After the grid has measured its width and laid its rows out (a frame's work, before it is painted).
+    const frame = requestAnimationFrame(() => {
       scrolled.delete(storeKey);
-      document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`)?.focus({ preventScroll: true });
-    }
+      window.scrollTo(0, y);
+      // The result seen last (stepped to in the viewer) brought into view if it is not.
+      const seen = document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`);
+      seen?.focus({ preventScroll: true });
+      seen?.scrollIntoView({ block: 'nearest' });
+    });
+    return () => cancelAnimationFrame(frame);
   }, [result, storeKey]);
 
   useEffect(() => {

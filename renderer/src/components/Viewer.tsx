@@ -149,7 +149,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     if (here < 0) return;
     for (const n of [steps[here + 1], steps[here - 1]]) if (n && n.id !== id) useViewer.getState().prefetch(n.id);
     useLibrary.getState().viewed(id);
-  }, [here, steps, id]);
+    // Back at the results, the cursor is on the one seen last.
+    if (from?.startsWith('#/search')) useSearch.getState().setCursor(here);
+  }, [here, steps, id, from]);
   // A zoomed-in photo shows its original's pixels once they have arrived.
   useEffect(() => {
     setOriginal(null);
