@@ -24,9 +24,19 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
     ],
   ],
   [
+    'Search results',
+    [
+      ['↑ ↓', 'move between results'],
+      ['Enter', 'open'],
+    ],
+  ],
+  [
     'Viewer',
     [
       ['← →', 'previous / next'],
+      ['Shift ↑ / Shift ↓', 'previous / next search result'],
+      ['n / N', 'next / previous page or moment the search found'],
+      ['+ / −, Ctrl+wheel', 'zoom a document page (Ctrl 0: fit the width)'],
       ['i', 'info panel'],
       ['f', 'favourite'],
       ['0 – 5', 'rating'],

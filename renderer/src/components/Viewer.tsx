@@ -1,10 +1,12 @@
 // The viewer: a document page (its render, or a sheet with its passages laid out where the page has
-// none) with passages and regions over it, a photo with its boxes, or a video moment's keyframe with
-// the boxes of that moment. The box a search hit pointed at is drawn strongest. ← and → step through
+// none) with passages and regions over it, a photo with its boxes, or a video playing from its moment
+// with the boxes of the frame on screen. The box a search hit pointed at is drawn strongest. ← and → step through
 // the list it was opened from (the timeline, a collection, search results; pages turn with PageUp and
 // PageDown, or ←/→ when there is no list), Esc goes back to it; wheel, pinch, double-click and `z`
 // zoom. `i` shows or hides the info panel (Info.tsx: when, where, with what and who), `f` favourite,
-// 0–5 the rating, Delete deletes (with undo).
+// 0–5 the rating, Delete deletes (with undo). Opened from a search, a document page and a video are
+// shown as evidence (Evidence.tsx): `n`/`N` go through the pages or moments it found, Shift+↑/↓ to
+// the previous/next result.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
