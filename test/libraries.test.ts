@@ -82,6 +82,15 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     put(root, 'docs/empty.txt', '');
     put(root, 'docs/broken.jpg', Buffer.from('this is not a picture at all, whatever its name says'));
     put(root, 'docs/old.doc', 'legacy');
+    // A Lightroom sidecar beside a photo (UTF-16, as it writes them on Windows): neither an asset nor a problem.
+    put(
+      root,
+      'people/john-0.JPG.xmp',
+      Buffer.from(
+        '\uFEFF<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">John</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>',
+        'utf16le',
+      ),
+    );
     put(root, 'raw/skipped.txt', 'excluded by a glob: raw/**');
     put(root, 'docs/draft.tmp.txt', 'excluded by a glob: *.tmp.txt');
     put(root, '.hidden/secret.txt', 'hidden folders are never indexed');
@@ -114,7 +123,7 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     expect(reason('docs/empty.txt')).toMatch(/empty/);
     expect(reason('docs/broken.jpg')).toMatch(/does not match its extension/);
     expect(reason('docs/old.doc')).toMatch(/legacy binary format \.doc/);
-    expect(problems.some((p: { path: string }) => /raw|draft|\.hidden|node_modules/.test(p.path))).toBe(false);
+    expect(problems.some((p: { path: string }) => /raw|draft|\.hidden|node_modules|\.xmp$/i.test(p.path))).toBe(false);
 
     const lib = await library();
     expect(lib).toMatchObject({ status: 'watching', assets: 6, pending: 0, offline_assets: 0, refused: 3, unreadable: 0, error: null });

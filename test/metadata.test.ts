@@ -273,9 +273,8 @@ describe('metadata read at indexing', () => {
     fs.copyFileSync(corpus('faces/portraits/grace_hopper_512x512.jpg'), photo);
     exiftool(photo, '-XMP-dc:Title=Embedded title', '-DateTimeOriginal=2001:01:01 00:00:00');
     // The face is at about x 0.3–0.7, y 0.2–0.75 of the portrait; the region is given by its centre.
-    fs.writeFileSync(
-      path.join(lib, 'IMG_0001.xmp'),
-      `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+    const sidecarFile = path.join(lib, 'IMG_0001.xmp');
+    const xml = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
 <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
  xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/" xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#" xmp:Rating="5">
@@ -283,8 +282,8 @@ describe('metadata read at indexing', () => {
  <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Bag><rdf:li><rdf:Description mwg-rs:Name="Grace Hopper" mwg-rs:Type="Face">
   <mwg-rs:Area stArea:x="0.5" stArea:y="0.45" stArea:w="0.4" stArea:h="0.5" stArea:unit="normalized"/>
  </rdf:Description></rdf:li></rdf:Bag></mwg-rs:RegionList></mwg-rs:Regions>
-</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`,
-    );
+</rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+    fs.writeFileSync(sidecarFile, xml);
     const old = new Date(Date.now() - 60_000);
     fs.utimesSync(photo, old, old);
     await t.api('PUT', '/index-options', { key, json: OPTIONS });
@@ -302,6 +301,19 @@ describe('metadata read at indexing', () => {
     const grace = people.find((p: { name: string }) => p.name === 'Grace Hopper');
     expect(grace).toMatchObject({ status: 'named', face_count: 1 });
     expect(face.person_id).toBe(grace.person_id);
+    // The sidecar is not a problem of the library, and the detail names it.
+    expect(d.sidecar_path).toBe(path.join(fs.realpathSync(lib), 'IMG_0001.xmp'));
+    expect((await t.api('GET', `/libraries/${r.body.data.library_id}/problems`, { key })).body.data).toEqual([]);
+    // Written again (as Lightroom on Windows writes it: UTF-16 with a mark): the metadata is read
+    // again; the picture stages are not run again.
+    const before = d.index.report.stages;
+    fs.writeFileSync(sidecarFile, Buffer.from(`\uFEFF${xml.replace('Sidecar title', 'Edited in Lightroom')}`, 'utf16le'));
+    const edited = await until('the edited title', async () => {
+      const x = (await t.api('GET', `/videos/${asset.video_id}`, { key })).body.data;
+      return x.metadata.title === 'Edited in Lightroom' && x.status === 'completed' && x;
+    });
+    expect(edited.index.report.stages.metadata.finished_at).not.toBe(before.metadata.finished_at);
+    for (const stage of ['extract', 'faces']) expect(edited.index.report.stages[stage].finished_at, stage).toBe(before[stage].finished_at);
     const detail = (await t.api('GET', `/people/${grace.person_id}`, { key })).body.data;
     expect(detail.faces[0]).toMatchObject({ face_id: face.face_id, assigned_by: 'owner' });
     // The owner's decision: a re-cluster leaves it where it is.

@@ -171,6 +171,8 @@ export const AssetDetail = AssetListItem.extend({
    */
   path: z.string().nullable(),
   paths: z.array(z.string()),
+  /** Not in the spec: the XMP sidecar read beside the file (`IMG_1.xmp`, `IMG_1.jpg.xmp`), or null; owner only, as `path`. */
+  sidecar_path: z.string().nullable(),
   /** Not in the spec: what the file says about itself (docs/guide.md, "When, where, who"); absent values are null. */
   metadata: AssetMetadata,
 });

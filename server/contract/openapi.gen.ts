@@ -1752,6 +1752,7 @@ export interface operations {
                             media_url: string | null;
                             path: string | null;
                             paths: string[];
+                            sidecar_path: string | null;
                             metadata: {
                                 taken_at: string | null;
                                 taken_at_source: ("exif" | "xmp" | "iptc" | "quicktime" | "document" | "file" | "upload") | null;

@@ -28,6 +28,8 @@ export interface LibraryAssets {
   removeFromIndex(assetId: string): void;
   /** A drive is back: what failed for want of its files runs again. */
   retryMissingFiles(libraryId: string): number;
+  /** The XMP sidecar of an asset's file was written: its metadata is read again (the picture stages are not run). */
+  sidecarChanged(assetId: string): void;
 }
 
 type Fresh = LibraryFileIn & { rel: string; mtimeMs: number; twins: string[] };

@@ -59,6 +59,12 @@ export class LibraryAssetsOps implements LibraryAssets {
     this.queue.rerun(a);
   }
 
+  /** The XMP sidecar of a library file was written: its metadata stage runs again, nothing else. */
+  sidecarChanged(assetId: string): void {
+    const a = this.store.assets.byId(assetId);
+    if (a && a.deleted_at === null) this.queue.rerun(a, ['metadata']);
+  }
+
   /** A library file moved or was renamed: the asset follows, its index and People decisions untouched. */
   relocate(assetId: string, absPath: string, libraryId: string): void {
     const fileName = displayName(path.basename(absPath));

@@ -181,6 +181,9 @@ class Job {
   }
 
   async file(rel: string): Promise<void> {
+    // An XMP sidecar is not an asset and not a problem: its photo's metadata stage reads it. (Not
+    // seen either: a sidecar refused by an earlier version of the walk is forgotten.)
+    if (path.extname(rel).toLowerCase() === '.xmp') return;
     this.seen.add(rel);
     this.walked++;
     if (this.walked % 2000 === 0) send({ type: 'progress', job: this.id, walked: this.walked });

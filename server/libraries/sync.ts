@@ -261,6 +261,8 @@ export class LibrarySync {
         for (const e of events) {
           const rel = path.relative(lib.path, e.path).split(path.sep).join('/');
           if (rel === '' || rel.startsWith('..')) this.tick();
+          // A sidecar written or removed: the metadata of the files it belongs to is read again.
+          else if (/\.xmp$/i.test(rel)) for (const id of this.store.libraries.assetsOfSidecar(lib.id, rel)) this.assets.sidecarChanged(id);
           else st.checks.add(rel);
         }
         if (st.checks.size && !st.checkTimer) st.checkTimer = setTimeout(() => this.track(this.runChecks(lib.id)), CHECK_DEBOUNCE_MS);

@@ -306,7 +306,7 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   return { meta: { ...meta, ...fromEmbedded }, regions: regionsOf(xmpOnly), warnings };
 }
 
-/** The XMP sidecars of a file indexed in place: IMG_1.xmp and IMG_1.jpg.xmp (either case). */
+/** The XMP sidecars of a file indexed in place: IMG_1.xmp and IMG_1.jpg.xmp, in any case (IMG_1.JPG.xmp, img_1.XMP). */
 export function sidecarsOf(file: string): string[] {
   const dir = path.dirname(file);
   const base = path.basename(file);
@@ -321,11 +321,31 @@ export function sidecarsOf(file: string): string[] {
   return names.filter((n) => wanted.has(n.toLowerCase())).map((n) => path.join(dir, n));
 }
 
+/**
+ * An XMP sidecar's text whatever its encoding: UTF-8 (with or without a byte-order mark), or UTF-16
+ * little- or big-endian with or without one (as Lightroom and other Windows tools write them). XMP
+ * begins with `<` or white space, so without a mark a zero byte second (LE) or first (BE) says UTF-16.
+ */
+export function sidecarText(bytes: Buffer): string {
+  const be = (b: Buffer) =>
+    Buffer.from(b.subarray(0, b.length - (b.length % 2)))
+      .swap16()
+      .toString('utf16le');
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return be(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0) return bytes.toString('utf16le');
+  if (bytes.length >= 2 && bytes[0] === 0 && bytes[1] !== 0) return be(bytes);
+  return bytes.toString('utf8');
+}
+
 async function sidecar(file: string): Promise<{ meta: Partial<ReadMetadata>; regions: NamedRegion[]; warnings: string[] }> {
   const warnings: string[] = [];
   try {
     if (fs.statSync(file).size > 4 * 1024 * 1024) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: larger than 4 MB; not read`] };
-    const x = (await loadExifr().sidecar(file, { xmp: { parse: true } })) as Json | undefined;
+    // exifr reads XMP as UTF-8 only (a UTF-16 sidecar gave nothing): the text is decoded here first.
+    const text = sidecarText(await fs.promises.readFile(file)).replace(/^\uFEFF/, '');
+    const x = (await loadExifr().sidecar(Buffer.from(text, 'utf8'), { xmp: { parse: true } })) as Json | undefined;
     if (!isObj(x)) return { meta: {}, regions: [], warnings: [`${path.basename(file)}: no readable XMP`] };
     return { meta: fromXmp(x, warnings), regions: regionsOf(x), warnings };
   } catch (err) {

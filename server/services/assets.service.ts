@@ -76,6 +76,12 @@ const NO_METADATA: StoredMetadata = {
 export type AssetListValue = Omit<AssetListItem, 'thumbnail_url'> & { thumbnail: FileRef | null };
 export type AssetDetailValue = Omit<AssetDetail, 'thumbnail_url' | 'media_url'> & AssetListValue & { media: FileRef | null };
 
+/** The sidecars the metadata stage read (its details), if it ran. */
+function sidecarsRead(runs: StageRunRow[]): unknown {
+  const run = runs.find((r) => r.stage === 'metadata' && r.state === 'ok');
+  return run ? stageReport(run).details?.sidecars : undefined;
+}
+
 function stageReport(r: StageRunRow): StageReport {
   return {
     state: r.state,
@@ -279,7 +285,7 @@ export class AssetsService {
         },
       },
       media: a.kind === 'video' || (a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')) ? { asset_id: a.id, name: 'original' } : null,
-      ...this.pathsOf(a),
+      ...this.pathsOf(a, sidecarsRead(runs)),
       metadata: { ...(this.store.metadata.get(a.id) ?? NO_METADATA), width: a.width, height: a.height, duration_s: a.duration_s },
       taken_at: this.store.metadata.get(a.id)?.taken_at ?? null,
     };
@@ -296,10 +302,16 @@ export class AssetsService {
   }
 
   /** Where an asset indexed in place lives; paths are the owner's to see. */
-  private pathsOf(a: VisibleAsset): { path: string | null; paths: string[] } {
-    if (a.owned !== 1 || a.linked !== 1) return { path: null, paths: [] };
+  private pathsOf(a: VisibleAsset, sidecars: unknown): { path: string | null; paths: string[]; sidecar_path: string | null } {
+    if (a.owned !== 1 || a.linked !== 1) return { path: null, paths: [], sidecar_path: null };
     const copies = this.store.libraries.filesOfAsset(a.id).map((f) => path.join(f.root, f.rel_path));
-    return { path: a.stored_path, paths: copies.length ? [a.stored_path, ...copies.filter((p) => p !== a.stored_path)] : [a.stored_path] };
+    // The sidecar the metadata stage read last (the last one wins where there are two).
+    const read = Array.isArray(sidecars) ? sidecars.filter((x): x is string => typeof x === 'string') : [];
+    return {
+      path: a.stored_path,
+      paths: copies.length ? [a.stored_path, ...copies.filter((p) => p !== a.stored_path)] : [a.stored_path],
+      sidecar_path: read.length ? path.join(path.dirname(a.stored_path), read[read.length - 1]) : null,
+    };
   }
 
   /** Owner-only (SPEC 5.6): hidden at once, purged in the background. */

@@ -98,6 +98,32 @@ export class LibrariesRepo {
     return this.sql('SELECT * FROM library_files WHERE library_id = ? AND rel_path = ?').get(libraryId, relPath) as LibraryFileRow | undefined;
   }
 
+  /**
+   * The indexed files an XMP sidecar belongs to: `dir/IMG_1.jpg.xmp` to `dir/IMG_1.jpg`, `dir/IMG_1.xmp`
+   * to every `dir/IMG_1.<ext>`, in any case; their assets.
+   */
+  assetsOfSidecar(libraryId: string, sidecarRel: string): string[] {
+    const slash = sidecarRel.lastIndexOf('/');
+    const dir = sidecarRel.slice(0, slash + 1);
+    const name = sidecarRel.slice(slash + 1).replace(/\.xmp$/i, '');
+    const like = `${dir}${name}`.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = this.sql(
+      `SELECT rel_path, asset_id FROM library_files WHERE library_id = ? AND state = 'indexed' AND asset_id IS NOT NULL AND rel_path LIKE ? ESCAPE '\\'`,
+    ).all(libraryId, `${like}%`) as Array<{ rel_path: string; asset_id: string }>;
+    const base = name.toLowerCase();
+    return [
+      ...new Set(
+        rows
+          .filter((r) => r.rel_path.lastIndexOf('/') === slash)
+          .filter((r) => {
+            const file = r.rel_path.slice(slash + 1).toLowerCase();
+            return file === base || file.replace(/\.[^.]+$/, '') === base;
+          })
+          .map((r) => r.asset_id),
+      ),
+    ];
+  }
+
   putFile(row: LibraryFileRow): void {
     this.sql(
       `INSERT INTO library_files (library_id, rel_path, size, mtime_ms, sha256, asset_id, state, reason)

@@ -103,6 +103,11 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
             <span className="path">{asset.path}</span>
           </Row>
         ) : null}
+        {asset.sidecar_path ? (
+          <Row label="Sidecar">
+            <span className="path">{asset.sidecar_path}</span>
+          </Row>
+        ) : null}
       </dl>
     </section>
   );
