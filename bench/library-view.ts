@@ -146,6 +146,8 @@ for (let s = 0; s < ASSETS; s += 1000) {
         {
           taken_at: new Date(takenMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
           taken_at_source: 'exif',
+          taken_at_tag: 'EXIF:DateTimeOriginal',
+          taken_at_zone: null,
           camera: { make, model },
           lens: null,
           exposure: null,

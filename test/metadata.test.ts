@@ -133,6 +133,8 @@ describe('metadata read at indexing', () => {
     expect(d.metadata).toEqual({
       taken_at: '2019-07-14T18:30:00+02:00',
       taken_at_source: 'exif',
+      taken_at_tag: 'EXIF:DateTimeOriginal',
+      taken_at_zone: 'offset_tag',
       camera: { make: 'Canon', model: 'Canon EOS 5D Mark IV' },
       lens: 'EF24-105mm f/4L',
       exposure: { iso: 400, aperture: 4, shutter_s: 0.008, focal_mm: 50 },
@@ -168,9 +170,11 @@ describe('metadata read at indexing', () => {
       '-XMP-dc:Subject=street',
       '-XMP-xmp:Rating=3',
     ];
+    // No offset tag: the offset of Tokyo, where its GPS position says it was taken.
     const expected = {
-      taken_at: '2021-03-05T09:00:00',
+      taken_at: '2021-03-05T09:00:00+09:00',
       taken_at_source: 'exif',
+      taken_at_zone: 'gps_position',
       camera: { make: 'FUJIFILM', model: 'X-T4' },
       place: { city: 'Tokyo', country_code: 'JP' },
       keywords: ['street'],

@@ -99,6 +99,14 @@ export const AssetMetadata = z.object({
   taken_at: nullableString,
   /** Where taken_at came from: `file` (the file's time) and `upload` when nothing says when it was taken. */
   taken_at_source: z.enum(TAKEN_AT_SOURCES).nullable(),
+  /**
+   * Not in the spec: the tag that said when, as exiftool names it (`EXIF:DateTimeOriginal`,
+   * `XMP:photoshop:DateCreated`, `IPTC:DateCreated+TimeCreated`, `EXIF:GPSDateTime`…; docs/guide.md,
+   * "When"), or null.
+   */
+  taken_at_tag: nullableString.default(null),
+  /** Not in the spec: how the offset of taken_at was known (`offset_tag`, `gps_time`, `gps_position`), or null (local time). */
+  taken_at_zone: z.enum(['offset_tag', 'gps_time', 'gps_position']).nullable().default(null),
   camera: z.object({ make: nullableString, model: nullableString }).nullable(),
   lens: nullableString,
   exposure: z

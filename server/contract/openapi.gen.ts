@@ -1756,6 +1756,10 @@ export interface operations {
                             metadata: {
                                 taken_at: string | null;
                                 taken_at_source: ("exif" | "xmp" | "iptc" | "quicktime" | "document" | "file" | "upload") | null;
+                                /** @default null */
+                                taken_at_tag: string | null;
+                                /** @default null */
+                                taken_at_zone: ("offset_tag" | "gps_time" | "gps_position") | null;
                                 camera: {
                                     make: string | null;
                                     model: string | null;

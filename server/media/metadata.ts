@@ -7,6 +7,7 @@
 // in `warnings`.
 import fs from 'node:fs';
 import path from 'node:path';
+import { captureTime, withZoneOfPlace, parseDate, dateMs } from './capture-time.ts';
 import { createRequire } from 'node:module';
 import type { XMLParser } from 'fast-xml-parser';
 import type { AssetKind, AssetMetadata } from '../contract/assets.ts';
@@ -51,6 +52,8 @@ export interface MetadataRead {
 const EMPTY: ReadMetadata = {
   taken_at: null,
   taken_at_source: null,
+  taken_at_tag: null,
+  taken_at_zone: null,
   camera: null,
   lens: null,
   exposure: null,
@@ -89,41 +92,7 @@ function num(v: unknown): number | null {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 }
 
-/**
- * A date as ISO 8601, from EXIF ("2019:07:14 18:30:00"), XMP/ISO ("2019-07-14T18:30:00+02:00"),
- * PDF ("D:20190714183000+02'00'"), with an offset when one is given. Years outside 1800..2200 are
- * not believed (a clock never set, or a hostile file).
- */
-export function parseDate(raw: unknown, offset?: unknown): string | null {
-  const s = typeof raw === 'string' ? raw.trim() : raw instanceof Date && !Number.isNaN(raw.getTime()) ? raw.toISOString() : '';
-  const m = /^(?:D:)?(\d{4})[:-]?(\d{2})[:-]?(\d{2})(?:[T ]?(\d{2}):?(\d{2})(?::?(\d{2})(?:\.(\d+))?)?)?\s*(Z|[+-]\d{2}'?:?\d{2}'?)?/.exec(s);
-  if (!m) return null;
-  const [, y, mo, d, h = '00', mi = '00', se = '00', , zone] = m;
-  const year = Number(y);
-  if (
-    year < 1800 ||
-    year > 2200 ||
-    Number(mo) < 1 ||
-    Number(mo) > 12 ||
-    Number(d) < 1 ||
-    Number(d) > 31 ||
-    Number(h) > 23 ||
-    Number(mi) > 59 ||
-    Number(se) > 60
-  ) {
-    return null;
-  }
-  const given = (zone ?? (typeof offset === 'string' ? offset.trim() : '')).replace(/'/g, '');
-  const tz = given === 'Z' ? 'Z' : /^[+-]\d{2}:?\d{2}$/.test(given) ? `${given.slice(0, 3)}:${given.slice(-2)}` : '';
-  return `${y}-${mo}-${d}T${h}:${mi}:${se}${tz}`;
-}
-
-/** Milliseconds for ordering and filters: UTC when the offset is known, else the local time as if it were UTC. */
-export function dateMs(iso: string | null): number | null {
-  if (!iso) return null;
-  const ms = Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isFinite(ms) ? ms : null;
-}
+export { dateMs, parseDate };
 
 function gpsOf(lat: unknown, lon: unknown, alt: unknown, warnings: string[]): ReadMetadata['gps'] {
   const la = num(lat);
@@ -202,10 +171,20 @@ function fromXmp(x: Json, warnings: string[]): Partial<ReadMetadata> {
     if (rating >= -1 && rating <= 5) out.rating = rating;
     else warnings.push(`xmp: rating ${rating} is not between -1 and 5; ignored`);
   }
-  const when = parseDate(exifNs.DateTimeOriginal) ?? parseDate(photoshop.DateCreated) ?? parseDate(xmpNs.CreateDate);
+  // The same order as embedded tags (capture-time.ts), within XMP; its GPS time (UTC) last.
+  const when = (
+    [
+      ['XMP:exif:DateTimeOriginal', parseDate(exifNs.DateTimeOriginal)],
+      ['XMP:photoshop:DateCreated', parseDate(photoshop.DateCreated)],
+      ['XMP:xmp:CreateDate', parseDate(xmpNs.CreateDate)],
+      ['XMP:exif:GPSTimeStamp', /T\d/.test(String(exifNs.GPSTimeStamp ?? '')) ? parseDate(exifNs.GPSTimeStamp) : null],
+    ] as Array<[string, string | null]>
+  ).find(([, v]) => v !== null);
   if (when) {
-    out.taken_at = when;
+    out.taken_at = when[1];
     out.taken_at_source = 'xmp';
+    out.taken_at_tag = when[0];
+    out.taken_at_zone = /(Z|[+-]\d{2}:\d{2})$/.test(when[1]!) ? 'offset_tag' : null;
   }
   return out;
 }
@@ -259,14 +238,9 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   const gps = isObj(d.gps) ? d.gps : {};
   const iptc = isObj(d.iptc) ? d.iptc : {};
   const meta: Partial<ReadMetadata> = {};
-  const taken =
-    parseDate(exif.DateTimeOriginal, exif.OffsetTimeOriginal) ??
-    parseDate(exif.CreateDate, exif.OffsetTimeDigitized) ??
-    parseDate(ifd0.ModifyDate, exif.OffsetTime);
-  if (taken) {
-    meta.taken_at = taken;
-    meta.taken_at_source = 'exif';
-  } else if (exif.DateTimeOriginal !== undefined) {
+  const when = captureTime(d);
+  if (when) Object.assign(meta, when);
+  else if (exif.DateTimeOriginal !== undefined) {
     warnings.push(`exif: DateTimeOriginal "${String(exif.DateTimeOriginal).slice(0, 40)}" is not a date; ignored`);
   }
   const make = text(ifd0.Make);
@@ -286,13 +260,6 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   if (description) meta.description = description;
   const keywords = texts(iptc.Keywords);
   if (keywords.length) meta.keywords = keywords;
-  if (!meta.taken_at) {
-    const iptcDate = parseDate(iptc.DateCreated);
-    if (iptcDate) {
-      meta.taken_at = iptcDate;
-      meta.taken_at_source = 'iptc';
-    }
-  }
   // XMP (embedded) over EXIF and IPTC for what both say.
   const xmpOnly = Object.fromEntries(
     Object.entries(d).filter(([k, v]) => !['ifd0', 'ifd1', 'exif', 'gps', 'iptc', 'ihdr', 'interop', 'thumbnail'].includes(k) && isObj(v)),
@@ -302,6 +269,8 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   if (meta.taken_at) {
     delete fromEmbedded.taken_at;
     delete fromEmbedded.taken_at_source;
+    delete fromEmbedded.taken_at_tag;
+    delete fromEmbedded.taken_at_zone;
   }
   return { meta: { ...meta, ...fromEmbedded }, regions: regionsOf(xmpOnly), warnings };
 }
@@ -487,6 +456,14 @@ export async function readMetadata(file: string, ext: string, kind: AssetKind, o
     // The sidecar wins over what is embedded (Lightroom and digiKam write their edits there).
     meta = { ...meta, ...r.meta };
     if (r.regions.length) regions = r.regions;
+  }
+  // A photo's local time: the offset of the place it was taken, where its position says it.
+  if (kind === 'image' && meta.taken_at && meta.gps) {
+    const zoned = withZoneOfPlace(meta.taken_at, meta.gps.lat, meta.gps.lon);
+    if (zoned) {
+      meta.taken_at = zoned;
+      meta.taken_at_zone = 'gps_position';
+    }
   }
   return { metadata: { ...EMPTY, ...meta }, regions, sidecars: sidecars.map((s) => path.basename(s)), warnings };
 }

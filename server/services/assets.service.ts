@@ -60,6 +60,8 @@ function parseUploadOptions(text: string | undefined): IndexOptionsInput {
 const NO_METADATA: StoredMetadata = {
   taken_at: null,
   taken_at_source: null,
+  taken_at_tag: null,
+  taken_at_zone: null,
   camera: null,
   lens: null,
   exposure: null,
@@ -286,7 +288,7 @@ export class AssetsService {
       },
       media: a.kind === 'video' || (a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')) ? { asset_id: a.id, name: 'original' } : null,
       ...this.pathsOf(a, sidecarsRead(runs)),
-      metadata: { ...(this.store.metadata.get(a.id) ?? NO_METADATA), width: a.width, height: a.height, duration_s: a.duration_s },
+      metadata: { ...NO_METADATA, ...this.store.metadata.get(a.id), width: a.width, height: a.height, duration_s: a.duration_s },
       taken_at: this.store.metadata.get(a.id)?.taken_at ?? null,
     };
   }
