@@ -240,7 +240,7 @@ describe('extraction through the API', () => {
     expect(txt.page_count).toBe(3);
   });
 
-  it('reads photos of several formats (incl. BMP, TIFF, WebP, GIF) with EXIF orientation applied', async () => {
+  it('reads photos of several formats (incl. BMP, TIFF, WebP, GIF, AVIF of 8 and 10 bits) with EXIF orientation applied', async () => {
     const tools = findFfmpeg();
     expect(tools).not.toBeNull();
     const src = corpus('scenes/skimage/chelsea.png'); // 451 x 300
@@ -252,6 +252,8 @@ describe('extraction through the API', () => {
       ['chelsea.webp', await sharp(src).webp().toBuffer()],
       ['chelsea.gif', await sharp(src).gif().toBuffer()],
       ['chelsea.jpg', await sharp(src).jpeg().toBuffer()],
+      ['chelsea.avif', await sharp(src).avif({ bitdepth: 8 }).toBuffer()],
+      ['chelsea-10bit.avif', await sharp(src).avif({ bitdepth: 10 }).toBuffer()],
     ];
     for (const [name, data] of variants) {
       const d = await indexed(name, { name, data });

@@ -16,6 +16,7 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
   '.jpeg': 'image',
   '.png': 'image',
   '.webp': 'image',
+  '.avif': 'image',
   '.heic': 'image',
   '.heif': 'image',
   '.tif': 'image',

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTime, withZoneOfPlace } from './capture-time.ts';
 import { readMetadata } from './metadata.ts';
@@ -102,6 +103,17 @@ describe('the capture time of real files, tags written by exiftool', () => {
     expect(await photo('gps.jpg', ['-GPSDateStamp=2019:12:24', '-GPSTimeStamp=19:15:44'])).toMatchObject({
       taken_at: '2019-12-24T19:15:44Z',
       taken_at_tag: 'EXIF:GPSDateTime',
+    });
+  });
+
+  it("reads the EXIF of an AVIF photo as of a JPEG (a phone's 10-bit AVIF)", async () => {
+    const file = path.join(dir, 'phone.avif');
+    await sharp(PHOTO).avif({ bitdepth: 10 }).toFile(file);
+    execFileSync('exiftool', ['-q', '-overwrite_original', '-DateTimeOriginal=2019:12:24 15:15:44', '-OffsetTimeOriginal=-04:00', '-Model=Pixel 8', file]);
+    expect((await readMetadata(file, '.avif', 'image', { linked: false })).metadata).toMatchObject({
+      taken_at: '2019-12-24T15:15:44-04:00',
+      taken_at_tag: 'EXIF:DateTimeOriginal',
+      camera: { make: null, model: 'Pixel 8' },
     });
   });
 
