@@ -29,6 +29,9 @@ export function spread(values: number[], digits = 1): { median: number; range: s
 }
 
 /** The p-th percentile (0–1) of the values, by nearest rank: the value at ⌊(n − 1)·p⌋ once sorted. */
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 export function percentile(values: number[], p: number): number {
   const xs = [...values].sort((a, b) => a - b);
   return xs[Math.floor((xs.length - 1) * p)];

@@ -26,7 +26,7 @@ import { installTinyMiniLM, seededTable, writeManifest } from '../test/helpers/t
 import { arg, percentile, writeResults } from './report.ts';
 import { STOPWORDS } from '../server/search/stopwords.ts';
 import { fetchMiniLM } from '../scripts/real-models.ts';
-import { realTexts } from './texts.ts';
+import { proseSampler, realTexts } from './texts.ts';
 import { childrenOf, procBytes, serve } from './serve.ts';
 import { exactSearch, MetricKind, type BatchMatches } from 'usearch';
 
@@ -54,12 +54,7 @@ if (STAND_IN) {
 // Passages of real prose: 40 consecutive words from a random place in the sources.
 const sources = await realTexts();
 const words = sources.flatMap((t) => t.words);
-let seed = 12345;
-const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-const sentence = (n: number) => {
-  const at = Math.floor(rand() * (words.length - n));
-  return words.slice(at, at + n).join(' ');
-};
+const { rand, sentence } = proseSampler(words, 12345);
 
 // Clustered unit vectors, as embeddings of a library are.
 const clusters = Math.max(10, Math.round(VECTORS / 100));

@@ -24,10 +24,10 @@ import { planRuns } from '../server/indexer/plan.ts';
 import { newAssetRow } from '../server/indexer/admission.ts';
 import { deploymentDefaults } from '../server/contract/stages.ts';
 import { STOPWORDS } from '../server/search/stopwords.ts';
-import { arg, percentile, writeResults } from './report.ts';
-import { realTexts } from './texts.ts';
+import { arg, median, percentile, writeResults } from './report.ts';
+import { proseSampler, realTexts } from './texts.ts';
 import { serve } from './serve.ts';
-import { installTinyWhisper, writeManifest } from '../test/helpers/tiny-onnx.ts';
+import { installHelloWhisper } from '../test/helpers/tiny-onnx.ts';
 
 const ASSETS = arg('assets', 100_000);
 const QUERIES = arg('queries', 100);
@@ -41,16 +41,10 @@ declare global {
     __painted?: number;
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const sources = await realTexts();
 const words = sources.flatMap((t) => t.words);
-let seed = 12345;
-const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-const sentence = (n: number) => {
-  const at = Math.floor(rand() * (words.length - n));
-  return words.slice(at, at + n).join(' ');
-};
+const { rand, sentence } = proseSampler(words, 12345);
 const LABELS = ['dog', 'cat', 'beach', 'mountain', 'car', 'bicycle', 'tree', 'boat', 'bird', 'sunset', 'street', 'cake'];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-search-view-'));
@@ -111,20 +105,7 @@ const fillS = (performance.now() - tFill) / 1000;
 // Chromium do not share its thread).
 // A Whisper stand-in (generated weights that hear "Hello" where speech starts, as the tests use):
 // it gives the video a timed transcript line to follow; it is no measure of transcription.
-const vocabFile = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
-const whisper = installTinyWhisper(
-  path.join(dataDir, 'models'),
-  'whisper-tiny',
-  WHISPER_META,
-  new Map([
-    [50258, 50259],
-    [50359, 50364],
-    [50364, vocabFile['ĠHello']],
-    [vocabFile['ĠHello'], 50364 + 50],
-  ]),
-);
-const manifest = path.join(dataDir, 'bench-manifest.json');
-writeManifest(manifest, 'whisper-tiny', 'transcript', 'automatic-speech-recognition', whisper);
+const manifest = installHelloWhisper(dataDir, WHISPER_META);
 const server = await serve(dataDir, { workers: 1, env: { MEDIA_INDEX_MODEL_MANIFEST: manifest } });
 const url = server.url.replace(/\/$/, '');
 const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };

@@ -59,3 +59,19 @@ export async function realTexts(): Promise<Array<{ name: string; words: string[]
     { name: 'Debian fortunes', words: split(fortunes()) },
   ];
 }
+
+/**
+ * A seeded random source (a linear congruential generator: the same numbers for the same seed) and
+ * runs of `n` consecutive words of the prose drawn with it.
+ */
+export function proseSampler(words: readonly string[], seed: number): { rand(): number; sentence(n: number): string } {
+  let state = seed;
+  const rand = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return {
+    rand,
+    sentence(n) {
+      const at = Math.floor(rand() * (words.length - n));
+      return words.slice(at, at + n).join(' ');
+    },
+  };
+}

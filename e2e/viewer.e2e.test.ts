@@ -1,11 +1,9 @@
 // The viewer of a video: it plays from the moment in the address, and a line of its transcript
 // plays from where it was said (a Whisper stand-in that hears "Hello" at the start of each stretch
 // of speech; see test/transcript.test.ts).
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installTinyWhisper, useManifest, writeManifest } from '../test/helpers/tiny-onnx.ts';
+import { installHelloWhisper, useManifest } from '../test/helpers/tiny-onnx.ts';
 import { corpus, startApp, type App } from './harness.ts';
 
 const WHISPER_META = fileURLToPath(new URL('../../shared/models-meta/Xenova/whisper-tiny', import.meta.url));
@@ -13,18 +11,7 @@ const WHISPER_META = fileURLToPath(new URL('../../shared/models-meta/Xenova/whis
 describe('the video viewer', () => {
   let app: App;
   beforeAll(async () => {
-    app = await startApp({}, (data) => {
-      const vocab = JSON.parse(fs.readFileSync(path.join(WHISPER_META, 'vocab.json'), 'utf8')) as Record<string, number>;
-      const next = new Map([
-        [50258, 50259],
-        [50359, 50364],
-        [50364, vocab['ĠHello']],
-        [vocab['ĠHello'], 50364 + 50],
-      ]);
-      const files = installTinyWhisper(path.join(data, 'models'), 'whisper-tiny', WHISPER_META, next);
-      writeManifest(path.join(data, 'manifest.json'), 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
-      return useManifest(path.join(data, 'manifest.json'));
-    });
+    app = await startApp({}, (data) => useManifest(installHelloWhisper(data, WHISPER_META)));
   }, 120_000);
   afterAll(async () => app?.close());
 

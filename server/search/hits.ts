@@ -17,6 +17,11 @@ function regionOf(store: Store, id: string | null | undefined, personName?: stri
 }
 
 /** Hits of ranked moments; `top` is the best score of the whole ranking (a page's scores are shares of it). */
+/** A moment's box: its own evidence's, else the best boxed evidence's. */
+function boxOf(store: Store, e: Moment['entry'], name: string | undefined, boxed: Moment['boxed']): SearchHit['region'] {
+  return e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null;
+}
+
 export function toHits(store: Store, ranked: Moment[], marked: string[], federated: boolean, top = ranked[0]?.score ?? 1): FoundHit[] {
   const ids = [...new Set(ranked.map((m) => m.entry.asset_id))];
   const taken = store.metadata.takenOf(ids);
@@ -40,7 +45,7 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       modality: e.modality,
       snippet: { text: e.text, highlights: highlights(e.text, marked) },
       passage,
-      region: e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null,
+      region: boxOf(store, e, name, boxed),
       evidence,
       ...(federated ? { workspace_id: e.workspace_id } : {}),
       taken_at: taken.get(e.asset_id)?.taken_at ?? null,
@@ -69,7 +74,7 @@ export function momentsOf(store: Store, moments: Moment[], marked: string[], top
       score: Math.round((score / (top || 1)) * 1e4) / 1e4,
       modality: e.modality,
       snippet: { text: e.text, highlights: highlights(e.text, marked) },
-      region: e.region_id ? regionOf(store, e.region_id, name) : boxed ? regionOf(store, boxed.id, boxed.name) : null,
+      region: boxOf(store, e, name, boxed),
     };
   });
 }

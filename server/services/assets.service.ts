@@ -78,12 +78,6 @@ const NO_METADATA: StoredMetadata = {
 export type AssetListValue = Omit<AssetListItem, 'thumbnail_url'> & { thumbnail: FileRef | null };
 export type AssetDetailValue = Omit<AssetDetail, 'thumbnail_url' | 'media_url'> & AssetListValue & { media: FileRef | null };
 
-/** The sidecars the metadata stage read (its details), if it ran. */
-function sidecarsRead(runs: StageRunRow[]): unknown {
-  const run = runs.find((r) => r.stage === 'metadata' && r.state === 'ok');
-  return run ? stageReport(run).details?.sidecars : undefined;
-}
-
 function stageReport(r: StageRunRow): StageReport {
   return {
     state: r.state,
@@ -271,6 +265,8 @@ export class AssetsService {
     // Runs not written yet (a library file the queue has not reached) are all still to come.
     const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, a.index_options, a.created_at);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
+    const stages = Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)]));
+    const meta = this.store.metadata.get(a.id);
     return {
       ...listItem(a, this.store.media.thumbnailOf(a.id)),
       mime_type: a.mime_type,
@@ -282,14 +278,15 @@ export class AssetsService {
       index: {
         options: a.index_options,
         report: {
-          stages: Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)])),
+          stages,
           progress: { done, total: runs.length },
         },
       },
       media: a.kind === 'video' || (a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')) ? { asset_id: a.id, name: 'original' } : null,
-      ...this.pathsOf(a, sidecarsRead(runs)),
-      metadata: { ...NO_METADATA, ...this.store.metadata.get(a.id), width: a.width, height: a.height, duration_s: a.duration_s },
-      taken_at: this.store.metadata.get(a.id)?.taken_at ?? null,
+      // The sidecar the metadata stage read, where it ran.
+      ...this.pathsOf(a, stages.metadata?.state === 'ok' ? stages.metadata.details?.sidecars : undefined),
+      metadata: { ...NO_METADATA, ...meta, width: a.width, height: a.height, duration_s: a.duration_s },
+      taken_at: meta?.taken_at ?? null,
     };
   }
 

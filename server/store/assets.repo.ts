@@ -70,6 +70,11 @@ export interface AssetFacts {
 }
 
 // Visible to a workspace = owned by it or shared into it, and not deleted.
+/** Width / height of a picture as shown (turned by orientation_detected), 3 decimals; 0 when not known. */
+function shownRatio(w: number | null, h: number | null, turn: number | null): number {
+  return w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0;
+}
+
 const VISIBLE = `a.deleted_at IS NULL AND (a.workspace_id = @ws OR EXISTS
   (SELECT 1 FROM asset_shares s WHERE s.asset_id = a.id AND s.workspace_id = @ws))`;
 
@@ -192,12 +197,7 @@ export class AssetsRepo {
     const rows = this.sql('SELECT id, width, height, orientation_detected, duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))')
       .raw()
       .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null, number | null]>;
-    return new Map(
-      rows.map(([id, w, h, turn, duration_s]) => [
-        id,
-        { ratio: w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0, duration_s },
-      ]),
-    );
+    return new Map(rows.map(([id, w, h, turn, duration_s]) => [id, { ratio: shownRatio(w, h, turn), duration_s }]));
   }
 
   /** The id and shape (width / height as shown, 0 when not known) of every asset the workspace sees under the filters, newest taken first (undated first). */
@@ -214,8 +214,7 @@ export class AssetsRepo {
     const ratios = new Array<number>(rows.length);
     rows.forEach(([id, w, h, turn], i) => {
       ids[i] = id;
-      const r = w && h ? (turn === 90 || turn === 270 ? h / w : w / h) : 0;
-      ratios[i] = Math.round(r * 1000) / 1000;
+      ratios[i] = shownRatio(w, h, turn);
     });
     return { ids, ratios };
   }

@@ -261,6 +261,27 @@ function pin(dir: string, files: string[]): PinnedFile[] {
 }
 
 /**
+ * A Whisper stand-in that hears " Hello" at the start of each stretch of speech (the real
+ * whisper-tiny tokenizer and configs from `meta`), installed in `dataDir`'s models and named in a
+ * manifest there: the manifest's path (for MEDIA_INDEX_MODEL_MANIFEST). It gives a video a timed
+ * transcript line; it is no measure of transcription.
+ */
+export function installHelloWhisper(dataDir: string, meta: string): string {
+  const vocab = JSON.parse(fs.readFileSync(path.join(meta, 'vocab.json'), 'utf8')) as Record<string, number>;
+  // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> " Hello" <|1.00|>
+  const next = new Map([
+    [50258, 50259],
+    [50359, 50364],
+    [50364, vocab['ĠHello']],
+    [vocab['ĠHello'], 50364 + 50],
+  ]);
+  const files = installTinyWhisper(path.join(dataDir, 'models'), 'whisper-tiny', meta, next);
+  const manifest = path.join(dataDir, 'manifest.json');
+  writeManifest(manifest, 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
+  return manifest;
+}
+
+/**
  * Installs a Whisper stand-in as `<modelsDir>/<name>`: the real tokenizer, configs and
  * preprocessor config from ../shared/models-meta and `tinyWhisper` over `next`; returns its files
  * pinned.

@@ -47,17 +47,23 @@ export function BoxedPicture({
     <div className={`boxed ${frame ? 'sized' : ''}`} style={frame}>
       {src ? <img key={src} src={src} alt={alt} draggable={false} /> : children}
       {boxes.map((b) => (
-        <div
-          key={b.key}
-          className={`box box-${b.kind} ${onBox && b.kind === 'face' ? 'clickable' : ''}`}
-          data-kind={b.kind}
-          onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined}
-          title={b.label}
-          style={{ left: `${b.x * 100}%`, top: `${b.y * 100}%`, width: `${b.w * 100}%`, height: `${b.h * 100}%` }}
-        >
-          {b.label && b.kind !== 'passage' && b.kind !== 'text' ? <span className="box-label">{b.label}</span> : null}
-        </div>
+        <BoxView key={b.key} b={b} labelled={b.kind !== 'passage' && b.kind !== 'text'} onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined} />
       ))}
+    </div>
+  );
+}
+
+/** One box over a picture, at its place (shares of the picture's size), its label as its title and, when `labelled`, shown. */
+export function BoxView({ b, labelled, onClick }: { b: Overlay; labelled: boolean; onClick?: () => void }) {
+  return (
+    <div
+      className={`box box-${b.kind} ${onClick ? 'clickable' : ''}`}
+      data-kind={b.kind}
+      onClick={onClick}
+      title={b.label}
+      style={{ left: `${b.x * 100}%`, top: `${b.y * 100}%`, width: `${b.w * 100}%`, height: `${b.h * 100}%` }}
+    >
+      {labelled && b.label ? <span className="box-label">{b.label}</span> : null}
     </div>
   );
 }
