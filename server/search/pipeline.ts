@@ -9,6 +9,7 @@ import type { AuthContext } from '../contract/auth.ts';
 import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 import { clock } from '../store/ids.ts';
 import { queryTerms } from './tokenizer.ts';
+import { STOPWORDS } from './stopwords.ts';
 import { lexical } from './lexical.ts';
 import { offerNamedPeople } from './people.ts';
 import { bestPerMoment, nearestByMeaning } from './dense.ts';
@@ -170,7 +171,10 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
   if (used.length) recipe.push(...used.map((m) => `dense(${m})`), 'rrf');
   if (req.rerank) recipe.push('rerank(phrase,coverage,proximity,agreement)');
   if (hasFilters(resolved)) recipe.push('filters');
-  return page(ranked, recipe.join('+'), [...terms, ...found.related.keys()], {
+  // The words marked in snippets and on pages: those that say something ("the", "to" marked on
+  // every line of a page hide the words asked for), unless the query holds no other.
+  const telling = terms.filter((t) => !STOPWORDS.has(t));
+  return page(ranked, recipe.join('+'), [...(telling.length ? telling : terms), ...found.related.keys()], {
     engine: found.engine,
     ...(found.fallback ? { engine_fallback: found.fallback } : {}),
   });

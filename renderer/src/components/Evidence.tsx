@@ -8,7 +8,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode }
 import { create } from 'zustand';
 import type { PageView, RegionsView, TranscriptView } from '../api/videos.ts';
 import type { SearchMoment } from '../api/search.ts';
-import type { Overlay } from './Boxes.tsx';
+import { BoxView, type Overlay } from './Boxes.tsx';
 import { clockOf } from './SearchView.tsx';
 import { getRegions } from '../api/videos.ts';
 
@@ -20,10 +20,10 @@ export function wordRanges(text: string, words: readonly string[]): Array<[numbe
   return [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length]);
 }
 
-/** The words the search marked in these moments' snippets (the forms it matched, related words included). */
-export function markedWords(moments: readonly SearchMoment[]): string[] {
+/** The words the search marked in these snippets (the forms it matched, related words included). */
+export function markedWords(found: ReadonlyArray<Pick<SearchMoment, 'snippet'>>): string[] {
   const out = new Set<string>();
-  for (const m of moments) for (const [s, e] of m.snippet.highlights) out.add(m.snippet.text.slice(s, e).toLowerCase());
+  for (const { snippet } of found) for (const [s, e] of snippet.highlights) out.add(snippet.text.slice(s, e).toLowerCase());
   return [...out].filter((w) => w.trim().length > 0);
 }
 
@@ -40,16 +40,36 @@ export function Marked({ text, words }: { text: string; words: readonly string[]
   return <>{parts}</>;
 }
 
+/** A character's width in a proportional font, in ems, roughly: narrow punctuation and i, l, t; wide m, w; capitals. */
+function advance(ch: string): number {
+  if (/[\s.,;:'’‘!|iljI]/.test(ch)) return 0.27;
+  if (/[ftr()[\]-]/.test(ch)) return 0.35;
+  if (/[mwMW]/.test(ch)) return 0.8;
+  if (/\p{Lu}/u.test(ch)) return 0.68;
+  return 0.5;
+}
+
 /**
- * Boxes of the words in a page's text lines: a word's share of its line's characters is its share
- * of the line's width (close for the proportional fonts of most pages; OCR lines the same).
+ * Boxes of the words in a page's text lines (text layer or OCR; no word boxes are stored): a word
+ * sits at its share of its line's width, counting each character by its rough width in a
+ * proportional font (by character count alone, a word after "illicit" drifts to the right).
  */
 export function wordBoxes(lines: PageView['regions']['text'], words: readonly string[]): Overlay[] {
   const out: Overlay[] = [];
   for (const l of lines) {
-    const n = l.text.length || 1;
+    const until: number[] = [0];
+    for (let i = 0; i < l.text.length; i++) until.push(until[i] + advance(l.text[i])); // by UTF-16 unit, as the ranges
+    const total = until[until.length - 1] || 1;
     for (const [s, e] of wordRanges(l.text, words))
-      out.push({ key: `w${l.region_id}:${s}`, kind: 'word', label: l.text.slice(s, e), x: l.x + (l.w * s) / n, y: l.y, w: (l.w * (e - s)) / n, h: l.h });
+      out.push({
+        key: `w${l.region_id}:${s}`,
+        kind: 'word',
+        label: l.text.slice(s, e),
+        x: l.x + (l.w * until[s]) / total,
+        y: l.y,
+        w: (l.w * (until[e] - until[s])) / total,
+        h: l.h,
+      });
   }
   return out;
 }
@@ -113,13 +133,7 @@ export function DocumentPane({ page, boxes, words, sheet }: { page: PageView; bo
         <div className="doc-page" style={{ width: `${zoom * 100}%`, aspectRatio: `${page.width} / ${page.height}` }} data-zoom={zoom}>
           {page.frame_url ? <img src={page.frame_url} alt={`page ${page.page}`} draggable={false} /> : sheet}
           {all.map((b) => (
-            <div
-              key={b.key}
-              className={`box box-${b.kind}`}
-              data-kind={b.kind}
-              title={b.label}
-              style={{ left: `${b.x * 100}%`, top: `${b.y * 100}%`, width: `${b.w * 100}%`, height: `${b.h * 100}%` }}
-            />
+            <BoxView key={b.key} b={b} labelled={false} />
           ))}
         </div>
       </div>
@@ -267,7 +281,8 @@ export function VideoPane({
     for (const b of frames) if (b.t <= s.t + 0.1 && s.t - b.t <= BOX_SECONDS) best = b.t;
     return best;
   });
-  const near = Math.abs(usePlayhead((s) => (s.video === id ? s.t : start)) - start) < 1;
+  // (A yes or no from the playhead, not its time: the pane is not drawn again every frame.)
+  const near = usePlayhead((s) => Math.abs((s.video === id ? s.t : start) - start) < 1);
   const boxes = [...frames.filter((b) => b.t === shownAt && shown.has(b.kind)), ...(hit && near ? [hit] : [])];
   const length = Math.max(duration, ...moments.map((m) => m.timestamp + 1), 1);
   return (
@@ -286,15 +301,7 @@ export function VideoPane({
         />
         <div className="player-boxes" aria-hidden="true">
           {boxes.map((b) => (
-            <div
-              key={b.key}
-              className={`box box-${b.kind}`}
-              data-kind={b.kind}
-              title={b.label}
-              style={{ left: `${b.x * 100}%`, top: `${b.y * 100}%`, width: `${b.w * 100}%`, height: `${b.h * 100}%` }}
-            >
-              {b.label && b.kind !== 'text' ? <span className="box-label">{b.label}</span> : null}
-            </div>
+            <BoxView key={b.key} b={b} labelled={b.kind !== 'text'} />
           ))}
         </div>
       </div>

@@ -371,9 +371,10 @@ export function SearchView({ params }: { params: URLSearchParams }) {
       const t = e.target as HTMLElement;
       if (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        // Through the results shown, in their order on screen.
+        // Through the results shown, in their order on screen; from outside them, to the cursor's first.
         const at = visible.indexOf(cursor);
-        const next = visible[Math.max(0, Math.min(visible.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+        const step = t.closest('.search-results') ? (e.key === 'ArrowDown' ? 1 : -1) : 0;
+        const next = visible[Math.max(0, Math.min(visible.length - 1, at + step))];
         if (next !== undefined) setCursor(next);
         // The cursor's result takes the focus (and so comes into view).
         requestAnimationFrame(() => document.querySelector<HTMLElement>(`.search-results [data-index="${useSearch.getState().cursor}"]`)?.focus());

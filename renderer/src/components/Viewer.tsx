@@ -7,7 +7,7 @@
 // 0–5 the rating, Delete deletes (with undo). Opened from a search, a document page and a video are
 // shown as evidence (Evidence.tsx): `n`/`N` go through the pages or moments it found, Shift+↑/↓ to
 // the previous/next result.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
@@ -29,6 +29,8 @@ import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, mark
 import type { SearchMoment } from '../api/search.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
+/** Where a page's text came from, in words (a page of an office file or e-book goes without saying). */
+const TEXT_SOURCE: Record<PageView['text_source'], string> = { text_layer: 'text from the file', ocr: 'text read by OCR', text: '', none: 'no text' };
 
 /**
  * The list the viewer steps through: the one it was opened from, or — after a reload or from a link —
@@ -142,10 +144,17 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   // Opened from a search: this asset's moments for it (n / N step through them) and the words it marked.
   const searched = useSearch((s) => (from?.startsWith('#/search') ? s.result?.hits.find((h) => h.video_id === id) : undefined));
   const moments = useMemo(() => searched?.moments ?? [], [searched]);
-  const words = useMemo(() => (searched ? markedWords([...moments, { ...searched, frame_url: null }]) : []), [searched, moments]);
+  const words = useMemo(() => (searched ? markedWords([...moments, searched]) : []), [searched, moments]);
 
   useEffect(() => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) }), [id, pageNo, t, box, open]);
   useEffect(() => void loadPeople(), [loadPeople]);
+  // The passage of the hit in view in the side list, as the page is scrolled to it.
+  const passageList = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const ol = passageList.current;
+    const li = ol?.querySelector<HTMLElement>('li.current');
+    if (ol && li) ol.scrollTop = li.offsetTop - ol.offsetTop;
+  }, [page, highlight]);
   // The neighbours load ahead; the library will show this one when we go back.
   useEffect(() => {
     if (here < 0) return;
@@ -283,14 +292,19 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
           {asset.file_name}{' '}
           <small>
             {asset.kind}
-            {page ? ` · page ${page.page} of ${page.page_count} · ${page.text_source}` : ''}
+            {page ? ` · page ${page.page} of ${page.page_count}${TEXT_SOURCE[page.text_source] ? ` · ${TEXT_SOURCE[page.text_source]}` : ''}` : ''}
             {asset.kind === 'video' ? (
               <>
                 {' · '}
                 <PlayingAt id={asset.video_id} duration={asset.duration_s ?? 0} />
               </>
             ) : null}
-            {moments.length > 1 ? ` · ${moments.length} ${asset.kind === 'document' ? 'pages' : 'moments'} found (n, N)` : ''}
+            {moments.length > 1 ? (
+              <span title="n: the next one, N: the one before">
+                {' · '}
+                {moments.length} {asset.kind === 'document' ? 'pages' : 'moments'} found
+              </span>
+            ) : null}
           </small>
         </h2>
         {steps.length ? (
@@ -405,7 +419,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             {page ? (
               <>
                 <h3>Passages</h3>
-                <ol className="passages" tabIndex={0} aria-label="passages of the page">
+                <ol className="passages" tabIndex={0} aria-label="passages of the page" ref={passageList}>
                   {page.passages.map((p) => (
                     <li key={p.idx} className={highlight && Math.abs(highlight.y - p.bbox.y) < 1e-3 ? 'current' : ''}>
                       {p.text}
