@@ -17,12 +17,25 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
   '.png': 'image',
   '.webp': 'image',
   '.avif': 'image',
+  '.jxl': 'image',
   '.heic': 'image',
   '.heif': 'image',
   '.tif': 'image',
   '.tiff': 'image',
   '.bmp': 'image',
   '.gif': 'image',
+  // Camera RAW (RAW_EXTENSIONS): indexed through the full-size preview the camera embeds.
+  '.cr2': 'image',
+  '.cr3': 'image',
+  '.nef': 'image',
+  '.nrw': 'image',
+  '.arw': 'image',
+  '.dng': 'image',
+  '.raf': 'image',
+  '.rw2': 'image',
+  '.orf': 'image',
+  '.pef': 'image',
+  '.srw': 'image',
   '.pdf': 'document',
   '.docx': 'document',
   '.pptx': 'document',
@@ -36,6 +49,9 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
   '.html': 'document',
   '.csv': 'document',
 };
+
+/** Camera RAW files: pictured by their embedded preview, their metadata read by exiftool (media/raw.ts). */
+export const RAW_EXTENSIONS: readonly string[] = ['.cr2', '.cr3', '.nef', '.nrw', '.arw', '.dng', '.raf', '.rw2', '.orf', '.pef', '.srw'];
 
 /** Photos a browser shows as they are: their original is served (media_url) for zooming to 1:1. */
 export const WEB_PICTURE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];

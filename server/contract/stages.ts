@@ -206,6 +206,7 @@ export const STAGE_FAILURE_CODES = [
   'decoder_missing',
   'no_video_stream',
   'no_page',
+  'no_preview',
   'no_space',
   'file_missing',
   'file_changed',

@@ -53,8 +53,9 @@ export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
     onMessage: (fn) => child.on('message', (m) => fn(m as WorkerMessage)),
     onExit: (fn) => child.on('exit', (code) => fn(code)),
     kill: () => {
-      // A profiled process is let go (it exits on disconnect, writing its profile) before it is killed.
-      if (profile().length && child.connected) {
+      // Let go first: on disconnect the process ends what it started (its exiftool, which outlives a
+      // killed parent) and exits, writing its profile when profiled; killed if it has not in 2.5 s.
+      if (child.connected) {
         child.disconnect();
         setTimeout(() => child.kill('SIGKILL'), 2500).unref();
       } else child.kill('SIGKILL');

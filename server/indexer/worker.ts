@@ -4,6 +4,7 @@ import { STAGE_ORDER } from './registry.ts';
 import { runStage } from './runners.ts';
 import type { RunRequest, WorkerMessage } from './protocol.ts';
 import { failed, type StageOutcome } from './stage.ts';
+import { closeExiftool } from '../media/raw.ts';
 
 // pdf.js inflates a PDF's streams through the runtime's DecompressionStream where there is one: a
 // web stream per content stream, inflated on libuv's thread pool and handed back through rounds of
@@ -50,5 +51,13 @@ function onRequest(msg: RunRequest): void {
 }
 if (parentPort) parentPort.on('message', (e) => onRequest(e.data));
 else process.on('message', onRequest);
-process.on('disconnect', () => process.exit(0));
+/** Ends what the process started (the exiftool of RAW files), then the process; at most 3 s. */
+function stop(): void {
+  setTimeout(() => process.exit(0), 3000).unref();
+  void closeExiftool()
+    .catch(() => undefined)
+    .then(() => process.exit(0));
+}
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);
 send({ type: 'ready' });

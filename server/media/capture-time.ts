@@ -59,7 +59,7 @@ export interface CaptureTime {
 
 /** IPTC's date (CCYYMMDD) and time (HHMMSS±HHMM) as one ISO date-time; a time alone is nothing. */
 function iptcDateTime(date: unknown, time: unknown): string | null {
-  const d = /^(\d{4})-?(\d{2})-?(\d{2})/.exec(String(date ?? '').trim());
+  const d = /^(\d{4})[:-]?(\d{2})[:-]?(\d{2})/.exec(String(date ?? '').trim());
   if (!d) return null;
   const t = /^(\d{2}):?(\d{2}):?(\d{2})?\s*([+-]\d{2}:?\d{2}|Z)?/.exec(String(time ?? '').trim());
   const clock = t ? `T${t[1]}:${t[2]}:${t[3] ?? '00'}` : '';

@@ -1,12 +1,15 @@
 // Photos: decoded once with sharp (EXIF orientation applied), written as the normalized frame the
-// stages read and a thumbnail. BMP and HEIC/HEIF, which sharp's bundled libvips does not decode,
-// go through ffmpeg (BMP) and heic-decode (HEIC/HEIF) first.
+// stages read and a thumbnail. What sharp's bundled libvips does not decode goes through another
+// decoder first: BMP through ffmpeg, HEIC/HEIF through heic-decode, JPEG XL through libjxl built to
+// WebAssembly (@jsquash/jxl), camera RAW through the JPEG preview it embeds (media/raw.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { limits } from '../config.ts';
+import { RAW_EXTENSIONS } from '../contract/assets.ts';
+import { MIN_PREVIEW_SIDE, rawPreview } from './raw.ts';
 import { findFfmpeg, ffmpegFailure, runTool } from './ffmpeg.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput } from './types.ts';
 
@@ -18,17 +21,79 @@ export const FRAME_LONG_SIDE = 2048;
 sharp.concurrency(1); // one libvips thread per indexer process: the pool already uses every core
 sharp.cache(false);
 
-async function decodeWithFallback(file: string, ext: string, scratch: string): Promise<Sharp> {
+type Rgba = { width: number; height: number; data: Uint8ClampedArray };
+
+let jxlDecoder: Promise<(data: ArrayBuffer) => Promise<Rgba>> | null = null;
+
+/** libjxl's decoder (WebAssembly), compiled once per process. */
+function decodeJxl(): Promise<(data: ArrayBuffer) => Promise<Rgba>> {
+  jxlDecoder ??= (async () => {
+    // Its glue returns an ImageData, which Node does not have.
+    (globalThis as { ImageData?: unknown }).ImageData ??= class {
+      constructor(
+        readonly data: Uint8ClampedArray,
+        readonly width: number,
+        readonly height: number,
+      ) {}
+    };
+    const mod = await import('@jsquash/jxl/decode.js');
+    const wasm = await fs.promises.readFile(require.resolve('@jsquash/jxl/codec/dec/jxl_dec.wasm'));
+    await mod.init(await WebAssembly.compile(wasm));
+    // Its types promise a DOM ImageData; what comes back is the stand-in above, RGBA 8 bits.
+    return mod.default as unknown as (data: ArrayBuffer) => Promise<Rgba>;
+  })();
+  return jxlDecoder;
+}
+
+/** The pixels of a decoder that gives RGBA, as sharp's input; too many of them are refused. */
+function fromRgba(img: Rgba): Sharp {
+  if (img.width * img.height > limits.maxPixels) throw new ExtractError('too_large', `${img.width}x${img.height} pixels`);
+  return sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), { raw: { width: img.width, height: img.height, channels: 4 } });
+}
+
+/** EXIF orientation (2–8) as sharp's turns and mirrors, for a picture that does not carry its own. */
+function oriented(img: Sharp, orientation: number): Sharp {
+  const turn = { 3: 180, 4: 180, 5: 90, 6: 90, 7: 270, 8: 270 }[orientation] ?? 0;
+  const out = turn ? img.rotate(turn) : img;
+  return [2, 4, 5, 7].includes(orientation) ? out.flop() : out;
+}
+
+/**
+ * The decoded picture, not yet turned; `orientation` where it is not the picture's own EXIF
+ * orientation (a RAW's preview takes the RAW's).
+ */
+async function decodeWithFallback(file: string, ext: string, scratch: string): Promise<{ img: Sharp; orientation?: number }> {
   if (ext === '.heic' || ext === '.heif') {
-    const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
+    const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<Rgba>;
     try {
-      const img = await decode({ buffer: await fs.promises.readFile(file) });
-      if (img.width * img.height > limits.maxPixels) throw new ExtractError('too_large', `${img.width}x${img.height} pixels`);
-      return sharp(Buffer.from(img.data.buffer), { raw: { width: img.width, height: img.height, channels: 4 } });
+      return { img: fromRgba(await decode({ buffer: await fs.promises.readFile(file) })) };
     } catch (err) {
       if (err instanceof ExtractError) throw err;
       throw new ExtractError('corrupt', `HEIC decode failed (${(err as Error).message})`);
     }
+  }
+  if (ext === '.jxl') {
+    try {
+      const bytes = await fs.promises.readFile(file);
+      return { img: fromRgba(await (await decodeJxl())(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))) };
+    } catch (err) {
+      if (err instanceof ExtractError) throw err;
+      throw new ExtractError('corrupt', `JPEG XL decode failed (${(err as Error).message})`);
+    }
+  }
+  if (RAW_EXTENSIONS.includes(ext)) {
+    const { jpeg, tag, orientation } = await rawPreview(file);
+    const meta = await sharp(jpeg)
+      .metadata()
+      .catch((err: Error) => {
+        throw new ExtractError('no_preview', `the RAW file's ${tag} is not a picture (${err.message})`);
+      });
+    const long = Math.max(meta.width ?? 0, meta.height ?? 0);
+    if (long < MIN_PREVIEW_SIDE)
+      throw new ExtractError('no_preview', `the RAW file's largest preview (${tag}) is ${meta.width}×${meta.height}, too small to index`);
+    const img = sharp(jpeg, { limitInputPixels: limits.maxPixels, failOn: 'error' });
+    // The preview's own orientation where it has one, else the RAW's.
+    return { img, orientation: (meta.orientation ?? 1) > 1 ? meta.orientation : orientation };
   }
   if (ext === '.bmp') {
     const tools = findFfmpeg();
@@ -36,9 +101,9 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     const png = path.join(scratch, 'decoded.png');
     const r = await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', file, '-frames:v', '1', png], { timeoutMs: 60_000 });
     if (r.code !== 0) throw ffmpegFailure(r.stderr);
-    return sharp(await fs.promises.readFile(png), { limitInputPixels: limits.maxPixels });
+    return { img: sharp(await fs.promises.readFile(png), { limitInputPixels: limits.maxPixels }) };
   }
-  return sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error', animated: false });
+  return { img: sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error', animated: false }) };
 }
 
 export async function extractImage(file: string, ext: string, assetDir: string): Promise<ExtractOutput> {
@@ -50,7 +115,8 @@ export async function extractImage(file: string, ext: string, assetDir: string):
     let height: number;
     let normalized: Buffer;
     try {
-      img = (await decodeWithFallback(file, ext, scratch)).rotate();
+      const decoded = await decodeWithFallback(file, ext, scratch);
+      img = decoded.orientation === undefined ? decoded.img.rotate() : oriented(decoded.img, decoded.orientation);
       const frame = await img
         .clone()
         .resize({ width: FRAME_LONG_SIDE, height: FRAME_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
@@ -59,7 +125,7 @@ export async function extractImage(file: string, ext: string, assetDir: string):
         .toBuffer({ resolveWithObject: true });
       normalized = frame.data;
       const meta = await img.metadata();
-      const swap = (meta.orientation ?? 1) >= 5;
+      const swap = (decoded.orientation ?? meta.orientation ?? 1) >= 5;
       width = (swap ? meta.height : meta.width) ?? frame.info.width;
       height = (swap ? meta.width : meta.height) ?? frame.info.height;
     } catch (err) {

@@ -1,5 +1,6 @@
 // What a file says about itself: when and where it was taken, with what, by whom, titled and
-// tagged how, and the faces other tools have named in it. Photos: EXIF, XMP and IPTC (exifr);
+// tagged how, and the faces other tools have named in it. Photos: EXIF, XMP and IPTC (exifr; camera
+// RAW through exiftool, media/raw.ts);
 // an XMP sidecar beside a file indexed in place (IMG_1.xmp or IMG_1.jpg.xmp) wins over what is
 // embedded, as Lightroom and digiKam expect. Videos: the container's tags (ffprobe: creation time,
 // ISO 6709 location, QuickTime make and model). Documents: PDF properties, Office and OpenDocument
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { captureTime, withZoneOfPlace, parseDate, dateMs } from './capture-time.ts';
 import { createRequire } from 'node:module';
 import type { XMLParser } from 'fast-xml-parser';
-import type { AssetKind, AssetMetadata } from '../contract/assets.ts';
+import { RAW_EXTENSIONS, type AssetKind, type AssetMetadata } from '../contract/assets.ts';
 import type { Box } from '../contract/common.ts';
 import { clampBox } from '../geometry.ts';
 import { findFfmpeg, runTool } from './ffmpeg.ts';
@@ -228,7 +229,12 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   const warnings: string[] = [];
   let d: Json | undefined;
   try {
-    d = ext === '.webp' || ext === '.png' ? await chunksOf(file) : ((await loadExifr().parse(file, EXIFR_OPTIONS)) as Json | undefined);
+    const raw = RAW_EXTENSIONS.includes(ext) ? await import('./raw.ts') : null;
+    d = raw
+      ? raw.asExifrShape(await raw.rawTags(file))
+      : ext === '.webp' || ext === '.png'
+        ? await chunksOf(file)
+        : ((await loadExifr().parse(file, EXIFR_OPTIONS)) as Json | undefined);
   } catch (err) {
     warnings.push(`exif: ${(err as Error).message}`);
   }
