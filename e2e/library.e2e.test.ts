@@ -142,5 +142,23 @@ describe('the library', () => {
     const frame = (await turned.boundingBox())!;
     expect(frame.width / frame.height).toBeCloseTo(1920 / 1280, 1);
     await shot('viewer-turned');
+    // The owner turns it from the keyboard: a quarter clockwise (r) shows it upside down from the
+    // detected way (270 + 90 = 0: as stored, taller than wide), kept in the index; Shift+R turns it back.
+    await page.keyboard.press('r');
+    const asStored = page.locator('.boxed:not(.turned)');
+    await asStored.waitFor();
+    await expect.poll(async () => (await app.t.api('GET', `/videos/${id}`, { key })).body.data.orientation_set).toBe(0);
+    const tall = (await asStored.boundingBox())!;
+    expect(tall.height / tall.width).toBeCloseTo(1920 / 1280, 1);
+    await shot('viewer-turned-by-owner');
+    // Reloaded, it stays as the owner left it; the button turns it on.
+    await page.reload();
+    await page.locator('.boxed:not(.turned)').waitFor();
+    await page.getByRole('button', { name: /turn clockwise/ }).click();
+    await page.locator('.boxed.turned[data-turn="90"]').waitFor();
+    await page.keyboard.press('Shift+R');
+    await page.keyboard.press('Shift+R');
+    await page.locator('.boxed.turned[data-turn="270"]').waitFor();
+    await expect.poll(async () => (await app.t.api('GET', `/videos/${id}`, { key })).body.data.orientation_set).toBe(270);
   }, 180_000);
 });

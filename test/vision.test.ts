@@ -99,6 +99,41 @@ describe('faces, objects and labels', () => {
     }
   });
 
+  it("keeps the owner's turn of a photo in the index, over the detected one and through re-indexing; the file is not written", async () => {
+    const data = await sharp(corpus('faces/face-api-samples/sample1.jpg')).rotate(90).jpeg({ quality: 92 }).toBuffer();
+    const file = path.join(scratch, 'turned-by-owner.jpg');
+    fs.writeFileSync(file, data);
+    const d = await indexed(file);
+    expect(d).toMatchObject({ orientation_detected: 270, orientation_set: null });
+    const ratio = async () => {
+      const layout = (await t.api('GET', '/videos/layout', { key })).body.data;
+      return layout.ratios[layout.ids.indexOf(d.video_id)];
+    };
+    const shownUpright = await ratio();
+    expect(shownUpright).toBeGreaterThan(1); // stored tall, shown wide (sample1 is a landscape)
+    // The owner says it is upright as stored after all.
+    const put = await t.api('PUT', `/videos/${d.video_id}/orientation`, { key, json: { turn: 0 } });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toEqual({ video_id: d.video_id, orientation_set: 0, orientation_detected: 270 });
+    expect((await t.api('GET', `/videos/${d.video_id}`, { key })).body.data).toMatchObject({ orientation_set: 0, orientation_detected: 270 });
+    expect(await ratio()).toBeCloseTo(1 / shownUpright, 2);
+    // Re-indexed (every stage): the faces stage looks again and finds the same; the owner's turn stays.
+    expect((await t.api('POST', `/videos/${d.video_id}/reindex`, { key, json: {} })).status).toBe(202);
+    const again = await t.waitCompleted(key, d.video_id);
+    expect(again).toMatchObject({ orientation_set: 0, orientation_detected: 270 });
+    expect(fs.readFileSync(file).equals(data)).toBe(true);
+    // null gives it back to the detected turn.
+    expect((await t.api('PUT', `/videos/${d.video_id}/orientation`, { key, json: { turn: null } })).body.data.orientation_set).toBeNull();
+    expect(await ratio()).toBeCloseTo(shownUpright, 2);
+    // Bad turns, other workspaces and read-only keys change nothing.
+    for (const body of [{ turn: 45 }, { turn: '90' }, {}, { turn: 90, more: 1 }]) {
+      expect((await t.api('PUT', `/videos/${d.video_id}/orientation`, { key, json: body })).status, JSON.stringify(body)).toBe(422);
+    }
+    expect((await t.api('PUT', `/videos/${d.video_id}/orientation`, { key: t.key('elsewhere'), json: { turn: 90 } })).status).toBe(404);
+    expect((await t.api('PUT', `/videos/${d.video_id}/orientation`, { key: t.key('photos', ['read']), json: { turn: 90 } })).status).toBe(403);
+    expect((await t.api('GET', `/videos/${d.video_id}`, { key })).body.data.orientation_set).toBeNull();
+  });
+
   it('finds many faces in the bald_guys collage, each box inside the picture', async () => {
     const d = await indexed(corpus('faces/dlib-faces/bald_guys.jpg'));
     const r = await regions(d.video_id);

@@ -166,6 +166,11 @@ export const AssetListItem = z.object({
    * videos and documents. Boxes stay in the stored picture's coordinates.
    */
   orientation_detected: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).nullable(),
+  /**
+   * Not in the spec: the owner's own turn of a photo (PUT /videos/{id}/orientation; kept in the
+   * index, the file is not written), shown instead of orientation_detected; null when not set.
+   */
+  orientation_set: z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]).nullable(),
   /** Not in the spec: pixels as shown (the file's orientation applied; not orientation_detected); null before extraction and for documents. */
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
@@ -283,6 +288,11 @@ export const MarksResult = z.object({
   favorite: z.boolean().optional(),
   rating: z.number().int().nullable().optional(),
 });
+
+const Turn = z.union([z.literal(0), z.literal(90), z.literal(180), z.literal(270)]);
+/** Not in the spec: the owner's turn of a photo, clockwise degrees; null gives it back to what was detected. */
+export const OrientationBody = z.object({ turn: Turn.nullable() }).strict();
+export const OrientationResult = z.object({ video_id: z.string(), orientation_set: Turn.nullable(), orientation_detected: Turn.nullable() });
 
 export const ReindexBody = z.object({ stages: z.array(z.string().min(1).max(40)).min(1).max(20).optional() }).strict();
 export const ReindexAck = z.object({ video_id: z.string(), status: z.literal('processing'), stages: z.array(z.string()) });

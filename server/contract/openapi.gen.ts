@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/videos/{id}/orientation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Turn a photo as the owner sees it (clockwise degrees; null gives back the detected turn); kept in the index, the file is not written */
+        put: operations["turnPhoto"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/videos/layout": {
         parameters: {
             query?: never;
@@ -1008,6 +1025,7 @@ export interface operations {
                             offline: boolean;
                             taken_at: string | null;
                             orientation_detected: (0 | 90 | 180 | 270) | null;
+                            orientation_set: (0 | 90 | 180 | 270) | null;
                             width: number | null;
                             height: number | null;
                             duration_s: number | null;
@@ -1395,6 +1413,132 @@ export interface operations {
             };
         };
     };
+    turnPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "turn": 90
+                 *     }
+                 */
+                "application/json": {
+                    turn: (0 | 90 | 180 | 270) | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            video_id: string;
+                            orientation_set: (0 | 90 | 180 | 270) | null;
+                            orientation_detected: (0 | 90 | 180 | 270) | null;
+                        };
+                        meta: {
+                            request_id: string;
+                            timing_ms: number;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized: no key, or a key that is not valid, expired or revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description rate_limited: too many requests; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description internal_error: an unexpected fault, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unavailable: the service cannot answer this now (the message says why) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAssetLayout: {
         parameters: {
             query?: {
@@ -1666,6 +1810,7 @@ export interface operations {
                             offline: boolean;
                             taken_at: string | null;
                             orientation_detected: (0 | 90 | 180 | 270) | null;
+                            orientation_set: (0 | 90 | 180 | 270) | null;
                             width: number | null;
                             height: number | null;
                             duration_s: number | null;

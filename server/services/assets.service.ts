@@ -108,6 +108,7 @@ function listItem(a: ListedAsset, thumbnail: FileRef | null): AssetListValue {
     offline: a.offline === 1,
     taken_at: a.taken_at ?? null,
     orientation_detected: a.orientation_detected ?? null,
+    orientation_set: a.orientation_set ?? null,
     width: a.width,
     height: a.height,
     duration_s: a.duration_s,
@@ -234,6 +235,15 @@ export class AssetsService {
     for (const id of unique) this.visible(workspaceId, id);
     this.store.collections.mark(workspaceId, unique, m);
     return { video_ids: unique, ...m };
+  }
+
+  /** The owner's turn of a photo (null: the detected one again); the file is not written, re-indexing keeps it. */
+  turn(workspaceId: string, id: string, turn: 0 | 90 | 180 | 270 | null) {
+    const a = this.owned(workspaceId, id, 'turn a photo');
+    if (a.kind !== 'image')
+      throw Errors.invalidRequest([{ path: 'turn', message: 'only photos are turned' }], `Only photos can be turned; this asset is a ${a.kind}.`);
+    this.store.assets.setOrientationSet(a.id, turn);
+    return { video_id: a.id, orientation_set: turn, orientation_detected: a.orientation_detected ?? null };
   }
 
   /** How many assets per month taken, newest first, under the filters (the timeline's scrubber). */

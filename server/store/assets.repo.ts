@@ -36,10 +36,15 @@ export interface AssetRow {
   runs_planned: 0 | 1;
   /** Photos: the clockwise turn (degrees) the faces stage found shows it upright; null before it looked. */
   orientation_detected: 0 | 90 | 180 | 270 | null;
+  /** The owner's own turn (the viewer's Rotate), shown instead of orientation_detected; null when not set. */
+  orientation_set: 0 | 90 | 180 | 270 | null;
 }
 
 /** A new asset's row (library and planning may be left out: none, and planned). */
-export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected'> & { library_id?: string | null; runs_planned?: 0 | 1 };
+export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected' | 'orientation_set'> & {
+  library_id?: string | null;
+  runs_planned?: 0 | 1;
+};
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
 export type VisibleAsset = AssetRow & { owned: 0 | 1; offline: 0 | 1; taken_at?: string | null };
@@ -70,7 +75,7 @@ export interface AssetFacts {
 }
 
 // Visible to a workspace = owned by it or shared into it, and not deleted.
-/** Width / height of a picture as shown (turned by orientation_detected), 3 decimals; 0 when not known. */
+/** Width / height of a picture as shown (turned by the owner's turn, else orientation_detected), 3 decimals; 0 when not known. */
 function shownRatio(w: number | null, h: number | null, turn: number | null): number {
   return w && h ? Math.round((turn === 90 || turn === 270 ? h / w : w / h) * 1000) / 1000 : 0;
 }
@@ -97,6 +102,11 @@ export class AssetsRepo {
 
   setOrientationDetected(id: string, turn: 0 | 90 | 180 | 270): void {
     this.sql('UPDATE assets SET orientation_detected = ? WHERE id = ?').run(turn, id);
+  }
+
+  /** The owner's own turn of a photo (null: back to the detected one). */
+  setOrientationSet(id: string, turn: 0 | 90 | 180 | 270 | null): void {
+    this.sql('UPDATE assets SET orientation_set = ? WHERE id = ?').run(turn, id);
   }
 
   insertWithRuns(asset: NewAssetRow, runs: StageRunRow[]): void {
@@ -191,10 +201,12 @@ export class AssetsRepo {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Width / height as shown (orientation_detected applied; 0 when not known) and length of these assets. */
+  /** Width / height as shown (the owner's turn or orientation_detected applied; 0 when not known) and length of these assets. */
   shapesOf(ids: string[]): Map<string, { ratio: number; duration_s: number | null }> {
     if (ids.length === 0) return new Map();
-    const rows = this.sql('SELECT id, width, height, orientation_detected, duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))')
+    const rows = this.sql(
+      'SELECT id, width, height, coalesce(orientation_set, orientation_detected), duration_s FROM assets WHERE id IN (SELECT value FROM json_each(?))',
+    )
       .raw()
       .all(JSON.stringify(ids)) as Array<[string, number | null, number | null, number | null, number | null]>;
     return new Map(rows.map(([id, w, h, turn, duration_s]) => [id, { ratio: shownRatio(w, h, turn), duration_s }]));
@@ -205,7 +217,7 @@ export class AssetsRepo {
     const where = filterCondition(filters);
     const rows = this.db
       .prepare(
-        `SELECT a.id, a.width, a.height, a.orientation_detected FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
+        `SELECT a.id, a.width, a.height, coalesce(a.orientation_set, a.orientation_detected) FROM assets a LEFT JOIN asset_metadata m ON m.asset_id = a.id
          WHERE ${VISIBLE} AND (${where.sql}) ORDER BY m.taken_ms DESC NULLS FIRST, a.created_at DESC, a.id DESC`,
       )
       .raw()

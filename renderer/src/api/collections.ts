@@ -18,6 +18,8 @@ export const changeCollection = (id: string, change: { add?: string[]; remove?: 
 
 export const markAssets = (ids: string[], m: { favorite?: boolean; rating?: number | null }) =>
   data(api().POST('/api/v1/videos/marks', { body: { video_ids: ids, ...m } }));
+/** The owner's turn of a photo (clockwise degrees; null: the detected one again). */
+export const turnPhoto = (id: string, turn: 0 | 90 | 180 | 270 | null) => data(api().PUT('/api/v1/videos/{id}/orientation', { ...path(id), body: { turn } }));
 export const getLayout = (filters: ListFilters) => data(api().GET('/api/v1/videos/layout', { params: { query: narrowing(filters) } }));
 export const reindexAsset = (id: string, stages?: string[]) =>
   data(api().POST('/api/v1/videos/{id}/reindex', { ...path(id), body: stages?.length ? { stages } : {} }));

@@ -101,7 +101,7 @@ const Tile = memo(function Tile({
   onSelect(id: string, e: { shiftKey: boolean }): void;
 }) {
   const name = a ? `${a.file_name}${a.taken_at ? `, ${a.taken_at.slice(0, 10)}` : ''}` : 'loading';
-  const turn = a?.orientation_detected ?? 0;
+  const turn = a?.orientation_set ?? a?.orientation_detected ?? 0;
   const click = (e: MouseEvent) => {
     if (e.shiftKey || e.ctrlKey || e.metaKey || selecting) onSelect(id, e);
     else onOpen(id);

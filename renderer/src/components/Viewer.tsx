@@ -22,7 +22,7 @@ import { useLibrary } from '../stores/library.ts';
 import { shownOrder, useSearch } from '../stores/search.ts';
 import { filtersOf } from './Chips.tsx';
 import { hitHash } from './SearchView.tsx';
-import { markAssets } from '../api/collections.ts';
+import { markAssets, turnPhoto } from '../api/collections.ts';
 import { attempt } from '../stores/toasts.ts';
 import { typing } from '../keys.ts';
 import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
@@ -209,6 +209,19 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     if (item) useLibrary.getState().putItems([{ ...item, ...m }]);
     if (!(await attempt('Saving', () => markAssets([asset.video_id], m)))) useViewer.getState().patch(before);
   };
+  /** The owner turns a photo a quarter (clockwise, or back with `by` −90): kept in the index, not the file. */
+  const rotate = async (by: 90 | -90) => {
+    if (!asset?.owned || asset.kind !== 'image') return;
+    const before = asset.orientation_set;
+    const turn = (((((asset.orientation_set ?? asset.orientation_detected ?? 0) + by) % 360) + 360) % 360) as 0 | 90 | 180 | 270;
+    const put = (orientation_set: typeof before) => {
+      useViewer.getState().patch({ orientation_set });
+      const item = useLibrary.getState().items.get(asset.video_id);
+      if (item) useLibrary.getState().putItems([{ ...item, orientation_set }]);
+    };
+    put(turn);
+    if (!(await attempt('Turning', () => turnPhoto(asset.video_id, turn)))) put(before);
+  };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement;
@@ -234,6 +247,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             return !v;
           }),
         f: () => asset?.owned !== undefined && void mark({ favorite: !asset.favorite }),
+        r: () => void rotate(90),
+        R: () => void rotate(-90),
         Delete: () => {
           if (!asset?.owned) return;
           useLibrary.getState().remove([asset.video_id]);
@@ -320,6 +335,11 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             </button>
           </nav>
         ) : null}
+        {asset.kind === 'image' && asset.owned ? (
+          <button className="icon" aria-label="turn clockwise (r; Shift+R the other way)" title="Turn clockwise (r)" onClick={() => void rotate(90)}>
+            ⟳
+          </button>
+        ) : null}
         <button
           className="icon"
           aria-pressed={asset.favorite}
@@ -401,7 +421,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                 alt={asset.file_name}
                 boxes={boxes}
                 aspect={aspect}
-                turn={asset.orientation_detected ?? 0}
+                turn={asset.orientation_set ?? asset.orientation_detected ?? 0}
                 onBox={(b) => {
                   // A face box: its "This is…" field (or the person's link) in the side panel.
                   const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);

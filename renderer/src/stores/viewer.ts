@@ -30,7 +30,7 @@ interface ViewerState {
   /** Loads a neighbour's detail and first picture ahead, so stepping to it shows at once. */
   prefetch(id: string): void;
   /** The asset's own favourite and rating changed (the viewer's keys). */
-  patch(change: Partial<Pick<AssetDetail, 'favorite' | 'rating'>>): void;
+  patch(change: Partial<Pick<AssetDetail, 'favorite' | 'rating' | 'orientation_set'>>): void;
 }
 
 /** Details and first moments of assets opened or preloaded lately (a few, for ←/→). */

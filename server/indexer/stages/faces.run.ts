@@ -62,17 +62,27 @@ const level = (f: DetectedFace) => Math.abs(f.pose.roll) <= LEVEL;
 /** Faces the detector is sure of, held level: what each way up of a picture is judged by. */
 const sureAndLevel = (faces: DetectedFace[]) => faces.filter((f) => f.score >= SURE && level(f)).length;
 
+/** Sure faces held level that a turned look must show, alone, to turn the picture (decision 0030). */
+const SEVERAL = 2;
+
+/** The quarter turn that holds level a face rolled by about 90° (+90° stands level turned anticlockwise: 270). */
+const levelledBy = (f: DetectedFace): Turn => (f.pose.roll > 0 ? 270 : 90);
+
 /**
- * Which way up the picture is, judged by its faces: as stored when it holds a face the detector is
+ * Which way up the picture is, judged by its faces. As stored when it holds a face the detector is
  * sure of, held about level (Human's detector finds many faces of a sideways picture, rolled by
- * about 90°). Otherwise (no sure face, or most rolled past LEVEL) it is looked at again turned —
- * the turn that levels the faces first, then the others — and the turn with the most sure faces
- * held level wins (a sideways picture may show as many sure faces as upright, all rolled); the
- * stored way up keeps ties. The extra looks happen only there.
+ * about 90°). Otherwise it is looked at again turned — the turn that levels the faces first, then
+ * the others — and the turn with the most sure faces held level is the candidate. It is believed
+ * only on strong evidence, never on one face-like shape of a drawing or a pattern: several sure
+ * faces level at that turn, or one that the stored look already saw, sure and rolled the way that
+ * quarter turn levels. Anything less keeps the picture as stored: a photo shown sideways is a
+ * nuisance, an upright photo shown upside down is a broken promise (the owner turns the first
+ * in the viewer). The extra looks happen only where the stored look found no sure, level face.
  */
-async function upright(rgb: Rgb, first: DetectedFace[]): Promise<{ turn: Turn; faces: DetectedFace[] }> {
+export async function upright(rgb: Rgb, first: DetectedFace[]): Promise<{ turn: Turn; faces: DetectedFace[] }> {
   const rolled = first.filter((f) => !level(f));
-  if (sure(first) > 0 && rolled.length * 2 <= first.length) return { turn: 0, faces: first };
+  const asStored = { turn: 0 as Turn, faces: first };
+  if (sure(first) > 0 && rolled.length * 2 <= first.length) return asStored;
   // A face rolled by +90° stands level once the picture is turned a quarter anticlockwise (270).
   const meanRoll = rolled.reduce((a, f) => a + f.pose.roll, 0) / Math.max(1, rolled.length);
   const order: Turn[] = rolled.length ? (meanRoll > 0 ? [270, 90, 180] : [90, 270, 180]) : [90, 270, 180];
@@ -84,6 +94,9 @@ async function upright(rgb: Rgb, first: DetectedFace[]): Promise<{ turn: Turn; f
     // Every face found before, now level and sure: no need to look further.
     if (n > 0 && n >= first.length && faces.every(level)) break;
   }
+  if (best.turn === 0) return asStored;
+  const seenRolled = first.some((f) => f.score >= SURE && !level(f) && levelledBy(f) === best.turn);
+  if (best.sure < SEVERAL && !seenRolled) return asStored;
   return { turn: best.turn, faces: mapBack(best.faces, best.turn, rgb.width, rgb.height) };
 }
 

@@ -25,6 +25,7 @@ import { migration as m0022 } from './0022-orientation-detected.ts';
 import { migration as m0023 } from './0023-face-ignores.ts';
 import { migration as m0024 } from './0024-collections-and-marks.ts';
 import { migration as m0025 } from './0025-failed-runs.ts';
+import { migration as m0026 } from './0026-orientation-set.ts';
 
 export interface Migration {
   name: string;
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0023,
   m0024,
   m0025,
+  m0026,
 ];

@@ -162,8 +162,18 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare("SELECT r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id WHERE r.state = 'failed'").all()).toEqual([{ stage: 'ocr' }]);
   });
 
+  it("0026 the owner's turn: not set (null) for assets indexed before, the detected turn kept; only quarter turns", () => {
+    const db = at(number('0026') - 1);
+    seed(db);
+    db.prepare('UPDATE assets SET orientation_detected = 270').run();
+    migrate(db);
+    expect(db.prepare('SELECT orientation_detected, orientation_set FROM assets').get()).toEqual({ orientation_detected: 270, orientation_set: null });
+    db.prepare('UPDATE assets SET orientation_set = 0').run();
+    expect(() => db.prepare('UPDATE assets SET orientation_set = 45').run()).toThrow(/CHECK constraint/);
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });

@@ -1,0 +1,82 @@
+// Never turn an upright photo: the faces stage's way-up judgement (faces.run.ts, `upright`) on every
+// photo of the folders given, as stored (all upright: any turn is a photo shown wrong) and turned a
+// quarter clockwise (the turn that shows it upright again is 270; recall). In this process, one
+// core, the real face models; pictures prepared as the stage prepares them (1024 px long side).
+// A wallpaper package's sizes of one picture count once (the largest).
+// Usage: npm run bench -- upright <folder>... (e.g. ../shared/corpus and the unpacked
+// mate-backgrounds, gnome-backgrounds and plasma-workspace-wallpapers Debian packages)
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { detectFaces, FACE_INPUT_LONG_SIDE } from '../server/ml/human.ts';
+import { upright } from '../server/indexer/stages/faces.run.ts';
+import { writeResults } from './report.ts';
+
+const EXT = /\.(jpe?g|png|webp)$/i;
+
+function photos(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (EXT.test(e.name) && fs.statSync(p).size > 20_000) out.push(p);
+    }
+  };
+  walk(dir);
+  // One picture per wallpaper (its folder of sizes: …/Name/contents/images/1920x1080.jpg).
+  const bySet = new Map<string, string>();
+  for (const p of out) {
+    const m = /^(.*)\/contents\/images(?:_dark)?\/[^/]+$/.exec(p);
+    const k = m ? m[1] : p;
+    const have = bySet.get(k);
+    if (!have || fs.statSync(p).size > fs.statSync(have).size) bySet.set(k, p);
+  }
+  return [...bySet.values()].sort();
+}
+
+async function rgbOf(file: string, turn: number) {
+  const { data, info } = await sharp(file)
+    .rotate()
+    .rotate(turn)
+    .resize({ width: FACE_INPUT_LONG_SIDE, height: FACE_INPUT_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+const dirs = process.argv.slice(2);
+if (!dirs.length) {
+  console.error('usage: npm run bench -- upright <folder>...');
+  process.exit(2);
+}
+const files = dirs.flatMap(photos);
+const turnedUpright: string[] = [];
+let quarterRight = 0;
+let withFaces = 0;
+const t0 = performance.now();
+for (const [i, file] of files.entries()) {
+  try {
+    const stored = await rgbOf(file, 0);
+    const first = await detectFaces(stored);
+    if (first.length) withFaces++;
+    const asStored = await upright(stored, first);
+    if (asStored.turn !== 0) turnedUpright.push(`${path.relative(process.cwd(), file)} → ${asStored.turn}`);
+    const quarter = await rgbOf(file, 90);
+    if ((await upright(quarter, await detectFaces(quarter))).turn === 270) quarterRight++;
+  } catch (err) {
+    console.error(`${file}: ${(err as Error).message}`);
+  }
+  if ((i + 1) % 20 === 0) console.error(`${i + 1}/${files.length}, ${turnedUpright.length} upright photos turned`);
+}
+writeResults('upright', `Which way up on ${files.length} upright photos (${dirs.join(', ')})`, {
+  photos: files.length,
+  with_a_face: withFaces,
+  upright_turned: turnedUpright.length,
+  upright_turned_list: turnedUpright.join('; ') || 'none',
+  quarter_turned_set_right: quarterRight,
+  quarter_recall: Math.round((quarterRight / Math.max(1, files.length)) * 1000) / 1000,
+  seconds: Math.round((performance.now() - t0) / 1000),
+});
+process.exit(0);
