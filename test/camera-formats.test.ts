@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { cameraFiles } from './helpers/camera-files.ts';
 import { EXTRACT_ONLY, startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import os from 'node:os';
 
 describe('camera RAW and JPEG XL', () => {
   let t: TestServer;
@@ -39,7 +40,7 @@ describe('camera RAW and JPEG XL', () => {
 
   beforeAll(async () => {
     cams = await cameraFiles();
-    t = await startTestServer({ workers: 1 });
+    t = await startTestServer({ workers: 1, libraryRoots: [os.tmpdir()], libraryCheckMs: 150, librarySettleMs: 300, libraryGraceMs: 400 });
     key = t.key('library');
   });
   afterAll(async () => {
@@ -98,6 +99,12 @@ describe('camera RAW and JPEG XL', () => {
     expect((await t.upload(key, fake, { pipeline: 'arrow', options: EXTRACT_ONLY })).status).toBe(415);
   });
 
+  it("reads through exiftool what exifr cannot parse (exiftool's own ExifTool.tif): date, title, author", async () => {
+    const d = await indexed(camera('ExifTool.tif', 'exiftool.tif'));
+    expect(d.metadata).toMatchObject({ taken_at: '2004-02-20T00:00:00', title: 'This is the title', author: "I'm the author" });
+    expect(d.metadata.taken_at_tag).toBe('IPTC:DateCreated+TimeCreated');
+  });
+
   it('decodes JPEG XL from libjxl: lossy, lossless, and a JPEG recompressed losslessly; a broken one fails with a reason', async () => {
     const src = corpus('scenes/skimage/chelsea.png'); // 451 × 300
     const jpeg = path.join(scratch, 'chelsea.jpg');
@@ -126,4 +133,80 @@ describe('camera RAW and JPEG XL', () => {
     expect(b.index.report.stages.extract).toMatchObject({ state: 'failed' });
     expect(b.index.report.stages.extract.reason).toMatch(/^corrupt: JPEG XL/);
   });
+
+  it('stacks a RAW and the JPEG of the same shot in a library as one asset, the JPEG shown; the RAW alone until its JPEG comes; back to the RAW when the JPEG goes', async () => {
+    const lkey = t.key('stacks');
+    const root = tempDir('mi-stacks-');
+    const loose = tempDir('mi-unstacked-');
+    const cat = path.join(scratch, 'cat.jpg');
+    await sharp(corpus('scenes/skimage/chelsea.png')).jpeg().toFile(cat); // 451 × 300; the RAWs' previews are fruits, 512 × 480
+    const write = (dir: string, rel: string, from: string) => {
+      const to = path.join(dir, rel);
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+      const old = new Date(Date.now() - 60_000);
+      fs.utimesSync(to, old, old);
+      return to;
+    };
+    try {
+      write(root, 'dcim/IMG_1.CR2', camera('CanonRaw.cr2', 'stack1.cr2', `-PreviewImage<=${photo}`));
+      write(root, 'dcim/IMG_1.JPG', cat);
+      write(root, 'dcim/IMG_2.NEF', camera('Nikon.nef', 'stack2.nef', `-JpgFromRaw<=${photo}`));
+      // Other shots (the same content elsewhere would be copies of the first stack's asset).
+      write(loose, 'IMG_3.CR2', camera('CanonRaw.cr2', 'stack3.cr2', `-PreviewImage<=${photo}`, '-Artist=Ana'));
+      const cat3 = path.join(scratch, 'cat3.jpg');
+      await sharp(cat).jpeg({ quality: 70 }).toFile(cat3);
+      write(loose, 'IMG_3.JPG', cat3);
+      const lib = (await t.api('POST', '/libraries', { key: lkey, json: { path: root } })).body.data;
+      expect(lib.stack_raw).toBe(true);
+      const off = (await t.api('POST', '/libraries', { key: lkey, json: { path: loose, stack_raw: false } })).body.data;
+      expect(off.stack_raw).toBe(false);
+      const details = async () => {
+        const list = (await t.api('GET', '/videos?limit=50', { key: lkey })).body.data as Array<{ video_id: string; status: string }>;
+        if (list.some((a) => a.status !== 'completed')) return [];
+        return Promise.all(list.map(async (a) => (await t.api('GET', `/videos/${a.video_id}`, { key: lkey })).body.data));
+      };
+      const until = async (what: string, ok: (all: Awaited<ReturnType<typeof details>>) => boolean) => {
+        const end = Date.now() + 50_000;
+        for (;;) {
+          const all = await details();
+          if (all.length && ok(all)) return all;
+          if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(all.map((d) => [d.path, d.paths]))}`);
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      };
+      const at = (rel: string, dir = root) => path.join(dir, rel);
+      const of = (all: Awaited<ReturnType<typeof details>>, rel: string, dir = root) => all.find((d) => d.path === at(rel, dir));
+      // The stack is one asset: the JPEG its file and picture, the RAW a path of it; stacking off, two.
+      let all = await until('the libraries', (a) => a.length === 4);
+      const one = of(all, 'dcim/IMG_1.JPG')!;
+      expect(one.paths.sort()).toEqual([at('dcim/IMG_1.CR2'), at('dcim/IMG_1.JPG')]);
+      expect([one.width, one.height]).toEqual([451, 300]);
+      const two = of(all, 'dcim/IMG_2.NEF')!;
+      expect([two.width, two.height]).toEqual([512, 480]);
+      expect(of(all, 'IMG_3.CR2', loose)).toBeTruthy();
+      expect(of(all, 'IMG_3.JPG', loose)).toBeTruthy();
+      // The JPEG of the lone RAW arrives: it takes the RAW's asset over (same id), the JPEG shown.
+      const cat2 = path.join(scratch, 'cat2.jpg');
+      await sharp(cat).jpeg({ quality: 60 }).toFile(cat2);
+      write(root, 'dcim/img_2.jpg', cat2);
+      all = await until('the JPEG to take the RAW over', (a) => of(a, 'dcim/img_2.jpg')?.width === 451);
+      const taken = of(all, 'dcim/img_2.jpg')!;
+      expect(taken.video_id).toBe(two.video_id);
+      expect(taken.paths.sort()).toEqual([at('dcim/IMG_2.NEF'), at('dcim/img_2.jpg')]);
+      expect(all).toHaveLength(4);
+      // The stack's JPEG deleted: the asset goes on as its RAW, pictured from the RAW's preview.
+      fs.rmSync(at('dcim/IMG_1.JPG'));
+      all = await until('the asset to fall back to its RAW', (a) => of(a, 'dcim/IMG_1.CR2')?.width === 512);
+      const back = of(all, 'dcim/IMG_1.CR2')!;
+      expect(back.video_id).toBe(one.video_id);
+      expect(back.paths).toEqual([at('dcim/IMG_1.CR2')]);
+      expect(back.metadata.camera?.model).toBe('Canon EOS 350D DIGITAL');
+      expect(all).toHaveLength(4);
+      for (const l of [lib, off]) expect((await t.api('DELETE', `/libraries/${l.library_id}`, { key: lkey })).status).toBe(200);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(loose, { recursive: true, force: true });
+    }
+  }, 240_000);
 });

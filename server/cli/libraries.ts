@@ -14,7 +14,7 @@ import type { Library } from '../contract/libraries.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
 
 interface Target {
-  add(path: string, exclude: string[]): Promise<Library>;
+  add(path: string, exclude: string[], stackRaw: boolean): Promise<Library>;
   list(): Promise<Library[]>;
   get(id: string): Promise<Library>;
   scan(id: string): Promise<void>;
@@ -39,7 +39,7 @@ async function remote(dataDir: string, url: string, workspace: string): Promise<
   const id = (library: string) => ({ params: { path: { id: library } } });
   return {
     local: false,
-    add: (p, exclude) => data(api.POST('/api/v1/libraries', { body: { path: p, exclude } })),
+    add: (p, exclude, stackRaw) => data(api.POST('/api/v1/libraries', { body: { path: p, exclude, stack_raw: stackRaw } })),
     list: () => data(api.GET('/api/v1/libraries', { params: { query: { limit: 200 } } })),
     get: (library) => data(api.GET('/api/v1/libraries/{id}', id(library))),
     scan: async (library) => void (await data(api.POST('/api/v1/libraries/{id}/scan', id(library)))),
@@ -57,7 +57,7 @@ async function local(dataDir: string, workspace: string, workers: number | undef
   const libs = core.services.libraries;
   return {
     local: true,
-    add: async (p, exclude) => libs.add(ws, { path: p, exclude }),
+    add: async (p, exclude, stackRaw) => libs.add(ws, { path: p, exclude, stack_raw: stackRaw }),
     list: async () => libs.list(ws, 200, 0).items,
     get: async (id) => libs.get(ws, id),
     scan: async (id) => void libs.scan(ws, id),
@@ -150,16 +150,18 @@ export function registerLibraries(program: Command): void {
 
   common(cmd.command('add <folder>').description('add a folder: indexed in place, then kept in sync'))
     .option('--exclude <glob...>', 'patterns to leave out, relative to the folder (e.g. "raw/**" "*.tmp")')
+    .option('--no-stack-raw', 'index a camera RAW file and the JPEG of the same name as two assets (stacked as one by default)')
     .option('--wait', 'with a running service: wait until the folder is indexed')
     .option('--workers <n>', 'indexer processes (without a running service)', (v) => Number(v))
     .option('--json', 'one JSON object per line: added, progress while it is indexed, then a summary; exit code 2 when a file was refused or unreadable')
-    .action((folder: string, opts: { data?: string; workspace: string; exclude?: string[]; wait?: boolean; workers?: number; json?: boolean }) =>
-      run(opts, async (t) => {
-        const l = await t.add(folder, opts.exclude ?? []);
-        if (opts.json) jsonLine({ event: 'added', library_id: l.library_id, path: l.path });
-        else process.stdout.write(`added ${l.library_id}  ${l.path}\n`);
-        await report(t, l.library_id, opts, 'the running service is scanning it; `media-index libraries list` shows its progress');
-      }),
+    .action(
+      (folder: string, opts: { data?: string; workspace: string; exclude?: string[]; stackRaw: boolean; wait?: boolean; workers?: number; json?: boolean }) =>
+        run(opts, async (t) => {
+          const l = await t.add(folder, opts.exclude ?? [], opts.stackRaw);
+          if (opts.json) jsonLine({ event: 'added', library_id: l.library_id, path: l.path });
+          else process.stdout.write(`added ${l.library_id}  ${l.path}\n`);
+          await report(t, l.library_id, opts, 'the running service is scanning it; `media-index libraries list` shows its progress');
+        }),
     );
 
   common(cmd.command('list').description('list the libraries with their state'))

@@ -53,6 +53,21 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
 /** Camera RAW files: pictured by their embedded preview, their metadata read by exiftool (media/raw.ts). */
 export const RAW_EXTENSIONS: readonly string[] = ['.cr2', '.cr3', '.nef', '.nrw', '.arw', '.dng', '.raf', '.rw2', '.orf', '.pef', '.srw'];
 
+/** The types the content check gives camera RAW files (file-type's names). */
+export const RAW_MIME: Record<string, string> = {
+  '.cr2': 'image/x-canon-cr2',
+  '.cr3': 'image/x-canon-cr3',
+  '.nef': 'image/x-nikon-nef',
+  '.nrw': 'image/x-nikon-nrw',
+  '.arw': 'image/x-sony-arw',
+  '.dng': 'image/x-adobe-dng',
+  '.raf': 'image/x-fujifilm-raf',
+  '.rw2': 'image/x-panasonic-rw2',
+  '.orf': 'image/x-olympus-orf',
+  '.pef': 'image/x-pentax-pef',
+  '.srw': 'image/x-samsung-srw',
+};
+
 /** Photos a browser shows as they are: their original is served (media_url) for zooming to 1:1. */
 export const WEB_PICTURE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'];
 
@@ -196,8 +211,9 @@ export const AssetDetail = AssetListItem.extend({
   media_url: z.string().nullable(),
   /**
    * Not in the spec: where the original is on this machine, for files indexed in place (libraries,
-   * `index`, the desktop pickers), and every path holding the same content; null and [] for
-   * uploads and for a workspace the asset is shared into.
+   * `index`, the desktop pickers), and every path that answers for it: copies of the same content,
+   * and a stack's RAW beside its JPEG (the JPEG is `path`); null and [] for uploads and for a
+   * workspace the asset is shared into.
    */
   path: z.string().nullable(),
   paths: z.array(z.string()),

@@ -9,6 +9,8 @@ export const LibraryCreate = z
     path: z.string().trim().min(1).max(4096),
     /** Glob patterns relative to the folder (a pattern without "/" matches a name at any depth). */
     exclude: z.array(z.string().trim().min(1).max(500)).max(100).default([]),
+    /** A camera RAW file and the JPEG of the same name in its folder are one asset, the JPEG shown (`paths` lists both). */
+    stack_raw: z.boolean().default(true),
   })
   .strict();
 
@@ -16,6 +18,7 @@ export const Library = z.object({
   library_id: z.string(),
   path: z.string(),
   exclude: z.array(z.string()),
+  stack_raw: z.boolean(),
   status: z.enum(LIBRARY_STATUSES),
   /** Why the library is offline or in error; null otherwise. */
   error: z.string().nullable(),

@@ -7048,6 +7048,7 @@ export interface operations {
                             library_id: string;
                             path: string;
                             exclude: string[];
+                            stack_raw: boolean;
                             /** @enum {string} */
                             status: "scanning" | "watching" | "offline" | "error";
                             error: string | null;
@@ -7166,6 +7167,8 @@ export interface operations {
                     path: string;
                     /** @default [] */
                     exclude?: string[];
+                    /** @default true */
+                    stack_raw?: boolean;
                 };
             };
         };
@@ -7183,6 +7186,7 @@ export interface operations {
                             library_id: string;
                             path: string;
                             exclude: string[];
+                            stack_raw: boolean;
                             /** @enum {string} */
                             status: "scanning" | "watching" | "offline" | "error";
                             error: string | null;
@@ -7324,6 +7328,7 @@ export interface operations {
                             library_id: string;
                             path: string;
                             exclude: string[];
+                            stack_raw: boolean;
                             /** @enum {string} */
                             status: "scanning" | "watching" | "offline" | "error";
                             error: string | null;

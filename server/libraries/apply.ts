@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { Store } from '../store/index.ts';
 import type { LibraryRow } from '../store/libraries.repo.ts';
 import type { FileReport } from './protocol.ts';
-import { dropPath, placeFile, type Known, type LibraryAt, type Relocation } from './reconcile.ts';
+import { dropPath, isRaw, isStackTop, placeFile, shotOf, type Known, type LibraryAt, type Relocation } from './reconcile.ts';
+import { RAW_MIME } from '../contract/assets.ts';
 
 /** A file of a library as its file-system thread reports it, to become an asset. */
 export interface LibraryFileIn {
@@ -32,7 +33,9 @@ export interface LibraryAssets {
   sidecarChanged(assetId: string): void;
 }
 
-type Fresh = LibraryFileIn & { rel: string; mtimeMs: number; twins: string[] };
+type Seen = { rel: string; size: number; mtimeMs: number; sha256: string };
+/** A new asset's file, and the paths that answer for it too (copies of its content, a stack's RAW). */
+type Fresh = LibraryFileIn & Seen & { twins: Seen[] };
 
 /** Paths of gone files taken out per transaction. */
 const DROP_BATCH = 500;
@@ -53,6 +56,7 @@ export class LibraryApply {
       },
       filesOfAsset: (id) => libraries.filesOfAsset(id),
       withContent: (workspaceId, sha256) => libraries.withContent(workspaceId, sha256),
+      sameShot: (libraryId, rel) => libraries.sameShot(libraryId, rel),
     };
   }
 
@@ -75,7 +79,7 @@ export class LibraryApply {
       if (fresh.length === 0) return;
       const ids = this.assets.admitLibraryFiles(lib.workspace_id, lib.id, fresh);
       fresh.forEach((f, i) => {
-        for (const rel of [f.rel, ...f.twins]) this.put(lib.id, { ...f, rel }, ids[i]);
+        for (const seen of [f, ...f.twins]) this.put(lib.id, seen, ids[i]);
       });
     });
   }
@@ -119,10 +123,25 @@ export class LibraryApply {
       this.store.libraries.deleteFile(d.from.library_id, d.from.rel_path);
       this.relocate(d.relocate);
     }
+    if (d.kind === 'stack-top') {
+      this.relocate(d.relocate);
+      this.assets.contentChanged(d.assetId, f);
+    }
     if (d.kind !== 'new') return this.put(lib.id, f, d.assetId);
+    const seen: Seen = { rel: f.rel, size: f.size, mtimeMs: f.mtimeMs, sha256: f.sha256 };
     const twin = fresh.find((x) => x.sha256 === f.sha256);
-    if (twin) twin.twins.push(f.rel);
-    else fresh.push({ path: path.join(lib.path, f.rel), ext: f.ext, size: f.size, sha256: f.sha256, mime: f.mime, rel: f.rel, mtimeMs: f.mtimeMs, twins: [] });
+    if (twin) return void twin.twins.push(seen);
+    const asFresh: Fresh = { path: path.join(lib.path, f.rel), ext: f.ext, mime: f.mime, ...seen, twins: [] };
+    // A stack new in this batch: the JPEG is the asset's file, its RAW a path answering for it.
+    const partner = (x: Fresh) => shotOf(x.rel) === shotOf(f.rel) && (isRaw(f.rel) ? isStackTop(x.rel) : isStackTop(f.rel) && isRaw(x.rel));
+    const shot = lib.stackRaw ? fresh.findIndex(partner) : -1;
+    const other = shot >= 0 ? fresh[shot] : undefined;
+    if (other && isRaw(f.rel)) return void other.twins.push(seen);
+    if (other) {
+      fresh[shot] = { ...asFresh, twins: [{ rel: other.rel, size: other.size, mtimeMs: other.mtimeMs, sha256: other.sha256 }, ...other.twins] };
+      return;
+    }
+    fresh.push(asFresh);
   }
 
   /** Takes a path out of the library; its asset leaves the index unless another copy answers for it. */
@@ -131,7 +150,11 @@ export class LibraryApply {
     if (d.kind === 'unknown') return;
     this.store.libraries.deleteFile(lib.id, rel);
     if (d.kind === 'remove') this.assets.removeFromIndex(d.assetId);
-    else if (d.kind === 'kept') this.relocate(d.relocate);
+    else if (d.kind === 'kept') {
+      this.relocate(d.relocate);
+      // The stack's JPEG gone: the asset is its RAW's now, pictured from the RAW's preview.
+      if (d.relocate && d.content) this.assets.contentChanged(d.relocate.assetId, { ...d.content, mime: mimeOf(d.relocate.to) });
+    }
   }
 
   private relocate(r: Relocation | null): void {
@@ -153,5 +176,10 @@ export class LibraryApply {
 }
 
 function atOf(lib: LibraryRow): LibraryAt {
-  return { id: lib.id, workspace_id: lib.workspace_id, path: lib.path };
+  return { id: lib.id, workspace_id: lib.workspace_id, path: lib.path, stackRaw: lib.stack_raw === 1 };
+}
+
+/** The type of a stack's file an asset falls back to (its RAW: the one content a stack moves to). */
+function mimeOf(file: string): string {
+  return RAW_MIME[path.extname(file).toLowerCase()] ?? 'image/jpeg';
 }

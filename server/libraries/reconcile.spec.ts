@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FileReport } from './protocol.ts';
-import { dropPath, placeFile, scanOutcome, type Known, type KnownPath } from './reconcile.ts';
+import { dropPath, placeFile, scanOutcome, shotOf, type Known, type KnownPath } from './reconcile.ts';
 
-const PHOTOS = { id: 'L1', workspace_id: 'W', path: '/home/ana/Photos' };
-const BACKUP = { id: 'L2', workspace_id: 'W', path: '/media/ana/Backup' };
+const PHOTOS = { id: 'L1', workspace_id: 'W', path: '/home/ana/Photos', stackRaw: true };
+const BACKUP = { id: 'L2', workspace_id: 'W', path: '/media/ana/Backup', stackRaw: true };
 
 interface Row extends KnownPath {
   sha256: string;
@@ -17,6 +17,10 @@ function known(rows: Row[], assets: Record<string, { stored_path: string; live?:
     asset: (id) => assets[id] && { stored_path: assets[id].stored_path, live: assets[id].live ?? true },
     filesOfAsset: (id) => rows.filter((r) => r.asset_id === id).map((r) => ({ ...r, root: root(r.library_id) })),
     withContent: (_w, sha) => rows.filter((r) => r.sha256 === sha && (assets[r.asset_id!]?.live ?? true)).map((r) => ({ ...r, root: root(r.library_id) })),
+    sameShot: (libraryId, rel) =>
+      rows
+        .filter((r) => r.library_id === libraryId && r.rel_path !== rel && shotOf(r.rel_path) === shotOf(rel))
+        .map((r) => ({ ...r, root: root(r.library_id) })),
   };
 }
 const row = (library_id: string, rel_path: string, asset_id: string, sha256: string): Row => ({
@@ -24,6 +28,7 @@ const row = (library_id: string, rel_path: string, asset_id: string, sha256: str
   rel_path,
   asset_id,
   sha256,
+  size: 10,
   root: library_id === PHOTOS.id ? PHOTOS.path : BACKUP.path,
 });
 const file = (rel: string, sha256: string, gone: Array<{ library: string; rel: string }> = []): Extract<FileReport, { kind: 'file' }> => ({
@@ -104,7 +109,7 @@ describe('dropPath: what a path gone means', () => {
   });
 
   it('a path with no asset (refused before) is forgotten; an unknown path is nothing', () => {
-    const k = known([{ library_id: 'L1', rel_path: 'notes.xyz', asset_id: null, sha256: '', root: PHOTOS.path }], {});
+    const k = known([{ library_id: 'L1', rel_path: 'notes.xyz', asset_id: null, sha256: '', size: 0, root: PHOTOS.path }], {});
     expect(dropPath(PHOTOS, 'notes.xyz', k)).toEqual({ kind: 'forget' });
     expect(dropPath(PHOTOS, 'never.jpg', k)).toEqual({ kind: 'unknown' });
   });
@@ -116,5 +121,42 @@ describe('scanOutcome: a root that is not there keeps everything', () => {
     expect(scanOutcome({ rootMissing: false, rootEmpty: true }, 5)).toMatchObject({ kind: 'offline', reason: expect.stringMatching(/empty/) });
     expect(scanOutcome({ rootMissing: false, rootEmpty: true }, 0)).toEqual({ kind: 'online' });
     expect(scanOutcome({ rootMissing: false, rootEmpty: false }, 5)).toEqual({ kind: 'online' });
+  });
+});
+
+describe('RAW + JPEG stacks', () => {
+  const jpeg = row('L1', 'dcim/IMG_1.JPG', 'A', 'J1');
+  it('a RAW of the same shot as an indexed JPEG answers for its asset; with stacking off it is its own', () => {
+    const k = known([jpeg], { A: { stored_path: '/home/ana/Photos/dcim/IMG_1.JPG' } });
+    expect(placeFile(PHOTOS, file('dcim/img_1.cr2', 'R1'), k)).toEqual({ kind: 'stacked', assetId: 'A' });
+    expect(placeFile({ ...PHOTOS, stackRaw: false }, file('dcim/img_1.cr2', 'R1'), k)).toEqual({ kind: 'new' });
+    // Another folder, another name: no stack.
+    expect(placeFile(PHOTOS, file('other/IMG_1.CR2', 'R1'), k)).toEqual({ kind: 'new' });
+    expect(placeFile(PHOTOS, file('dcim/IMG_10.CR2', 'R1'), k)).toEqual({ kind: 'new' });
+  });
+
+  it("the JPEG of a RAW indexed alone takes the RAW's asset over", () => {
+    const k = known([row('L1', 'dcim/IMG_1.CR2', 'R', 'R1')], { R: { stored_path: '/home/ana/Photos/dcim/IMG_1.CR2' } });
+    expect(placeFile(PHOTOS, file('dcim/IMG_1.jpg', 'J1'), k)).toEqual({
+      kind: 'stack-top',
+      assetId: 'R',
+      relocate: { assetId: 'R', to: '/home/ana/Photos/dcim/IMG_1.jpg', libraryId: 'L1' },
+    });
+  });
+
+  it("a stacked RAW rewritten stays the stack's; its JPEG rewritten is the asset's new content", () => {
+    const k = known([jpeg, row('L1', 'dcim/IMG_1.CR2', 'A', 'R1')], { A: { stored_path: '/home/ana/Photos/dcim/IMG_1.JPG' } });
+    expect(placeFile(PHOTOS, file('dcim/IMG_1.CR2', 'R2'), k)).toEqual({ kind: 'unchanged', assetId: 'A' });
+    expect(placeFile(PHOTOS, file('dcim/IMG_1.JPG', 'J2'), k)).toEqual({ kind: 'changed', assetId: 'A' });
+  });
+
+  it('the JPEG gone, the asset falls back to its RAW with new content; the RAW gone, nothing moves', () => {
+    const k = known([jpeg, row('L1', 'dcim/IMG_1.CR2', 'A', 'R1')], { A: { stored_path: '/home/ana/Photos/dcim/IMG_1.JPG' } });
+    expect(dropPath(PHOTOS, 'dcim/IMG_1.JPG', k)).toEqual({
+      kind: 'kept',
+      relocate: { assetId: 'A', to: '/home/ana/Photos/dcim/IMG_1.CR2', libraryId: 'L1' },
+      content: { size: 10, sha256: 'R1' },
+    });
+    expect(dropPath(PHOTOS, 'dcim/IMG_1.CR2', k)).toEqual({ kind: 'kept', relocate: null });
   });
 });

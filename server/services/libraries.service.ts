@@ -26,7 +26,7 @@ export class LibrariesService {
     private readonly opts: { roots: string[]; dataDir: string },
   ) {}
 
-  add(workspaceId: string, body: { path: string; exclude: string[] }): Library {
+  add(workspaceId: string, body: { path: string; exclude: string[]; stack_raw: boolean }): Library {
     const outside = body.exclude.findIndex((g) => path.isAbsolute(g) || g.split(/[\\/]/).includes('..'));
     if (outside >= 0)
       throw Errors.invalidRequest([{ path: `exclude.${outside}`, message: 'a pattern is relative to the library folder (no leading /, no ..)' }]);
@@ -46,6 +46,7 @@ export class LibrariesService {
       workspace_id: workspaceId,
       path: real,
       exclude: JSON.stringify(body.exclude),
+      stack_raw: body.stack_raw ? 1 : 0,
       status: 'scanning',
       error: null,
       created_at: clock.now(),
@@ -120,6 +121,7 @@ export class LibrariesService {
       library_id: lib.id,
       path: lib.path,
       exclude: JSON.parse(lib.exclude) as string[],
+      stack_raw: lib.stack_raw === 1,
       status: lib.status,
       error: lib.error,
       files_seen: c.files_seen,

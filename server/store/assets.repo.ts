@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import { INSERT_RUN, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
@@ -136,7 +137,9 @@ export class AssetsRepo {
 
   /** The file of an asset indexed in place moved: it follows (same id, same index). */
   relocate(id: string, storedPath: string, fileName: string, libraryId: string | null): void {
-    this.db.prepare('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ? WHERE id = ?').run(storedPath, fileName, libraryId, id);
+    // Its extension follows the file (a stack's RAW and JPEG; IMG_1.JPG renamed img_1.jpeg).
+    const ext = path.extname(storedPath).toLowerCase();
+    this.db.prepare('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ?, ext = ? WHERE id = ?').run(storedPath, fileName, libraryId, ext, id);
   }
 
   /** The file of an asset indexed in place was rewritten: its new size and checksum. */

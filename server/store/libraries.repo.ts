@@ -11,6 +11,8 @@ export interface LibraryRow {
   path: string;
   /** JSON array of glob patterns, relative to the root. */
   exclude: string;
+  /** 1: a RAW file and the JPEG of the same name in its folder are one asset (the JPEG shown). */
+  stack_raw: 0 | 1;
   status: LibraryStatus;
   error: string | null;
   created_at: number;
@@ -49,8 +51,8 @@ export class LibrariesRepo {
 
   insert(row: LibraryRow): void {
     this.sql(
-      `INSERT INTO libraries (id, workspace_id, path, exclude, status, error, created_at, last_scan_at)
-         VALUES (@id, @workspace_id, @path, @exclude, @status, @error, @created_at, @last_scan_at)`,
+      `INSERT INTO libraries (id, workspace_id, path, exclude, stack_raw, status, error, created_at, last_scan_at)
+         VALUES (@id, @workspace_id, @path, @exclude, @stack_raw, @status, @error, @created_at, @last_scan_at)`,
     ).run(row);
   }
 
@@ -122,6 +124,20 @@ export class LibrariesRepo {
           .map((r) => r.asset_id),
       ),
     ];
+  }
+
+  /** Indexed files of the library in the same folder with the same name but the extension (any case), other than `rel`. */
+  sameShot(libraryId: string, rel: string): Array<LibraryFileRow & { root: string }> {
+    const slash = rel.lastIndexOf('/');
+    const dot = rel.lastIndexOf('.');
+    const stem = dot > slash ? rel.slice(0, dot) : rel;
+    const like = `${stem}.`.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = this.sql(
+      `SELECT f.*, l.path AS root FROM library_files f JOIN libraries l ON l.id = f.library_id
+         WHERE f.library_id = ? AND f.state = 'indexed' AND f.rel_path LIKE ? ESCAPE '\\' AND f.rel_path <> ?`,
+    ).all(libraryId, `${like}%`, rel) as Array<LibraryFileRow & { root: string }>;
+    const base = stem.toLowerCase();
+    return rows.filter((r) => r.rel_path.lastIndexOf('/') === slash && r.rel_path.slice(0, r.rel_path.lastIndexOf('.')).toLowerCase() === base);
   }
 
   putFile(row: LibraryFileRow): void {

@@ -22,6 +22,7 @@ export function Libraries() {
   const desktop = useSession((s) => s.desktop);
   const [folder, setFolder] = useState('');
   const [exclude, setExclude] = useState('');
+  const [stackRaw, setStackRaw] = useState(true);
   useEffect(() => void load(), [load]);
   return (
     <div className="libraries" data-testid="libraries">
@@ -34,7 +35,7 @@ export function Libraries() {
             .split(/[\s,]+/)
             .map((g) => g.trim())
             .filter(Boolean);
-          void add(folder.trim(), globs).then((ok) => ok && setFolder(''));
+          void add(folder.trim(), globs, stackRaw).then((ok) => ok && setFolder(''));
         }}
       >
         {desktop ? (
@@ -44,6 +45,9 @@ export function Libraries() {
         ) : null}
         <input aria-label="folder path" placeholder="/home/you/Pictures" value={folder} onChange={(e) => setFolder(e.target.value)} />
         <input aria-label="leave out" placeholder="leave out, e.g. raw/** *.tmp" value={exclude} onChange={(e) => setExclude(e.target.value)} />
+        <label title="A camera RAW file and the JPEG of the same shot (IMG_1.CR2, IMG_1.JPG) are one photo, the JPEG shown">
+          <input type="checkbox" checked={stackRaw} onChange={(e) => setStackRaw(e.target.checked)} /> RAW + JPEG as one
+        </label>
         <button type="submit" disabled={!folder.trim()}>
           Add folder
         </button>
@@ -65,6 +69,7 @@ export function Libraries() {
               <td>
                 <code>{l.path}</code>
                 {l.exclude.length ? <small> leaving out {l.exclude.join(', ')}</small> : null}
+                {l.stack_raw ? null : <small> RAW and JPEG apart</small>}
               </td>
               <td data-testid="library-state">
                 {state(l)}

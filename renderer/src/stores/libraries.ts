@@ -9,7 +9,7 @@ interface LibrariesState {
   libraries: Libraries.Library[];
   problems: Record<string, Libraries.Problem[]>;
   load(): Promise<void>;
-  add(path: string, exclude: string[]): Promise<boolean>;
+  add(path: string, exclude: string[], stackRaw?: boolean): Promise<boolean>;
   /** The desktop folder picker, then add. */
   pickAndAdd(): Promise<void>;
   scan(id: string): Promise<void>;
@@ -30,8 +30,8 @@ export const useLibraries = create<LibrariesState>((set, get) => ({
     if (timer) clearTimeout(timer);
     timer = r.items.some(busy) ? setTimeout(() => void get().load(), POLL_MS) : null;
   },
-  async add(path, exclude) {
-    const l = await attempt('Adding the folder', () => Libraries.addLibrary(path, exclude));
+  async add(path, exclude, stackRaw = true) {
+    const l = await attempt('Adding the folder', () => Libraries.addLibrary(path, exclude, stackRaw));
     if (!l) return false;
     useToasts.getState().push('info', `${l.path} added: its files are indexed where they are.`);
     await get().load();

@@ -26,6 +26,7 @@ import { migration as m0023 } from './0023-face-ignores.ts';
 import { migration as m0024 } from './0024-collections-and-marks.ts';
 import { migration as m0025 } from './0025-failed-runs.ts';
 import { migration as m0026 } from './0026-orientation-set.ts';
+import { migration as m0027 } from './0027-library-stack-raw.ts';
 
 export interface Migration {
   name: string;
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0024,
   m0025,
   m0026,
+  m0027,
 ];

@@ -172,8 +172,17 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(() => db.prepare('UPDATE assets SET orientation_set = 45').run()).toThrow(/CHECK constraint/);
   });
 
+  it('0027 RAW stacks: on for the libraries added before; only 0 or 1', () => {
+    const db = at(number('0027') - 1);
+    seed(db);
+    insert(db, 'libraries', { id: 'lib_1', workspace_id: 'ws_1', path: '/photos', exclude: '[]', status: 'watching', created_at: 1 });
+    migrate(db);
+    expect(db.prepare('SELECT stack_raw FROM libraries').get()).toEqual({ stack_raw: 1 });
+    expect(() => db.prepare('UPDATE libraries SET stack_raw = 2').run()).toThrow(/CHECK constraint/);
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
