@@ -82,7 +82,7 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     }
   }
   if (RAW_EXTENSIONS.includes(ext)) {
-    const { jpeg, tag, orientation } = await rawPreview(file);
+    const { jpeg, tag, orientation } = await rawPreview(file, scratch);
     const meta = await sharp(jpeg)
       .metadata()
       .catch((err: Error) => {

@@ -4,6 +4,8 @@
 // picture stages see the largest JPEG the camera embedded (JpgFromRaw, PreviewImage, OtherImage),
 // never the sensor data; the metadata stage sees the RAW's own tags in the shape exifr gives for
 // other photos, so one set of rules (capture-time.ts, metadata.ts) reads both.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ExifTool } from 'exiftool-vendored';
 import { ExtractError } from './types.ts';
 
@@ -99,8 +101,12 @@ export function previewsOf(tags: Json): Array<{ tag: string; bytes: number }> {
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-/** The largest embedded JPEG of a RAW file; `no_preview` when it holds none that can be pictured. */
-export async function rawPreview(file: string, tags?: Json): Promise<RawPreview> {
+/**
+ * The largest embedded JPEG of a RAW file, written by exiftool into `scratch` and read back (a
+ * 5 MB preview through exiftool's JSON, base64, took twice as long); `no_preview` when it holds
+ * none that can be pictured.
+ */
+export async function rawPreview(file: string, scratch: string, tags?: Json): Promise<RawPreview> {
   let all: Json;
   try {
     all = tags ?? (await rawTags(file));
@@ -108,10 +114,13 @@ export async function rawPreview(file: string, tags?: Json): Promise<RawPreview>
     throw new ExtractError('corrupt', `exiftool could not read the RAW file (${(err as Error).message.slice(0, 200)})`);
   }
   const orientation = Number(all['IFD0:Orientation'] ?? all['MWG:Orientation'] ?? 1) || 1;
-  for (const { tag } of previewsOf(all)) {
-    const got = (await (await exiftool()).readRaw(file, ['-b', '-G1', `-${tag}`])) as Json;
-    const v = got[tag];
-    const jpeg = typeof v === 'string' && v.startsWith('base64:') ? Buffer.from(v.slice(7), 'base64') : null;
+  for (const [i, { tag }] of previewsOf(all).entries()) {
+    const out = path.join(scratch, `preview-${i}.jpg`);
+    const trouble = await (await exiftool()).extractBinaryTag(tag, file, out).then(
+      () => null,
+      (err: Error) => err,
+    );
+    const jpeg = trouble ? null : await fs.promises.readFile(out).catch(() => null);
     // A JPEG starts FF D8; a preview slot holding anything else (or a stub) is passed over.
     if (jpeg && jpeg.length > 1024 && jpeg[0] === 0xff && jpeg[1] === 0xd8) return { jpeg, tag, orientation };
   }
