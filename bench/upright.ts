@@ -2,9 +2,12 @@
 // photo of the folders given, as stored (all upright: any turn is a photo shown wrong) and turned a
 // quarter clockwise (the turn that shows it upright again is 270; recall). In this process, one
 // core, the real face models; pictures prepared as the stage prepares them (1024 px long side).
-// A wallpaper package's sizes of one picture count once (the largest).
-// Usage: npm run bench -- upright <folder>... (e.g. ../shared/corpus and the unpacked
-// mate-backgrounds, gnome-backgrounds and plasma-workspace-wallpapers Debian packages)
+// A wallpaper package's sizes of one picture count once (the largest); files under 4 KB (icons)
+// are left out. Usage: npm run bench -- upright <folder>... The figures of docs/performance.md:
+// ../shared/corpus; the Debian packages mate-backgrounds, gnome-backgrounds, ukui-wallpapers,
+// lomiri-wallpapers(-16.04, -20.04) and plasma-workspace-wallpapers (`apt-get download`, then
+// `dpkg-deb -x` into one folder); node_modules/@vladmandic/human/assets; and the pages of
+// ../shared/corpus/docs/carroll-wonderland.pdf as the extract stage draws them (renderAll).
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -20,7 +23,7 @@ function photos(dir: string): string[] {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (EXT.test(e.name) && fs.statSync(p).size > 20_000) out.push(p);
+      else if (EXT.test(e.name) && fs.statSync(p).size > 4_000) out.push(p);
     }
   };
   walk(dir);
