@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
 import { tempDir } from '../test/helpers/server.ts';
+import { cameraFiles } from '../test/helpers/camera-files.ts';
 import { corpus, startApp, type App } from './harness.ts';
 
 describe('settings', () => {
@@ -61,6 +64,39 @@ describe('settings', () => {
       await page.getByRole('link', { name: 'Library' }).click();
       await page.locator('[data-asset][data-name="itinerary.docx"]').waitFor();
       await page.locator('[data-asset][data-name="tickets.pdf"]').waitFor();
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('stacks a camera RAW under the JPEG of the same shot: one photo in the library, the RAW named in its info', async () => {
+    const folder = tempDir('mi-e2e-stack-');
+    try {
+      // A real Canon CR2 (exiftool's test set) with a full preview written in, and the camera's JPEG of the same shot.
+      const raw = path.join(folder, 'IMG_0042.CR2');
+      fs.copyFileSync(path.join(await cameraFiles(), 'CanonRaw.cr2'), raw);
+      execFileSync('exiftool', ['-q', '-m', '-overwrite_original', `-PreviewImage<=${corpus('scenes/opencv/fruits.jpg')}`, raw]);
+      await sharp(corpus('scenes/opencv/fruits.jpg')).jpeg({ quality: 90 }).toFile(path.join(folder, 'IMG_0042.JPG'));
+      const old = new Date(Date.now() - 60_000);
+      for (const f of ['IMG_0042.CR2', 'IMG_0042.JPG']) fs.utimesSync(path.join(folder, f), old, old);
+      const { page, shot } = await app.open(app.t.key('settings-stack'), '#/settings');
+      await page.getByTestId('libraries').waitFor();
+      await page.getByLabel('folder path').fill(folder);
+      expect(await page.getByLabel('RAW + JPEG as one').isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      const row = page.locator('[data-library]', { hasText: fs.realpathSync(folder) });
+      await row.getByTestId('library-state').filter({ hasText: 'up to date, watching' }).waitFor({ timeout: 120_000 });
+      expect(await row.locator('td').nth(2).textContent()).toBe('1');
+      await page.getByRole('link', { name: 'Library' }).click();
+      const card = page.locator('[data-asset][data-name="IMG_0042.JPG"]');
+      await card.waitFor();
+      expect(await page.locator('[data-asset]').count()).toBe(1);
+      await card.click();
+      await page.getByTestId('viewer').waitFor();
+      const info = page.getByTestId('info');
+      await info.getByText(path.join(fs.realpathSync(folder), 'IMG_0042.CR2')).waitFor();
+      expect(await info.locator('dt', { hasText: 'RAW' }).count()).toBe(1);
+      await shot('viewer-raw-stack');
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

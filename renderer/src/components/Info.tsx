@@ -24,6 +24,9 @@ export function takenLabel(iso: string): string {
   return m[4] ? `${day}, ${m[4]}:${m[5]}${offset ? ` (UTC${offset === 'Z' ? '' : offset})` : ''}` : day;
 }
 
+/** A camera's RAW file, stacked under its JPEG in a library (the service's RAW_EXTENSIONS). */
+const RAW = /\.(cr2|cr3|nef|nrw|arw|dng|raf|rw2|orf|pef|srw)$/i;
+
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <>
@@ -103,6 +106,13 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
             <span className="path">{asset.path}</span>
           </Row>
         ) : null}
+        {asset.paths
+          .filter((p) => p !== asset.path)
+          .map((p) => (
+            <Row key={p} label={RAW.test(p) ? 'RAW' : 'Copy'}>
+              <span className="path">{p}</span>
+            </Row>
+          ))}
         {asset.sidecar_path ? (
           <Row label="Sidecar">
             <span className="path">{asset.sidecar_path}</span>
