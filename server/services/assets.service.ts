@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { AssetRow, ListedAsset, VisibleAsset } from '../store/assets.repo.ts';
+import type { AssetRow, AssetsRepo, ListedAsset, VisibleAsset } from '../store/assets.repo.ts';
 import type { StoredMetadata } from '../store/metadata.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
@@ -120,6 +120,7 @@ function listItem(a: ListedAsset, thumbnail: FileRef | null): AssetListValue {
 
 export class AssetsService {
   private readonly filters: FilterResolver;
+  private readonly facetsKept = new Map<string, { changes: number; value: ReturnType<AssetsRepo['facets']> }>();
 
   constructor(
     private readonly store: Store,
@@ -252,9 +253,19 @@ export class AssetsService {
     return { months, undated, total: months.reduce((n, m) => n + m.count, undated) };
   }
 
-  /** What the list can be narrowed by, with counts. */
+  /**
+   * What the list can be narrowed by, with counts. Counting reads every asset's row (≈ 0.5 s at
+   * 100,000, on the thread that answers HTTP), so the last answer is kept per workspace and given
+   * again while nothing at all was written since (never a stale count; while indexing writes, it
+   * is counted again).
+   */
   facets(workspaceId: string) {
-    return this.store.assets.facets(workspaceId);
+    const changes = this.store.changes();
+    const kept = this.facetsKept.get(workspaceId);
+    if (kept?.changes === changes) return kept.value;
+    const value = this.store.assets.facets(workspaceId);
+    this.facetsKept.set(workspaceId, { changes, value });
+    return value;
   }
 
   /** Where uploads are streamed to before they are accepted. */

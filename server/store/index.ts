@@ -40,6 +40,8 @@ export interface Store {
   /** The HNSW graphs over `vectors`, one file per model under <data>/vectors. */
   vectorIndex: VectorIndex;
   transaction<T>(fn: () => T): T;
+  /** Rows written through this connection since it opened (SQLite's total_changes()): a cheap "has anything changed". */
+  changes(): number;
   close(): void;
 }
 
@@ -68,6 +70,7 @@ export function openStore(dataDir: string): Store {
     vectors,
     vectorIndex,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    changes: () => db.prepare('SELECT total_changes()').pluck().get() as number,
     close: () => {
       vectorIndex.save();
       db.close();
