@@ -1,0 +1,147 @@
+// Text in photos people take, read two ways and compared with transcriptions made by hand
+// (test/fixtures/photo-text-truth.ts: real photos and screenshots from OCR projects' own test
+// images, fetched by test/helpers/text-photos.ts):
+// - tesseract as the app reads photos today: the OCR stage through the service (compiled, its
+//   indexer processes, the text detector deciding where to look), its text regions read back;
+// - PP-OCRv4's recognizer on the detector's lines, each cut out along its own direction
+//   (server/ml/text-recognize.ts), in this process.
+// Figures per kind (photographed pages, scenes, screenshots) on the held-out half (every other
+// photo, the odd ones; the even ones are the tuning half, on which the recognizer's line stretch was
+// chosen): character error rate (edit distance over the reference, lines in reading order, spaces
+// folded) and word recall (the reference's words, case and punctuation aside, found among the
+// words read). Usage: npm run bench -- photo-text [-- --half tune|held-out|all] [--ppocr-only]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { openStore } from '../server/store/index.ts';
+import { AuthService } from '../server/services/auth.service.ts';
+import { textLines } from '../server/ml/text-detect.ts';
+import { readLines } from '../server/ml/text-recognize.ts';
+import { cer } from '../test/fixtures/ocr-truth.ts';
+import { TEXT_PHOTOS } from '../test/fixtures/photo-text-truth.ts';
+import { textPhotos } from '../test/helpers/text-photos.ts';
+import { writeResults } from './report.ts';
+import { allCompleted, serve, uploadAll } from './serve.ts';
+
+const halfAt = process.argv.indexOf('--half');
+const half = halfAt > 0 ? process.argv[halfAt + 1] : 'held-out';
+const chosen = TEXT_PHOTOS.filter((_, i) => half === 'all' || (half === 'tune' ? i % 2 === 0 : i % 2 === 1));
+const dir = await textPhotos();
+
+/** Words as compared: lower case, letters and digits only. */
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
+    .filter(Boolean);
+
+function wordRecall(read: string, truth: string): { found: number; of: number } {
+  const have = new Map<string, number>();
+  for (const w of words(read)) have.set(w, (have.get(w) ?? 0) + 1);
+  let found = 0;
+  const want = words(truth);
+  for (const w of want) {
+    const n = have.get(w) ?? 0;
+    if (n > 0) {
+      found++;
+      have.set(w, n - 1);
+    }
+  }
+  return { found, of: want.length };
+}
+
+/** Lines in reading order: top to bottom by their centres, left to right within a line's height. */
+function inReadingOrder<T extends { cx: number; cy: number; thickness: number }>(lines: T[]): T[] {
+  return [...lines].sort((a, b) => (Math.abs(a.cy - b.cy) < Math.min(a.thickness, b.thickness) / 2 ? a.cx - b.cx : a.cy - b.cy));
+}
+
+async function ppocr(file: string): Promise<string> {
+  const img = sharp(file).rotate().resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' });
+  const { data, info } = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const encoded = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  const boxes = await textLines(encoded, { width: info.width, height: info.height });
+  const read = await readLines({ data, width: info.width, height: info.height }, boxes);
+  return inReadingOrder(boxes.map((b, i) => ({ ...b, text: read[i].text, confidence: read[i].confidence })))
+    .filter((l) => l.text && l.confidence >= 0.5)
+    .map((l) => l.text)
+    .join('\n');
+}
+
+async function tesseract(files: string[]): Promise<string[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-photo-text-'));
+  const store = openStore(dataDir);
+  const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
+  store.close();
+  const server = await serve(dataDir);
+  try {
+    const api = { url: server.url, key };
+    const only = { faces: false, people: false, objects: false, labels: false, captions: false };
+    const ids = await uploadAll(
+      api,
+      files.map((f) => ({ name: path.basename(f), data: fs.readFileSync(f) })),
+      only,
+    );
+    await allCompleted(api, ids);
+    const out: string[] = [];
+    for (const id of ids) {
+      const r = await fetch(`${server.url}/api/v1/videos/${id}/regions?timestamp=0`, { headers: { 'X-API-Key': key } });
+      const text = ((await r.json()).data.text as Array<{ text: string; x: number; y: number; w: number; h: number }>).map((t) => ({
+        text: t.text,
+        cx: t.x + t.w / 2,
+        cy: t.y + t.h / 2,
+        thickness: t.h,
+      }));
+      out.push(
+        inReadingOrder(text)
+          .map((t) => t.text)
+          .join('\n'),
+      );
+    }
+    return out;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const files = chosen.map((p) => path.join(dir, p.file));
+/** `--ppocr-only`: the recognizer alone (tuning it), no service started. */
+const ppocrOnly = process.argv.includes('--ppocr-only');
+const byTesseract = ppocrOnly ? files.map(() => '') : await tesseract(files);
+const byPpocr: string[] = [];
+const t0 = performance.now();
+for (const f of files) byPpocr.push(await ppocr(f));
+const ppocrSeconds = (performance.now() - t0) / 1000;
+
+const results: Record<string, number | string> = { half, photos: chosen.length, ppocr_s_per_photo: Math.round((ppocrSeconds / files.length) * 100) / 100 };
+for (const kind of ['all', 'book', 'scene', 'screenshot', 'scan'] as const) {
+  const idx = chosen.map((p, i) => (kind === 'all' || p.kind === kind ? i : -1)).filter((i) => i >= 0);
+  if (!idx.length) continue;
+  for (const [name, read] of ppocrOnly
+    ? ([['ppocr', byPpocr]] as const)
+    : ([
+        ['tesseract', byTesseract],
+        ['ppocr', byPpocr],
+      ] as const)) {
+    let found = 0;
+    let of = 0;
+    const cers: number[] = [];
+    for (const i of idx) {
+      const truth = chosen[i].lines.join('\n');
+      const r = wordRecall(read[i], truth);
+      found += r.found;
+      of += r.of;
+      cers.push(Math.min(1, cer(read[i], truth)));
+    }
+    results[`${kind}_${name}_word_recall`] = Math.round((found / of) * 1000) / 1000;
+    results[`${kind}_${name}_cer_mean`] = Math.round((cers.reduce((a, b) => a + b, 0) / cers.length) * 1000) / 1000;
+  }
+  results[`${kind}_photos`] = idx.length;
+}
+if (ppocrOnly) console.table(results);
+else writeResults(`photo-text-${half}`, `Text in photos: tesseract (the app today) against PP-OCRv4 recognition, ${half} half`, results);
+process.exit(0);
