@@ -3,8 +3,9 @@
 Before every call the state of the data folder is taken (every table of the SQLite database, each
 row hashed, and every file with its size); after a refused answer it is taken again and must be the
 same. `api_keys.last_used_at` changes on every authenticated call and is left out. After an accepted
-202 (work started in the background) the next call waits until the state has stopped changing, so
-that work is not blamed on the request after it.
+202 (work started in the background), and after a library added or asked to scan (its scan runs in
+the background), the next call waits until the state has stopped changing, so that work is not
+blamed on the request after it.
 """
 
 import hashlib
@@ -81,7 +82,8 @@ def before_call(context, case, kwargs):
 @schemathesis.hook
 def after_call(context, case, response):
     global _settle
-    if response.status_code == 202:
+    # 202: work started in the background; a library added (201) or asked to scan starts its scan.
+    if response.status_code == 202 or (response.status_code < 300 and case.method.upper() == "POST" and "/libraries" in case.path):
         _settle = True
 
 
