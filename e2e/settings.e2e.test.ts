@@ -86,7 +86,8 @@ describe('settings', () => {
       await page.getByRole('button', { name: 'Add folder' }).click();
       const row = page.locator('[data-library]', { hasText: fs.realpathSync(folder) });
       await row.getByTestId('library-state').filter({ hasText: 'up to date, watching' }).waitFor({ timeout: 120_000 });
-      expect(await row.locator('td').nth(2).textContent()).toBe('1');
+      // The row's counts follow the scan's (polled): one asset for the two files.
+      await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 60_000 }).toBe('1');
       await page.getByRole('link', { name: 'Library' }).click();
       const card = page.locator('[data-asset][data-name="IMG_0042.JPG"]');
       await card.waitFor();
