@@ -106,10 +106,10 @@ export function previewsOf(tags: Json): Array<{ tag: string; bytes: number }> {
  * 5 MB preview through exiftool's JSON, base64, took twice as long); `no_preview` when it holds
  * none that can be pictured.
  */
-export async function rawPreview(file: string, scratch: string, tags?: Json): Promise<RawPreview> {
+export async function rawPreview(file: string, scratch: string): Promise<RawPreview> {
   let all: Json;
   try {
-    all = tags ?? (await rawTags(file));
+    all = await rawTags(file);
   } catch (err) {
     throw new ExtractError('corrupt', `exiftool could not read the RAW file (${(err as Error).message.slice(0, 200)})`);
   }

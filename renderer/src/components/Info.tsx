@@ -53,8 +53,10 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         .filter(Boolean)
         .join(' · ')
     : null;
-  const width = m.width ?? asset.width;
-  const height = m.height ?? asset.height;
+  // As shown: a photo turned a quarter (detected, or by its owner) swaps its sides.
+  const quarter = [90, 270].includes(asset.orientation_set ?? asset.orientation_detected ?? 0);
+  const width = quarter ? (m.height ?? asset.height) : (m.width ?? asset.width);
+  const height = quarter ? (m.width ?? asset.width) : (m.height ?? asset.height);
   return (
     <section className="info" aria-label="info" data-testid="info">
       <h3>Info</h3>

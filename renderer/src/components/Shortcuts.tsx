@@ -40,6 +40,7 @@ export const SHORTCUTS: Array<[string, Array<[string, string]>]> = [
       ['i', 'info panel'],
       ['f', 'favourite'],
       ['0 – 5', 'rating'],
+      ['r / Shift R', 'turn a photo clockwise / back (kept in the index, not the file)'],
       ['z or double-click', 'zoom to 1:1 and back; wheel zooms, drag pans'],
       ['Delete', 'delete (with undo)'],
     ],
