@@ -5,7 +5,8 @@ row hashed, and every file with its size); after a refused answer it is taken ag
 same. `api_keys.last_used_at` changes on every authenticated call and is left out. After an accepted
 202 (work started in the background), and after a library added or asked to scan (its scan runs in
 the background), the next call waits until the state has stopped changing, so that work is not
-blamed on the request after it.
+blamed on the request after it: a library's scan can spend longer than any quiet spell walking and
+hashing before it writes, so the wait also lasts while a library's status is `scanning`.
 """
 
 import hashlib
@@ -58,15 +59,24 @@ def state() -> dict[str, str]:
     return out
 
 
+def _scanning() -> bool:
+    con = sqlite3.connect(f"file:{DB}?mode=ro", uri=True, timeout=30)
+    try:
+        return con.execute("SELECT count(*) FROM libraries WHERE status = 'scanning'").fetchone()[0] > 0
+    finally:
+        con.close()
+
+
 def _settled() -> None:
+    """Until no library is scanning and nothing has changed for a second (at most 30 s)."""
     last, since = state(), time.monotonic()
-    deadline = since + 15
+    deadline = since + 30
     while time.monotonic() < deadline:
         time.sleep(0.2)
         now = state()
         if now != last:
             last, since = now, time.monotonic()
-        elif time.monotonic() - since >= 0.6:
+        elif time.monotonic() - since >= 1.0 and not _scanning():
             return
 
 
