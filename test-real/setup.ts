@@ -1,15 +1,19 @@
 // Fetches the real models once before the tests run (re-used from the cache on later runs).
 import type { TestProject } from 'vitest/node';
-import { fetchGemma, fetchMiniLM } from '../scripts/real-models.ts';
+import { fetchGemma, fetchMiniLM, fetchWhisper } from '../scripts/real-models.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     minilm: string;
     gemma: string;
+    whisperBase: string;
+    whisperTinyEn: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('minilm', await fetchMiniLM());
   project.provide('gemma', await fetchGemma());
+  project.provide('whisperBase', await fetchWhisper('whisper-base'));
+  project.provide('whisperTinyEn', await fetchWhisper('whisper-tiny.en'));
 }

@@ -8,8 +8,8 @@ export const TEXT_EMBEDDING_MODEL = 'all-MiniLM-L6-v2';
 export const PICTURE_EMBEDDING_MODEL = 'clip-vit-base-patch32';
 /** Open-vocabulary detector for phrases outside the COCO classes. */
 export const OPEN_VOCABULARY_MODEL = 'owlv2-base-patch16';
-/** Speech to text, smallest first (the first installed is used). */
-export const TRANSCRIPT_MODELS = ['whisper-tiny', 'whisper-base'] as const;
+/** Speech to text, the multilingual ones smallest first, then English-only (the first installed is used). */
+export const TRANSCRIPT_MODELS = ['whisper-tiny', 'whisper-base', 'whisper-tiny.en'] as const;
 export const CAPTION_MODEL = 'vit-gpt2-image-captioning';
 export const SOUND_MODEL = 'ast-audioset';
 export const SPEAKER_MODEL = 'wespeaker-voxceleb-resnet34';

@@ -96,11 +96,19 @@ export async function transcribe(
   const run = await asr(dataDir, model);
   const windows = speechWindows(speech);
   const slice = ([a, b]: [number, number]) => audio.subarray(Math.floor(a * 16000), Math.ceil(b * 16000));
-  const spoken =
-    language === 'auto' ? (windows.length ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x)))) : null) : language;
+  const englishOnly = run.model.generation_config?.is_multilingual === false;
+  if (englishOnly && language !== 'auto' && language !== 'en') throw new Error(`${model} hears English only; install whisper-base to transcribe "${language}"`);
+  const spoken = englishOnly
+    ? 'en'
+    : language === 'auto'
+      ? windows.length
+        ? await detectLanguage(run, slice(windows.reduce((x, y) => (y[1] - y[0] > x[1] - x[0] ? y : x))))
+        : null
+      : language;
   const segments: TranscriptSegment[] = [];
   for (const [a, b] of windows) {
-    const r = await run(slice([a, b]), { return_timestamps: true, ...(spoken ? { task: 'transcribe', language: spoken } : {}) });
+    // An English-only model is given no language or task (it has neither token).
+    const r = await run(slice([a, b]), { return_timestamps: true, ...(spoken && !englishOnly ? { task: 'transcribe', language: spoken } : {}) });
     const chunks = r.chunks?.length ? r.chunks : [{ timestamp: [0, b - a] as [number, number], text: r.text }];
     for (const c of chunks) {
       const text = c.text.trim();
