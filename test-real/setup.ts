@@ -1,6 +1,6 @@
 // Fetches the real models once before the tests run (re-used from the cache on later runs).
 import type { TestProject } from 'vitest/node';
-import { fetchGemma, fetchMiniLM, fetchWhisper } from '../scripts/real-models.ts';
+import { fetchGemma, fetchMiniLM, fetchResemblyzer, fetchWhisper } from '../scripts/real-models.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,6 +8,7 @@ declare module 'vitest' {
     gemma: string;
     whisperBase: string;
     whisperTinyEn: string;
+    ge2e: string;
   }
 }
 
@@ -16,4 +17,5 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('gemma', await fetchGemma());
   project.provide('whisperBase', await fetchWhisper('whisper-base'));
   project.provide('whisperTinyEn', await fetchWhisper('whisper-tiny.en'));
+  project.provide('ge2e', await fetchResemblyzer());
 }

@@ -8,6 +8,23 @@ export const HOP_S = 0.75;
 /** Two groups whose mean similarity is at least this are one speaker (unless min/max say otherwise). */
 export const SAME_SPEAKER = 0.5;
 
+/**
+ * How each embedding model's vectors are grouped: `sameSpeaker`, the mean similarity at which two
+ * groups are one speaker; `minorShare`, below which share of the windows a group is taken for stray
+ * windows of the others and joins the nearest larger group (when the number of speakers is left to
+ * the clustering). GE2E's vectors are all positive, so unlike speakers still score about 0.5–0.6:
+ * its values were chosen on mixtures of four voices not used in any test (docs/performance.md).
+ */
+export const SPEAKER_GROUPING: Record<string, { sameSpeaker: number; minorShare: number }> = {
+  'ge2e-resemblyzer': { sameSpeaker: 0.66, minorShare: 0.1 },
+};
+const DEFAULT_GROUPING = { sameSpeaker: SAME_SPEAKER, minorShare: 0 };
+
+/** The grouping settings for a model's vectors. */
+export function groupingOf(model: string): { sameSpeaker: number; minorShare: number } {
+  return SPEAKER_GROUPING[model] ?? DEFAULT_GROUPING;
+}
+
 export interface Span {
   start_s: number;
   end_s: number;
@@ -98,6 +115,42 @@ export function clusterSpeakers(vectors: Float32Array[], opts: { min?: number; m
     for (let i = 0; i < n; i++) if (owner[i] === b) owner[i] = a;
   }
   return renumber(owner);
+}
+
+/**
+ * Groups holding fewer than `share` of the windows (and at least `keep` groups kept: the largest)
+ * join the larger group whose centre is nearest; numbered again by first appearance.
+ */
+export function absorbMinor(vectors: Float32Array[], labels: number[], share: number, keep = 1): number[] {
+  if (share <= 0 || labels.length === 0) return labels;
+  const counts = new Map<number, number>();
+  for (const l of labels) counts.set(l, (counts.get(l) ?? 0) + 1);
+  const bySize = [...counts].sort((a, b) => b[1] - a[1]);
+  const major = bySize.filter(([, n], i) => i < keep || n >= share * labels.length).map(([l]) => l);
+  if (major.length === counts.size) return labels;
+  const centres = new Map<number, Float64Array>();
+  for (const l of major) {
+    const c = new Float64Array(vectors[0].length);
+    labels.forEach((x, i) => x === l && vectors[i].forEach((v, d) => (c[d] += v)));
+    const n = Math.hypot(...c) || 1;
+    centres.set(
+      l,
+      c.map((v) => v / n),
+    );
+  }
+  return renumber(
+    labels.map((l, i) => {
+      if (centres.has(l)) return l;
+      let best = major[0];
+      let bestDot = -Infinity;
+      for (const [m, c] of centres) {
+        let d = 0;
+        for (let k = 0; k < c.length; k++) d += vectors[i][k] * c[k];
+        if (d > bestDot) [best, bestDot] = [m, d];
+      }
+      return best;
+    }),
+  );
 }
 
 /** Group ids renumbered 0, 1, 2… in order of first appearance. */

@@ -1,6 +1,8 @@
-// Speaker embeddings (a WeSpeaker ResNet through transformers.js, from the models folder only):
-// Kaldi-style 80-bin filter banks, mean-centred, into one unit vector per stretch of audio.
-// Loaded once per process and model.
+// Speaker embeddings, from the models folder only, one unit vector per stretch of audio: a WeSpeaker
+// ResNet through transformers.js (Kaldi-style 80-bin filter banks, mean-centred), or the GE2E encoder
+// with its own front end (ge2e.ts) when the model's config says so. Loaded once per process and model.
+import path from 'node:path';
+import { ge2eConfig, ge2eEmbeddings } from './ge2e.ts';
 import { executionProvider } from './providers.ts';
 import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
 
@@ -20,13 +22,16 @@ function embedder(modelsRoot: string, model: string): Promise<Embedder> {
   });
 }
 
-/** One unit vector per span of 16 kHz audio. */
+/** One unit vector per span of 16 kHz audio (`speech`: where someone talks, for the GE2E front end's loudness). */
 export async function speakerEmbeddings(
   modelsRoot: string,
   model: string,
   audio: Float32Array,
   spans: Array<{ start_s: number; end_s: number }>,
+  speech?: Array<{ start_s: number; end_s: number }>,
 ): Promise<Float32Array[]> {
+  const ge2e = ge2eConfig(path.join(modelsRoot, model));
+  if (ge2e) return ge2eEmbeddings(path.join(modelsRoot, model), ge2e, audio, spans, speech);
   const e = await embedder(modelsRoot, model);
   const out: Float32Array[] = [];
   for (const s of spans) {

@@ -116,5 +116,16 @@ export async function transcribe(
       segments.push({ start_s: Math.round((a + c.timestamp[0]) * 100) / 100, end_s: Math.round((a + (c.timestamp[1] ?? b - a)) * 100) / 100, text });
     }
   }
-  return { language: spoken, segments };
+  return { language: spoken, segments: segments.filter((seg) => heard(seg, speech)) };
+}
+
+/**
+ * Whether a segment lies on speech: it overlaps the speech segments by at least 0.2 s or a third of
+ * its length. Whisper writes words into the silence at the end of a window ("you", "Thank you."),
+ * which no voice said.
+ */
+export function heard(seg: { start_s: number; end_s: number }, speech: Array<{ start_s: number; end_s: number }>): boolean {
+  let overlap = 0;
+  for (const s of speech) overlap += Math.max(0, Math.min(seg.end_s, s.end_s) - Math.max(seg.start_s, s.start_s));
+  return overlap >= Math.min(0.2, (seg.end_s - seg.start_s) / 3);
 }

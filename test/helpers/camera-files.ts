@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { downloadChecked } from './download.ts';
 
 const TARBALL = 'libimage-exiftool-perl_12.57+dfsg.orig.tar.xz';
 const URL_ = `http://deb.debian.org/debian/pool/main/libi/libimage-exiftool-perl/${TARBALL}`;
@@ -19,18 +19,7 @@ export async function cameraFiles(): Promise<string> {
   const dir = path.join(CACHE, 'exiftool-12.57-images');
   if (fs.existsSync(path.join(dir, '.complete'))) return dir;
   fs.mkdirSync(CACHE, { recursive: true });
-  const tarball = path.join(CACHE, TARBALL);
-  if (!fs.existsSync(tarball)) {
-    const res = await fetch(URL_);
-    if (!res.ok) throw new Error(`could not fetch ${URL_}: HTTP ${res.status}`);
-    fs.writeFileSync(`${tarball}.part`, Buffer.from(await res.arrayBuffer()));
-    fs.renameSync(`${tarball}.part`, tarball);
-  }
-  const sum = createHash('sha256').update(fs.readFileSync(tarball)).digest('hex');
-  if (sum !== SHA256) {
-    fs.rmSync(tarball, { force: true });
-    throw new Error(`${TARBALL}: SHA-256 ${sum}, expected ${SHA256}`);
-  }
+  const tarball = await downloadChecked(URL_, path.join(CACHE, TARBALL), SHA256);
   const tmp = fs.mkdtempSync(path.join(CACHE, 'unpack-'));
   try {
     execFileSync('tar', ['-xJf', tarball, '-C', tmp, '--wildcards', '*/t/images/*']);

@@ -1,7 +1,7 @@
 // speakers, the run: speaker embeddings of speech windows, clustered into speakers and turns
 // (ml/speaker-embeddings.ts, ml/diarize.ts).
 import { readPcmWav } from '../../ml/vad.ts';
-import { clusterSpeakers, speakerOf, speechWindows, turnsOf } from '../../ml/diarize.ts';
+import { absorbMinor, clusterSpeakers, groupingOf, speakerOf, speechWindows, turnsOf } from '../../ml/diarize.ts';
 import { speakerEmbeddings } from '../../ml/speaker-embeddings.ts';
 import { modelsDir } from '../../ml/models.ts';
 import { executionProvider } from '../../ml/providers.ts';
@@ -18,8 +18,11 @@ export const runSpeakers = withModel(speakersStage, async ({ options, input: { a
       { turns: [], segments: transcript.map(() => null) },
       { model, provider: executionProvider(), note: 'no speech found' },
     );
-  const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows);
-  const labels = clusterSpeakers(vectors, { min: options.min_speakers, max: options.max_speakers });
+  const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows, speech);
+  const grouping = groupingOf(model);
+  const grouped = clusterSpeakers(vectors, { min: options.min_speakers, max: options.max_speakers, threshold: grouping.sameSpeaker });
+  // Stray windows join a larger group, never below the number of speakers asked for.
+  const labels = absorbMinor(vectors, grouped, grouping.minorShare, options.min_speakers ?? 1);
   const turns = turnsOf(windows, labels, speech).map((t) => ({ ...t, speaker: t.speaker + 1 }));
   const segments = speakerOf(transcript, turns);
   const speakers = new Set(turns.map((t) => t.speaker)).size;

@@ -5,7 +5,7 @@
 // talks longest in it. Writes speaker turns, the transcript's speakers and search entries
 // (modality `sound`).
 import type { Span, Turn } from '../../ml/diarize.ts';
-import { SPEAKER_MODEL } from '../../ml/catalogue.ts';
+import { SPEAKER_MODELS } from '../../ml/catalogue.ts';
 import { speakerName } from '../../store/media.repo.ts';
 import { defineStage, needsModels } from '../stage.ts';
 import { audioFileOf } from './speech.stage.ts';
@@ -28,7 +28,7 @@ export const speakersStage = defineStage<SpeakersInput, SpeakersOutput, 'speaker
   kinds: ['video'],
   dependsOn: ['extract', 'speech', 'transcript'],
   requires: ['extract', 'speech'],
-  ...needsModels([SPEAKER_MODEL]),
+  ...needsModels(SPEAKER_MODELS),
   prepare: (store, assetId) => ({
     audio: audioFileOf(store, assetId),
     speech: store.media.speech(assetId),
