@@ -104,6 +104,8 @@ describe('speech heard by a real Whisper', () => {
     });
   }
 
+  const readingsIndexed: string[] = [];
+
   it('finds a spoken phrase, said in no picture or text, at its moment in the video, first', async () => {
     // Twenty seconds of a grey picture, then a LibriVox passage; another video reads another passage.
     const said = greyVideo(path.join(scratch, 'dashwood.mp4'), 36, {
@@ -127,9 +129,29 @@ describe('speech heard by a real Whisper', () => {
     const first = s.body.data.hits[0];
     expect(first).toMatchObject({ video_id: ids[0], modality: 'transcript' });
     expect(Math.abs(first.timestamp - 20)).toBeLessThanOrEqual(2);
+    readingsIndexed.push(...ids);
     const amiable = await t.api('POST', '/search', { key, json: { query: 'made amiable himself' } });
     expect(amiable.body.data.hits[0]).toMatchObject({ video_id: ids[1], modality: 'transcript' });
     expect(Math.abs(amiable.body.data.hits[0].timestamp - 4)).toBeLessThanOrEqual(2);
+  });
+
+  it('answers what was said: recall cites the moment, chat across two videos cites each', async () => {
+    const [dashwood, amiable] = readingsIndexed;
+    expect(dashwood).toBeDefined();
+    const r = await t.api('POST', `/recall/${dashwood}/ask`, { key, json: { query: 'What did Mr. John Dashwood have leisure to consider?' } });
+    expect(r.status).toBe(200);
+    expect(r.body.data.evidence).toBe('found');
+    const moment = r.body.data.moments.find((m: { modality: string }) => m.modality === 'transcript');
+    expect(moment).toMatchObject({ video_id: dashwood });
+    expect(Math.abs(moment.timestamp - 20)).toBeLessThanOrEqual(2);
+    expect(moment.snippet.toLowerCase()).toContain('leisure to consider');
+    const c = await t.api('POST', '/chat', {
+      key,
+      json: { query: 'What did John Dashwood have leisure to consider, and who might have been made amiable himself?', video_ids: [dashwood, amiable] },
+    });
+    expect(c.status).toBe(200);
+    const cited = new Set(c.body.data.citations.map((x: { video_id: string }) => x.video_id));
+    expect(cited).toEqual(new Set([dashwood, amiable]));
   });
 
   it('hears French as French (whisper-base, language auto): June Wallack reading two Asterisk prompts', async () => {
@@ -221,6 +243,18 @@ describe('speech heard by a real Whisper', () => {
       expect([...named.get('A')!]).toHaveLength(1);
       expect([...named.get('B')!]).toHaveLength(1);
       expect([...named.get('A')!][0]).not.toBe([...named.get('B')!][0]);
+      // The owner names the card caller: typed search `character` finds the voice where it speaks.
+      const caller = Number([...named.get('B')!][0].replace('Speaker ', ''));
+      const put = await t.api('PUT', `/videos/${d.video_id}/speakers/${caller}`, { key, json: { name: 'Card Caller' } });
+      expect(put.status).toBe(200);
+      const found = await t.api('POST', '/search/character', { key, json: { query: 'card caller' } });
+      const firstB = truth.find((x) => x.speaker === 'B')!;
+      expect(found.body.data.hits[0]).toMatchObject({ video_id: d.video_id, modality: 'person' });
+      expect(Math.abs(found.body.data.hits[0].timestamp - firstB.start_s)).toBeLessThanOrEqual(2);
+      const labelled = (await t.api('GET', `/videos/${d.video_id}/transcript`, { key })).body.data;
+      const callerSegments = tr.segments.filter((x: { speaker: string }) => x.speaker === `Speaker ${caller}`).length;
+      expect(callerSegments).toBeGreaterThan(0);
+      expect(labelled.segments.filter((x: { speaker: string }) => x.speaker === 'Card Caller')).toHaveLength(callerSegments);
     });
 
     it('keeps to max_speakers and min_speakers', async () => {

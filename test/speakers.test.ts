@@ -195,6 +195,39 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
     expect(three.index.report.stages.speakers.counts.speakers).toBe(3);
   });
 
+  it('names a voice: every turn and segment of it, typed search character finds it, the name survives the stage running again', async () => {
+    const d = await t.index(key, video, only);
+    const named = await t.api('PUT', `/videos/${d.video_id}/speakers/2`, { key, json: { name: '  Ada Lovelace ' } });
+    expect(named.status).toBe(200);
+    expect(named.body.data).toEqual({ video_id: d.video_id, speaker: 2, name: 'Ada Lovelace', label: 'Ada Lovelace', turns: 1 });
+    const tr = await transcript(d.video_id);
+    const labels = tr.turns.map((x: { speaker: string }) => x.speaker);
+    expect(new Set(labels)).toEqual(new Set(['Speaker 1', 'Ada Lovelace']));
+    const ada = tr.turns.find((x: { speaker: string }) => x.speaker === 'Ada Lovelace');
+    expect(tr.segments.map((x: { speaker: string }) => x.speaker)).toEqual(['Speaker 1', 'Ada Lovelace', 'Speaker 1']);
+    const found = await t.api('POST', '/search/character', { key, json: { query: 'Ada Lovelace' } });
+    expect(found.status).toBe(200);
+    expect(found.body.data.hits[0]).toMatchObject({ video_id: d.video_id, modality: 'person', timestamp: ada.start_s });
+    // The stage again: the name is kept, and still found.
+    const re = await t.api('POST', `/videos/${d.video_id}/reindex`, { key, json: { stages: ['speakers'] } });
+    expect(re.status).toBe(202);
+    await t.waitCompleted(key, d.video_id);
+    expect((await t.api('POST', '/search/character', { key, json: { query: 'Ada Lovelace' } })).body.data.hits[0]).toMatchObject({ video_id: d.video_id });
+    expect((await transcript(d.video_id)).segments[1].speaker).toBe('Ada Lovelace');
+    // Errors: no such speaker, a read key, another workspace, a bad name; nothing changed by them.
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/7`, { key, json: { name: 'X' } })).status).toBe(404);
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/1`, { key: t.key('speakers', ['read']), json: { name: 'X' } })).status).toBe(403);
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/1`, { key: t.key('elsewhere'), json: { name: 'X' } })).status).toBe(404);
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/1`, { key, json: { name: '' } })).status).toBe(422);
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/0`, { key, json: { name: 'X' } })).status).toBe(422);
+    expect((await transcript(d.video_id)).segments.map((x: { speaker: string }) => x.speaker)).toEqual(['Speaker 1', 'Ada Lovelace', 'Speaker 1']);
+    // null takes the name away: the voice is "speaker 2" again, not found by the name.
+    expect((await t.api('PUT', `/videos/${d.video_id}/speakers/2`, { key, json: { name: null } })).body.data.label).toBe('Speaker 2');
+    expect((await transcript(d.video_id)).segments[1].speaker).toBe('Speaker 2');
+    const gone = await t.api('POST', '/search/character', { key, json: { query: 'Ada Lovelace' } });
+    expect(gone.body.data.hits.filter((h: { video_id: string }) => h.video_id === d.video_id)).toEqual([]);
+  });
+
   it('answers 404 for a video of another workspace', async () => {
     const r = await t.api('GET', `/videos/${conversation}/transcript`, { key: t.key('elsewhere') });
     expect(r.status).toBe(404);

@@ -84,3 +84,17 @@ export const TranscriptView = z.object({
   turns: z.array(z.object({ speaker: z.string(), start_s: z.number(), end_s: z.number() })),
 });
 export type TranscriptView = z.infer<typeof TranscriptView>;
+
+/** A speaker of a video, by the number the speakers stage gave the voice ("Speaker 2" is 2). */
+export const SpeakerParams = z.object({ id: z.string().min(1).max(100), speaker: z.coerce.number().int().min(1).max(1000) });
+/** The owner's name for the voice; null takes the name away. */
+export const SpeakerNameBody = z.object({ name: z.string().trim().min(1).max(200).nullable() }).strict();
+export const SpeakerNamed = z.object({
+  video_id: z.string(),
+  speaker: z.number().int(),
+  name: z.string().nullable(),
+  /** How the transcript now labels the voice: the name, else "Speaker N". */
+  label: z.string(),
+  /** The voice's turns, each now findable by the name (typed search `character`). */
+  turns: z.number().int(),
+});

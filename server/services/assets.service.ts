@@ -29,6 +29,8 @@ import { displayName } from '../media/names.ts';
 import type { StageQueue } from '../indexer/queue.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
+import { speakerEntries } from '../indexer/stages/speakers.stage.ts';
+import { speakerName } from '../store/media.repo.ts';
 import type { SearchFilters } from '../contract/search.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { FilterResolver } from '../search/resolve.ts';
@@ -245,6 +247,19 @@ export class AssetsService {
       throw Errors.invalidRequest([{ path: 'turn', message: 'only photos are turned' }], `Only photos can be turned; this asset is a ${a.kind}.`);
     this.store.assets.setOrientationSet(a.id, turn);
     return { video_id: a.id, orientation_set: turn, orientation_detected: a.orientation_detected ?? null };
+  }
+
+  /** The owner's name for a voice of a video (null: none); its turns become findable by the name. 404 for a speaker the video does not have. */
+  nameSpeaker(workspaceId: string, id: string, speaker: number, name: string | null) {
+    const a = this.owned(workspaceId, id, 'name its speakers');
+    const turns = this.store.media.speakerTurnNumbers(a.id);
+    const own = turns.filter((t) => t.speaker === speaker);
+    if (own.length === 0) throw Errors.notFound(`Speaker ${speaker} of this video`);
+    this.store.transaction(() => {
+      this.store.media.nameSpeaker(a.id, speaker, name);
+      this.store.search.replaceForStage(a.id, 'speakers', speakerEntries(turns, this.store.media.speakerNames(a.id)));
+    });
+    return { video_id: a.id, speaker, name, label: name ?? speakerName(speaker), turns: own.length };
   }
 
   /** How many assets per month taken, newest first, under the filters (the timeline's scrubber). */

@@ -181,13 +181,20 @@ export class MediaRepo {
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s, s.text));
   }
 
+  /** The transcript's segments, each with its speaker's label: the owner's name for the voice, else "Speaker N". */
   transcript(assetId: string): Array<{ start_s: number; end_s: number; text: string; speaker: string | null }> {
-    return this.db.prepare('SELECT start_s, end_s, text, speaker FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
-      start_s: number;
-      end_s: number;
-      text: string;
-      speaker: string | null;
-    }>;
+    const names = this.speakerNames(assetId);
+    return (
+      this.db.prepare('SELECT start_s, end_s, text, speaker FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+        start_s: number;
+        end_s: number;
+        text: string;
+        speaker: string | null;
+      }>
+    ).map((row) => {
+      const n = row.speaker ? /^Speaker (\d+)$/.exec(row.speaker)?.[1] : undefined;
+      return n && names.has(Number(n)) ? { ...row, speaker: names.get(Number(n)) ?? row.speaker } : row;
+    });
   }
 
   /** Replaces who spoke when, and names the speaker of each transcript segment (by index; null: none). */
@@ -200,14 +207,34 @@ export class MediaRepo {
     segmentSpeakers.forEach((s, i) => s !== null && name.run(speakerName(s), assetId, i));
   }
 
+  /** Who spoke when, by speaker number. */
+  speakerTurnNumbers(assetId: string): Array<{ speaker: number; start_s: number; end_s: number }> {
+    return this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+      speaker: number;
+      start_s: number;
+      end_s: number;
+    }>;
+  }
+
+  /** Who spoke when, each turn with its speaker's label (the owner's name, else "Speaker N"). */
   speakerTurns(assetId: string): Array<{ speaker: string; start_s: number; end_s: number }> {
-    return (
-      this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
-        speaker: number;
-        start_s: number;
-        end_s: number;
-      }>
-    ).map((t) => ({ ...t, speaker: speakerName(t.speaker) }));
+    const names = this.speakerNames(assetId);
+    return this.speakerTurnNumbers(assetId).map((t) => ({ ...t, speaker: names.get(t.speaker) ?? speakerName(t.speaker) }));
+  }
+
+  /** The owner's names for a video's speakers, by number. */
+  speakerNames(assetId: string): Map<number, string> {
+    const rows = this.db.prepare('SELECT speaker, name FROM speaker_names WHERE asset_id = ?').all(assetId) as Array<{ speaker: number; name: string }>;
+    return new Map(rows.map((r) => [r.speaker, r.name]));
+  }
+
+  /** Names a speaker of a video (null: the name taken away). */
+  nameSpeaker(assetId: string, speaker: number, name: string | null): void {
+    if (name === null) this.db.prepare('DELETE FROM speaker_names WHERE asset_id = ? AND speaker = ?').run(assetId, speaker);
+    else
+      this.db
+        .prepare('INSERT INTO speaker_names (asset_id, speaker, name) VALUES (?, ?, ?) ON CONFLICT (asset_id, speaker) DO UPDATE SET name = excluded.name')
+        .run(assetId, speaker, name);
   }
 
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {

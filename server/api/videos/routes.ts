@@ -2,7 +2,18 @@
 import { presenterFor } from '../present.ts';
 import { sendFile } from '../send-file.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
-import { FrameParams, FrameQuery, PageParams, PageView, RegionsQuery, RegionsView, TranscriptView } from '../../contract/pages.ts';
+import {
+  FrameParams,
+  FrameQuery,
+  PageParams,
+  PageView,
+  RegionsQuery,
+  RegionsView,
+  SpeakerNameBody,
+  SpeakerNamed,
+  SpeakerParams,
+  TranscriptView,
+} from '../../contract/pages.ts';
 import { IdParam } from '../../contract/common.ts';
 import {
   AssetDetail,
@@ -201,6 +212,19 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
       params: IdParam,
       response: TranscriptView,
       handler: ({ auth, params }) => s.reads.transcript(auth.workspaceId, params.id),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/videos/:id/speakers/:speaker',
+      operationId: 'nameSpeaker',
+      summary:
+        'Name a voice of a video (its number in the transcript\'s "Speaker N"; null takes the name away): every turn and segment of it, and typed search `character` finds it',
+      access: 'write',
+      params: SpeakerParams,
+      body: SpeakerNameBody,
+      example: { name: 'Ada Lovelace' },
+      response: SpeakerNamed,
+      handler: ({ auth, params, body }) => s.assets.nameSpeaker(auth.workspaceId, params.id, params.speaker, body.name),
     }),
     defineRawRoute({
       method: 'get',

@@ -27,6 +27,7 @@ import { migration as m0024 } from './0024-collections-and-marks.ts';
 import { migration as m0025 } from './0025-failed-runs.ts';
 import { migration as m0026 } from './0026-orientation-set.ts';
 import { migration as m0027 } from './0027-library-stack-raw.ts';
+import { migration as m0028 } from './0028-speaker-names.ts';
 
 export interface Migration {
   name: string;
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0025,
   m0026,
   m0027,
+  m0028,
 ];

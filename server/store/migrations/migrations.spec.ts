@@ -181,8 +181,22 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(() => db.prepare('UPDATE libraries SET stack_raw = 2').run()).toThrow(/CHECK constraint/);
   });
 
+  it("0028 speakers' names: none for videos indexed before; one name per speaker, gone with the asset", () => {
+    const db = at(number('0028') - 1);
+    seed(db);
+    migrate(db);
+    expect(db.prepare('SELECT count(*) AS n FROM speaker_names').get()).toEqual({ n: 0 });
+    const id = (db.prepare('SELECT id FROM assets LIMIT 1').get() as { id: string }).id;
+    db.prepare("INSERT INTO speaker_names (asset_id, speaker, name) VALUES (?, 2, 'Ada')").run(id);
+    expect(() => db.prepare("INSERT INTO speaker_names (asset_id, speaker, name) VALUES (?, 2, 'Bob')").run(id)).toThrow(/UNIQUE|PRIMARY/);
+    expect(() => db.prepare("INSERT INTO speaker_names (asset_id, speaker, name) VALUES (?, 0, 'Bob')").run(id)).toThrow(/CHECK constraint/);
+    db.pragma('foreign_keys = ON');
+    db.prepare('DELETE FROM assets WHERE id = ?').run(id);
+    expect(db.prepare('SELECT count(*) AS n FROM speaker_names').get()).toEqual({ n: 0 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
