@@ -13,6 +13,7 @@ import { normalizedWords, wordErrorRate } from '../test/helpers/wer.ts';
 import { transcribe } from '../server/ml/whisper.ts';
 import { readPcmWav } from '../server/ml/vad.ts';
 import { RECEIPT, modelsDir } from '../server/ml/models.ts';
+import { shaped, transformersAt } from '../server/ml/transformers.ts';
 import { diarizationErrorRate, type Labelled } from '../test/helpers/der.ts';
 import { FRENCH_PROMPTS, voicePrompts } from '../test/helpers/voices.ts';
 import { speechSegments } from '../server/ml/vad.ts';
@@ -152,6 +153,45 @@ describe('speech heard by a real Whisper', () => {
     expect(c.status).toBe(200);
     const cited = new Set(c.body.data.citations.map((x: { video_id: string }) => x.video_id));
     expect(cited).toEqual(new Set([dashwood, amiable]));
+  });
+
+  it('word-level timestamps from the cross-attention weights the export carries: each reading of the cards placed within 0.5 s', async () => {
+    // The five card readings one after another, 1.5 s apart: each one's voice — its first and last
+    // 10 ms frame within 25 dB of its loudest — is where its first word must start and its last end.
+    const gap = new Float32Array(24000);
+    const parts: Float32Array[] = [gap];
+    const truth: Array<{ start_s: number; end_s: number }> = [];
+    let at = gap.length;
+    for (const n of ['001', '002', '003', '004', '005']) {
+      const audio = await pcm(corpus(`audio/cards/${n}.wav`));
+      const rms = Array.from({ length: Math.floor(audio.length / 160) }, (_, f) =>
+        Math.sqrt(audio.subarray(f * 160, f * 160 + 160).reduce((e, v) => e + v * v, 0) / 160),
+      );
+      const loud = Math.max(...rms) * 10 ** (-25 / 20);
+      const first = rms.findIndex((r) => r >= loud);
+      const last = rms.length - 1 - [...rms].reverse().findIndex((r) => r >= loud);
+      truth.push({ start_s: at / 16000 + first / 100, end_s: at / 16000 + (last + 1) / 100 });
+      parts.push(audio, gap);
+      at += audio.length + gap.length;
+    }
+    const joined = new Float32Array(at);
+    parts.reduce((o, p) => (joined.set(p, o), o + p.length), 0);
+    const t = await transformersAt(modelsDir(data));
+    const asr = shaped<(a: Float32Array, o: object) => Promise<{ chunks: Array<{ text: string; timestamp: [number, number] }> }>>(
+      await t.pipeline('automatic-speech-recognition', 'whisper-base', { dtype: 'q8' }),
+    );
+    const { chunks } = await asr(joined, { return_timestamps: 'word', language: 'en', task: 'transcribe' });
+    expect(chunks.length).toBeGreaterThanOrEqual(12);
+    // Words between two readings' truths belong to the reading they fall in.
+    for (const [i, reading] of truth.entries()) {
+      const words = chunks.filter((w) => w.timestamp[0] >= reading.start_s - 1 && w.timestamp[0] < (truth[i + 1]?.start_s ?? Infinity) - 1);
+      expect(words.length, `reading ${i + 1}`).toBeGreaterThan(0);
+      console.log(
+        `reading ${i + 1}: first word ${words[0].timestamp[0]} s (voice from ${reading.start_s.toFixed(2)}), last word to ${words.at(-1)!.timestamp[1]} s (voice to ${reading.end_s.toFixed(2)})`,
+      );
+      expect(Math.abs(words[0].timestamp[0] - reading.start_s), `reading ${i + 1} starts`).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(words.at(-1)!.timestamp[1] - reading.end_s), `reading ${i + 1} ends`).toBeLessThanOrEqual(0.5);
+    }
   });
 
   it('hears French as French (whisper-base, language auto): June Wallack reading two Asterisk prompts', async () => {
