@@ -2,6 +2,7 @@
 // fetched): the pipeline is loaded once per indexer process and model. With language `auto` the
 // spoken language is found first, as Whisper does it: the decoder's most likely language token
 // after <|startoftranscript|>, over the longest window of speech.
+import { deflateSync } from 'node:zlib';
 import { modelsDir } from './models.ts';
 import { executionProvider } from './providers.ts';
 import { loadOnce, transformersAt, shaped } from './transformers.ts';
@@ -108,7 +109,11 @@ export async function transcribe(
   const segments: TranscriptSegment[] = [];
   for (const [a, b] of windows) {
     // An English-only model is given no language or task (it has neither token).
-    const r = await run(slice([a, b]), { return_timestamps: true, ...(spoken && !englishOnly ? { task: 'transcribe', language: spoken } : {}) });
+    const asked = { return_timestamps: true, ...(spoken && !englishOnly ? { task: 'transcribe', language: spoken } : {}) };
+    let r = await run(slice([a, b]), asked);
+    // Greedy decoding can fall into a loop ("the the the…"): a window whose text compresses too well
+    // is decoded again with repeated three-word runs forbidden and repeats penalised.
+    if (compressionRatio(r.text) > LOOPING) r = await run(slice([a, b]), { ...asked, no_repeat_ngram_size: 3, repetition_penalty: 1.2 });
     const chunks = r.chunks?.length ? r.chunks : [{ timestamp: [0, b - a] as [number, number], text: r.text }];
     for (const c of chunks) {
       const text = c.text.trim();
@@ -116,7 +121,26 @@ export async function transcribe(
       segments.push({ start_s: Math.round((a + c.timestamp[0]) * 100) / 100, end_s: Math.round((a + (c.timestamp[1] ?? b - a)) * 100) / 100, text });
     }
   }
-  return { language: spoken, segments: segments.filter((seg) => heard(seg, speech)) };
+  return { language: spoken, segments: withoutRepeats(segments.filter((seg) => heard(seg, speech))) };
+}
+
+/** Above this, a window's text is taken for a decoding loop (Whisper's own rule: gzip ratio 2.4). */
+export const LOOPING = 2.4;
+
+/** How well a text compresses (bytes over deflated bytes): high for text that repeats itself. */
+export function compressionRatio(text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length ? bytes.length / deflateSync(bytes).length : 0;
+}
+
+/** Segments without the ones that say again, word for word, what the segment before said. */
+export function withoutRepeats(segments: TranscriptSegment[]): TranscriptSegment[] {
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
+  return segments.filter((s, i) => i === 0 || norm(s.text) !== norm(segments[i - 1].text) || norm(s.text).split(' ').length < 3);
 }
 
 /**
