@@ -1,9 +1,11 @@
 // The viewer of a video: it plays from the moment in the address, and a line of its transcript
 // plays from where it was said (a Whisper stand-in that hears "Hello" at the start of each stretch
 // of speech; see test/transcript.test.ts).
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installHelloWhisper, useManifest } from '../test/helpers/tiny-onnx.ts';
+import { helloChain, installHelloWhisper, installTinySpeakerEmbedder, installTinyWhisper, useManifest, writeManifestOf } from '../test/helpers/tiny-onnx.ts';
+import { conversationVideo } from '../test/helpers/ffmpeg.ts';
 import { corpus, startApp, type App } from './harness.ts';
 
 const WHISPER_META = fileURLToPath(new URL('../../shared/models-meta/Xenova/whisper-tiny', import.meta.url));
@@ -35,5 +37,65 @@ describe('the video viewer', () => {
       return v !== null && v.currentTime >= 0.5 && v.currentTime < 2;
     });
     await shot('viewer-video');
+  }, 180_000);
+});
+
+// Two voices (a stand-in speaker model over real voices, and the Hello stand-in of Whisper): the
+// owner names one from the viewer, with the keyboard; the name is on its lines and stays on reload.
+describe('the voices of a video', () => {
+  let app: App;
+  let video = '';
+  beforeAll(async () => {
+    app = await startApp({}, (data) => {
+      const models = path.join(data, 'models');
+      const manifest = path.join(data, 'manifest.json');
+      writeManifestOf(manifest, [
+        {
+          name: 'whisper-tiny',
+          stage: 'transcript',
+          task: 'automatic-speech-recognition',
+          files: installTinyWhisper(models, 'whisper-tiny', WHISPER_META, helloChain(WHISPER_META)),
+        },
+        {
+          name: 'wespeaker-voxceleb-resnet34',
+          stage: 'speakers',
+          task: 'speaker-embedding',
+          files: installTinySpeakerEmbedder(models, 'wespeaker-voxceleb-resnet34'),
+        },
+      ]);
+      video = conversationVideo(path.join(data, 'conversation.mp4'));
+      return useManifest(manifest);
+    });
+  }, 120_000);
+  afterAll(async () => app?.close());
+
+  it('lists the voices, names one with the keyboard, and shows the name on its lines after a reload', async () => {
+    const key = app.t.key('viewer-voices');
+    const d = await app.t.index(key, video, { faces: false, people: false, ocr: false });
+    const { page, shot } = await app.open(key, `#/view/${d.video_id}`);
+    const voices = page.getByRole('list', { name: 'voices' });
+    await voices.waitFor();
+    expect(await voices.locator('li').count()).toBe(2);
+    // Keyboard only: focus "name Speaker 1", Enter, type, Enter.
+    await page.getByRole('button', { name: 'name Speaker 1' }).focus();
+    await page.keyboard.press('Enter');
+    const input = page.getByRole('textbox', { name: 'name of speaker 1' });
+    await input.waitFor();
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Esc leaves without a change.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'name Speaker 1' }).waitFor();
+    expect(page.url()).toContain(`#/view/${d.video_id}`);
+    await page.getByRole('button', { name: 'name Speaker 1' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Ada Lovelace');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'name Ada Lovelace' }).waitFor();
+    await page.locator('ol.transcript li', { hasText: 'Ada Lovelace:' }).first().waitFor();
+    await shot('viewer-voices');
+    await page.reload();
+    await page.getByRole('list', { name: 'voices' }).waitFor();
+    expect(await page.getByRole('list', { name: 'voices' }).textContent()).toContain('Ada Lovelace');
+    expect(await page.locator('ol.transcript li', { hasText: 'Ada Lovelace:' }).count()).toBeGreaterThan(0);
   }, 180_000);
 });

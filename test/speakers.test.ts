@@ -6,12 +6,10 @@
 // transcript.test.ts) gives one transcript segment per stretch of speech.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { installTinySpeakerEmbedder, installTinyWhisper, writeManifestOf, useManifest } from './helpers/tiny-onnx.ts';
-import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { conversationVideo } from './helpers/ffmpeg.ts';
 import { clusterSpeakers, speakerOf, speechWindows, turnsOf } from '../server/ml/diarize.ts';
 
 const WHISPER_META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova/whisper-tiny');
@@ -119,39 +117,7 @@ describe('speakers (speaker-embedding stand-in, real feature extraction)', () =>
       },
     ]);
     restoreManifest = useManifest(path.join(scratch, 'manifest.json'));
-    // 1 s silence, reader A (7.1 s), 2 s, speaker B (2.8 s), 2 s, reader A (5.3 s), 1 s.
-    const parts = [
-      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
-      corpus('audio/timit-sa1/sa1.wav'),
-      corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0890.wav'),
-    ];
-    const inputs = parts.flatMap((p) => ['-i', p]);
-    const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
-    const filter = `[1:a]${mono},adelay=1000[a0];[2:a]${mono},adelay=2000[a1];[3:a]${mono},adelay=2000,apad=pad_len=16000[a2];[a0][a1][a2]concat=n=3:v=0:a=1[a]`;
-    execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=gray:size=320x240:rate=5:duration=22',
-      ...inputs,
-      '-filter_complex',
-      filter,
-      '-map',
-      '0:v',
-      '-map',
-      '[a]',
-      '-shortest',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      video,
-    ]);
+    conversationVideo(video);
     t = await startTestServer({ workers: 1 }, data);
     key = t.key('speakers');
   });

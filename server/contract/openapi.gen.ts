@@ -2690,6 +2690,7 @@ export interface operations {
                             }[];
                             turns: {
                                 speaker: string;
+                                number: number;
                                 start_s: number;
                                 end_s: number;
                             }[];

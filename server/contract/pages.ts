@@ -81,7 +81,8 @@ export const TranscriptView = z.object({
   /** The language transcribed (the stage's `language`, or the one heard with `auto`); null before a transcript. */
   language: z.string().nullable(),
   segments: z.array(z.object({ start_s: z.number(), end_s: z.number(), text: z.string(), speaker: z.string().nullable() })),
-  turns: z.array(z.object({ speaker: z.string(), start_s: z.number(), end_s: z.number() })),
+  /** Who spoke when: each turn's label (the owner's name for the voice, else "Speaker N") and the voice's number N (PUT /videos/{id}/speakers/{N}). */
+  turns: z.array(z.object({ speaker: z.string(), number: z.number().int(), start_s: z.number(), end_s: z.number() })),
 });
 export type TranscriptView = z.infer<typeof TranscriptView>;
 

@@ -217,9 +217,9 @@ export class MediaRepo {
   }
 
   /** Who spoke when, each turn with its speaker's label (the owner's name, else "Speaker N"). */
-  speakerTurns(assetId: string): Array<{ speaker: string; start_s: number; end_s: number }> {
+  speakerTurns(assetId: string): Array<{ speaker: string; number: number; start_s: number; end_s: number }> {
     const names = this.speakerNames(assetId);
-    return this.speakerTurnNumbers(assetId).map((t) => ({ ...t, speaker: names.get(t.speaker) ?? speakerName(t.speaker) }));
+    return this.speakerTurnNumbers(assetId).map((t) => ({ ...t, speaker: names.get(t.speaker) ?? speakerName(t.speaker), number: t.speaker }));
   }
 
   /** The owner's names for a video's speakers, by number. */

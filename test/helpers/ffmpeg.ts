@@ -1,6 +1,7 @@
 // ffmpeg for tests that make their own media: quiet, overwriting, arguments as one string.
 import { execFileSync } from 'node:child_process';
 import { findFfmpeg } from '../../server/media/ffmpeg.ts';
+import { corpus } from './corpus.ts';
 
 /** Runs ffmpeg with `args` (split on spaces; no argument of these holds one) after `-v error -y`. */
 export function ffmpeg(args: string, ...files: string[]): void {
@@ -22,5 +23,38 @@ export function greyVideo(out: string, seconds: number, audio?: { file: string; 
       : ['-i', audio.file, '-filter_complex', `[1:a]adelay=${audio.delayS * 1000},apad[a]`, '-map', '0:v', '-map', '[a]', '-t', String(seconds)];
   const codecs = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', ...(audio ? ['-c:a', 'aac'] : [])];
   execFileSync(findFfmpeg()!.ffmpeg, ['-v', 'error', '-y', ...picture, ...sound, ...codecs, out]);
+  return out;
+}
+
+/**
+ * Two real voices taking turns over a grey picture, 22 s: 1 s of silence, a LibriVox reader (7.1 s),
+ * 2 s, TIMIT's SA1 speaker (2.8 s), 2 s, the reader again (5.3 s), 1 s. Returns `out`.
+ */
+export function conversationVideo(out: string): string {
+  const parts = [
+    corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0870.wav'),
+    corpus('audio/timit-sa1/sa1.wav'),
+    corpus('audio/librivox/sense_and_sensibility_01_austen_64kb-0890.wav'),
+  ];
+  const mono = 'aresample=16000,aformat=sample_fmts=fltp:channel_layouts=mono';
+  const filter = `[1:a]${mono},adelay=1000[a0];[2:a]${mono},adelay=2000[a1];[3:a]${mono},adelay=2000,apad=pad_len=16000[a2];[a0][a1][a2]concat=n=3:v=0:a=1[a]`;
+  const picture = ['-f', 'lavfi', '-i', 'color=c=gray:size=320x240:rate=5:duration=22'];
+  const codecs = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac'];
+  execFileSync(findFfmpeg()!.ffmpeg, [
+    '-v',
+    'error',
+    '-y',
+    ...picture,
+    ...parts.flatMap((p) => ['-i', p]),
+    '-filter_complex',
+    filter,
+    '-map',
+    '0:v',
+    '-map',
+    '[a]',
+    '-shortest',
+    ...codecs,
+    out,
+  ]);
   return out;
 }

@@ -267,18 +267,21 @@ function pin(dir: string, files: string[]): PinnedFile[] {
  * transcript line; it is no measure of transcription.
  */
 export function installHelloWhisper(dataDir: string, meta: string): string {
+  const files = installTinyWhisper(path.join(dataDir, 'models'), 'whisper-tiny', meta, helloChain(meta));
+  const manifest = path.join(dataDir, 'manifest.json');
+  writeManifest(manifest, 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
+  return manifest;
+}
+
+/** The Hello stand-in's chain of next tokens: <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> " Hello" <|1.00|>. */
+export function helloChain(meta: string): Map<number, number> {
   const vocab = JSON.parse(fs.readFileSync(path.join(meta, 'vocab.json'), 'utf8')) as Record<string, number>;
-  // <|startoftranscript|> → <|en|>; <|transcribe|> → <|0.00|> " Hello" <|1.00|>
-  const next = new Map([
+  return new Map([
     [50258, 50259],
     [50359, 50364],
     [50364, vocab['ĠHello']],
     [vocab['ĠHello'], 50364 + 50],
   ]);
-  const files = installTinyWhisper(path.join(dataDir, 'models'), 'whisper-tiny', meta, next);
-  const manifest = path.join(dataDir, 'manifest.json');
-  writeManifest(manifest, 'whisper-tiny', 'transcript', 'automatic-speech-recognition', files);
-  return manifest;
 }
 
 /**

@@ -43,3 +43,6 @@ export const getRegionsAt = (id: string, timestamp: number) =>
   data(api().GET('/api/v1/videos/{id}/regions', { params: { path: { id }, query: { timestamp } } }));
 export const getRegions = (id: string) => data(api().GET('/api/v1/videos/{id}/regions', path(id)));
 export const getTranscript = (id: string) => data(api().GET('/api/v1/videos/{id}/transcript', path(id)));
+/** The owner's name for voice `speaker` of a video (null: none). */
+export const nameSpeaker = (id: string, speaker: number, name: string | null) =>
+  data(api().PUT('/api/v1/videos/{id}/speakers/{speaker}', { params: { path: { id, speaker } }, body: { name } }));

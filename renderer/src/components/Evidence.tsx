@@ -335,6 +335,80 @@ export function PlayingAt({ id, duration }: { id: string; duration: number }) {
   );
 }
 
+/** The voices of a video, how long each speaks, and the owner's names for them (Enter saves, Esc leaves; empty takes the name away). */
+export function Voices({ transcript, onName }: { transcript: TranscriptView; onName?: (speaker: number, name: string | null) => Promise<void> }) {
+  const [editing, setEditing] = useState<number | null>(null);
+  const [draft, setDraft] = useState('');
+  const voices = new Map<number, { label: string; seconds: number; first: number }>();
+  for (const t of transcript.turns) {
+    const v = voices.get(t.number) ?? { label: t.speaker, seconds: 0, first: t.start_s };
+    v.seconds += t.end_s - t.start_s;
+    voices.set(t.number, v);
+  }
+  if (voices.size === 0) return null;
+  const save = async (n: number) => {
+    const name = draft.trim();
+    setEditing(null);
+    await onName?.(n, name || null);
+  };
+  return (
+    <ul className="plain voices" aria-label="voices">
+      {[...voices].map(([n, v]) => (
+        <li key={n}>
+          {editing === n ? (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void save(n);
+              }}
+            >
+              <input
+                autoFocus
+                aria-label={`name of speaker ${n}`}
+                placeholder={`Speaker ${n}`}
+                value={draft}
+                maxLength={200}
+                onChange={(e) => setDraft(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') {
+                    e.stopPropagation();
+                    setEditing(null);
+                  }
+                }}
+              />{' '}
+              <button type="submit">Save</button>
+            </form>
+          ) : (
+            <>
+              <button className="link" onClick={() => seekTo(v.first)} title={`play from ${clockOf(v.first)}`}>
+                {v.label}
+              </button>{' '}
+              <span className="muted" title="how long this voice speaks">
+                {v.seconds >= 60 ? clockOf(Math.round(v.seconds)) : `${Math.max(1, Math.round(v.seconds))} s`}
+              </span>
+              {onName ? (
+                <>
+                  {' '}
+                  <button
+                    className="link"
+                    aria-label={`name ${v.label}`}
+                    onClick={() => {
+                      setDraft(v.label === `Speaker ${n}` ? '' : v.label);
+                      setEditing(n);
+                    }}
+                  >
+                    {v.label === `Speaker ${n}` ? 'Name' : 'Rename'}
+                  </button>
+                </>
+              ) : null}
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A video's transcript following playback, searchable, any line a click away. */
 export function Transcript({ id, transcript, words }: { id: string; transcript: TranscriptView; words: readonly string[] }) {
   const [filter, setFilter] = useState('');

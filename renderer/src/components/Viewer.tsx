@@ -16,6 +16,7 @@ import { BoxedPicture, type Overlay } from './Boxes.tsx';
 import { AssetInfo } from './Info.tsx';
 import { NameField } from './people/NameField.tsx';
 import type { PageView, RegionsView } from '../api/videos.ts';
+import { getTranscript, nameSpeaker } from '../api/videos.ts';
 import { ZoomPane } from './Zoom.tsx';
 import { stepHash, stepIndex, useBrowse, type Step } from '../stores/browse.ts';
 import { useLibrary } from '../stores/library.ts';
@@ -25,7 +26,7 @@ import { hitHash } from './SearchView.tsx';
 import { markAssets, turnPhoto } from '../api/collections.ts';
 import { attempt } from '../stores/toasts.ts';
 import { typing } from '../keys.ts';
-import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
+import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, Voices, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
 import type { SearchMoment } from '../api/search.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
@@ -208,6 +209,13 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     const item = useLibrary.getState().items.get(asset.video_id);
     if (item) useLibrary.getState().putItems([{ ...item, ...m }]);
     if (!(await attempt('Saving', () => markAssets([asset.video_id], m)))) useViewer.getState().patch(before);
+  };
+  /** The owner names a voice of the video: the transcript is read again with the name on every line of it. */
+  const nameVoice = async (id: string, n: number, name: string | null) => {
+    if (await attempt('Naming', () => nameSpeaker(id, n, name))) {
+      const again = await attempt('Loading the transcript', () => getTranscript(id));
+      if (again) useViewer.getState().setTranscript(again);
+    }
   };
   /** The owner turns a photo a quarter (clockwise, or back with `by` −90): kept in the index, not the file. */
   const rotate = async (by: 90 | -90) => {
@@ -451,6 +459,12 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             ) : null}
             {asset.kind === 'video' ? (
               <>
+                {transcript && transcript.turns.length ? (
+                  <>
+                    <h3>Voices</h3>
+                    <Voices transcript={transcript} onName={asset.owned ? (n, name) => nameVoice(asset.video_id, n, name) : undefined} />
+                  </>
+                ) : null}
                 <h3>Transcript{transcript?.language ? ` (${transcript.language})` : ''}</h3>
                 {transcript && transcript.segments.length ? (
                   <Transcript id={asset.video_id} transcript={transcript} words={words} />

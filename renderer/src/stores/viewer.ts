@@ -31,6 +31,8 @@ interface ViewerState {
   prefetch(id: string): void;
   /** The asset's own favourite and rating changed (the viewer's keys). */
   patch(change: Partial<Pick<AssetDetail, 'favorite' | 'rating' | 'orientation_set'>>): void;
+  /** The transcript shown, replaced (after the owner named a voice). */
+  setTranscript(transcript: TranscriptView): void;
 }
 
 /** Details and first moments of assets opened or preloaded lately (a few, for ←/→). */
@@ -89,6 +91,9 @@ export const useViewer = create<ViewerState>((set, get) => ({
         if (src) new Image().src = src;
       })
       .catch(() => undefined);
+  },
+  setTranscript(transcript) {
+    if (get().transcript?.video_id === transcript.video_id) set({ transcript });
   },
   patch(change) {
     const asset = get().asset;
