@@ -8,11 +8,18 @@
 // process: the baseline the pool is compared against. Three rounds (--rounds), each on new data
 // folders with the pool and the baseline interleaved and both warmed the same way (a document and
 // two photos per process first, not timed); every figure is the median of the rounds, with its range.
-// Usage: npm run bench -- index [-- --rounds 3 --photos 200]
+// With --speech, each round also indexes two videos with speech (the corpus's movie-hello.mp4 and a
+// 22 s conversation of two corpus voices) on a data folder where the real whisper-base and GE2E
+// speaker encoder are installed (fetched and converted by scripts/real-models.ts): video × real time
+// with the transcript and speakers stages on.
+// Usage: npm run bench -- index [-- --rounds 3 --photos 200 --speech 1]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { fetchResemblyzer, fetchWhisper } from '../scripts/real-models.ts';
+import { conversationVideo } from '../test/helpers/ffmpeg.ts';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
@@ -21,6 +28,7 @@ import { allCompleted, childrenOf, serve, treePss, treeRss, uploadAll, type Serv
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
+const SPEECH = arg('speech', 0) > 0;
 /** How many of the photos the one-process baseline indexes (the pool indexes the same first). */
 const BASELINE_PHOTOS = 40;
 
@@ -32,11 +40,17 @@ function cpuTimes(): { busy: number; total: number } {
 }
 
 /** A new data folder and the service on it, as a user runs it (compiled, its own process). */
-async function open(workers?: number) {
+async function open(workers?: number, models: Array<[string, string]> = []) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-index-'));
   const store = openStore(dataDir);
   const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
   store.close();
+  const env = { ...process.env, MEDIA_INDEX_MODELS: '', MEDIA_INDEX_MODEL_MANIFEST: '' };
+  for (const [name, from] of models)
+    execFileSync(process.execPath, [path.join(HERE, '../bin/media-index.js'), 'models', 'import', name, '--from', from, '--data', dataDir], {
+      env,
+      stdio: 'ignore',
+    });
   const server = await serve(dataDir, workers ? { workers } : {});
   return { dataDir, server, key };
 }
@@ -105,7 +119,16 @@ const baselinePhotos = photos.filter((_, i) => i % Math.max(1, Math.floor(photos
 const WARM_UP = [c('docs/a-text.pdf'), c('docs/a-text.pdf')];
 const WARM_UP_PHOTOS = [c('faces/portraits/grace_hopper_512x512.jpg'), c('scenes/skimage/camera.png')];
 let workers = 0;
-const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; peak: number; peakPss: number }> = [];
+const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; speech: Run | null; peak: number; peakPss: number }> = [];
+const speechModels: Array<[string, string]> = SPEECH
+  ? [
+      ['whisper-base', await fetchWhisper('whisper-base')],
+      ['ge2e-resemblyzer', await fetchResemblyzer()],
+    ]
+  : [];
+const speechVideos = SPEECH
+  ? [c('video/forensics/movie-hello.mp4'), conversationVideo(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-speech-')), 'conversation.mp4'))]
+  : [];
 for (let i = 0; i < ROUNDS; i++) {
   peak = 0;
   peakPss = 0;
@@ -140,13 +163,21 @@ for (let i = 0; i < ROUNDS; i++) {
   await run(one, 'warm-up', [...WARM_UP.slice(0, 1), ...WARM_UP_PHOTOS]);
   const oneWorker = await run(one, `photos (${baselinePhotos.length} of them, one indexer process: baseline)`, baselinePhotos);
   await close(one);
-  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, peak: roundPeak, peakPss: roundPeakPss });
+  let speech: Run | null = null;
+  if (SPEECH) {
+    const withSpeech = (current = await open(undefined, speechModels));
+    await run(withSpeech, 'warm-up', WARM_UP.slice(0, 1));
+    speech = await run(withSpeech, 'videos with speech (movie-hello.mp4, a 22 s conversation; whisper-base and GE2E on)', speechVideos);
+    await close(withSpeech);
+  }
+  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, speech, peak: roundPeak, peakPss: roundPeakPss });
   console.log(
     `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB RSS, ${Math.round(roundPeakPss / 2 ** 20)} MiB PSS`,
   );
 }
 clearInterval(sampler);
 fs.rmSync(stillsDir, { recursive: true, force: true });
+if (speechVideos[1]) fs.rmSync(path.dirname(speechVideos[1]), { recursive: true, force: true });
 
 const stat = (f: (x: (typeof rounds)[number]) => number, d = 2) => spread(rounds.map(f), d);
 const fig = {
@@ -154,6 +185,7 @@ const fig = {
   scanned_pages_per_s: stat((x) => (x.scan.items * 2) / x.scan.seconds),
   photos_per_s: stat((x) => x.pics.items / x.pics.seconds),
   video_x_realtime: stat((x) => x.vids.video_s / x.vids.seconds),
+  ...(SPEECH ? { video_x_realtime_with_speech: stat((x) => x.speech!.video_s / x.speech!.seconds) } : {}),
   peak_rss_mib: stat((x) => x.peak / 2 ** 20, 0),
   peak_pss_mib: stat((x) => x.peakPss / 2 ** 20, 0),
   photos_per_s_one_process: stat((x) => x.oneWorker.items / x.oneWorker.seconds),
@@ -172,7 +204,7 @@ const summary = {
 fs.writeFileSync(path.join(HERE, 'results/index.json'), `${JSON.stringify(summary, null, 2)}\n`);
 // The round whose photos/s is the median, for the table of where the time goes.
 const mid = [...rounds].sort((a, b) => a.pics.seconds - b.pics.seconds)[Math.floor(rounds.length / 2)];
-const rows = [mid.pdf, mid.scan, mid.pics, mid.vids, mid.picsPart, mid.oneWorker].map(
+const rows = [mid.pdf, mid.scan, mid.pics, mid.vids, ...(mid.speech ? [mid.speech] : []), mid.picsPart, mid.oneWorker].map(
   (x) =>
     `| ${x.label} | ${x.items} | ${x.seconds} s | ${Math.round(x.cpu_busy * 100)}% | ${Object.entries(x.stage_ms)
       .sort((a, b) => b[1] - a[1])
@@ -180,11 +212,11 @@ const rows = [mid.pdf, mid.scan, mid.pics, mid.vids, mid.picsPart, mid.oneWorker
       .map(([st, ms]) => `${st} ${Math.round(ms / x.items)} ms`)
       .join(', ')} |`,
 );
-const line = (k: keyof typeof fig, unit: string) => `${fig[k].median}${unit} (${fig[k].range})`;
+const line = (k: keyof typeof fig, unit: string) => `${fig[k]!.median}${unit} (${fig[k]!.range})`;
 fs.writeFileSync(
   path.join(HERE, 'results/index.md'),
   [
-    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}), medians of ${ROUNDS} rounds (range): text PDF ${line('text_pdf_pages_per_s', ' pages/s')}, scanned ${line('scanned_pages_per_s', ' pages/s')}, photos ${line('photos_per_s', '/s')}, video ${line('video_x_realtime', 'x real time')}, peak memory ${line('peak_rss_mib', ' MiB')} RSS summed, ${line('peak_pss_mib', ' MiB')} PSS summed; ${workers} indexer processes index photos ${line('pool_speedup_photos', 'x')} as fast as one. Photos: ${photosAbout}.`,
+    `Indexing (${summary.machine}, ${summary.date.slice(0, 10)}), medians of ${ROUNDS} rounds (range): text PDF ${line('text_pdf_pages_per_s', ' pages/s')}, scanned ${line('scanned_pages_per_s', ' pages/s')}, photos ${line('photos_per_s', '/s')}, video ${line('video_x_realtime', 'x real time')}${SPEECH ? `, video with speech stages ${line('video_x_realtime_with_speech', 'x real time')}` : ''}, peak memory ${line('peak_rss_mib', ' MiB')} RSS summed, ${line('peak_pss_mib', ' MiB')} PSS summed; ${workers} indexer processes index photos ${line('pool_speedup_photos', 'x')} as fast as one. Photos: ${photosAbout}.`,
     '',
     'The median round (stage times are summed over both processes, per item):',
     '',

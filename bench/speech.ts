@@ -9,7 +9,10 @@
 //   the four Asterisk voices, every pair A B A B A B twice over (the set the grouping settings were
 //   chosen on): diarization error rate (10 ms frames, 0.25 s collar) and how often two speakers are
 //   found, for the settings in use and around them; then on the corpus's two voices (held out).
-// Usage: npm run bench -- speech [-- --rounds 3]
+// - With --long S: one recording of S seconds (Allison Smith's English prompts one after another,
+//   0.5 s apart) through the VAD and whisper-base in one run, as the transcript stage does it:
+//   × real time, windows, segments, and the process's peak resident memory.
+// Usage: npm run bench -- speech [-- --rounds 3] [-- --long 600]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +33,7 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CORPUS = path.resolve(HERE, '../../shared/corpus');
 const CLI = path.resolve(HERE, '../bin/media-index.js');
 const ROUNDS = arg('rounds', 3);
+const LONG = arg('long', 0);
 const GE2E = 'ge2e-resemblyzer';
 
 const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-speech-'));
@@ -85,6 +89,30 @@ try {
   }
   results['whisper-base WER, French prompts (2), language auto'] = wordErrorRate(frenchPairs).toFixed(3);
   results['whisper-base language heard for the French prompts'] = frenchLanguage.trim();
+
+  if (LONG > 0) {
+    const prompts = await voicePrompts('en');
+    const files = fs
+      .readdirSync(prompts)
+      .filter((f) => f.endsWith('.wav') && !f.startsWith('tt-'))
+      .sort();
+    const pieces: Float32Array[] = [];
+    let total = 0;
+    for (let i = 0; total < LONG * 16000; i++) {
+      const a = await readPcmWav(path.join(prompts, files[i % files.length]));
+      pieces.push(a, new Float32Array(8000));
+      total += a.length + 8000;
+    }
+    const long = new Float32Array(total);
+    pieces.reduce((o, p) => (long.set(p, o), o + p.length), 0);
+    const t0 = performance.now();
+    const speech = await speechSegments(long);
+    const t = await transcribe(data, 'whisper-base', long, speech, 'en');
+    const s = (performance.now() - t0) / 1000;
+    const { speechWindows: windowsOf } = await import('../server/ml/whisper.ts');
+    results[`whisper-base, one recording of ${(total / 16000).toFixed(0)} s (VAD and transcript in one run)`] =
+      `${(total / 16000 / s).toFixed(2)}× real time, ${windowsOf(speech).length} windows, ${t.segments.length} segments, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
+  }
 
   // Speakers.
   const dir = path.join(modelsDir(data), GE2E);

