@@ -92,7 +92,7 @@ export function Settings() {
                         {m.pinned ? null : <div className="hint">each file checked against the checksum the hub publishes</div>}
                       </>
                     ) : (
-                      <span>no files listed in this build</span>
+                      <span>not on a model hub: import it from a folder</span>
                     )}
                     {m.pull?.state === 'failed' ? <div className="error">{m.pull.error}</div> : null}
                   </>
