@@ -84,7 +84,8 @@ describe('the voices of a video', () => {
     expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
     // Esc leaves without a change.
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'name Speaker 1' }).waitFor();
+    // The keyboard is back on the voice's Name button.
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'name Speaker 1');
     expect(page.url()).toContain(`#/view/${d.video_id}`);
     await page.getByRole('button', { name: 'name Speaker 1' }).focus();
     await page.keyboard.press('Enter');

@@ -339,6 +339,12 @@ export function PlayingAt({ id, duration }: { id: string; duration: number }) {
 export function Voices({ transcript, onName }: { transcript: TranscriptView; onName?: (speaker: number, name: string | null) => Promise<void> }) {
   const [editing, setEditing] = useState<number | null>(null);
   const [draft, setDraft] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+  // Leaving the name field (saved or not) puts the keyboard back on that voice's Name button.
+  const stop = (n: number) => {
+    setEditing(null);
+    requestAnimationFrame(() => list.current?.querySelector<HTMLButtonElement>(`button[data-voice="${n}"]`)?.focus());
+  };
   const voices = new Map<number, { label: string; seconds: number; first: number }>();
   for (const t of transcript.turns) {
     const v = voices.get(t.number) ?? { label: t.speaker, seconds: 0, first: t.start_s };
@@ -348,11 +354,11 @@ export function Voices({ transcript, onName }: { transcript: TranscriptView; onN
   if (voices.size === 0) return null;
   const save = async (n: number) => {
     const name = draft.trim();
-    setEditing(null);
+    stop(n);
     await onName?.(n, name || null);
   };
   return (
-    <ul className="plain voices" aria-label="voices">
+    <ul className="plain voices" aria-label="voices" ref={list}>
       {[...voices].map(([n, v]) => (
         <li key={n}>
           {editing === n ? (
@@ -372,7 +378,7 @@ export function Voices({ transcript, onName }: { transcript: TranscriptView; onN
                 onKeyDown={(e) => {
                   if (e.key === 'Escape') {
                     e.stopPropagation();
-                    setEditing(null);
+                    stop(n);
                   }
                 }}
               />{' '}
@@ -391,6 +397,7 @@ export function Voices({ transcript, onName }: { transcript: TranscriptView; onN
                   {' '}
                   <button
                     className="link"
+                    data-voice={n}
                     aria-label={`name ${v.label}`}
                     onClick={() => {
                       setDraft(v.label === `Speaker ${n}` ? '' : v.label);
