@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fetchResemblyzer, fetchWhisper } from '../scripts/real-models.ts';
 import { modelsDir } from '../server/ml/models.ts';
-import { transcribe } from '../server/ml/whisper.ts';
+import { speechWindows as speechWindowsOf, transcribe } from '../server/ml/whisper.ts';
 import { readPcmWav, speechSegments } from '../server/ml/vad.ts';
 import { ge2eConfig, ge2eEmbeddings } from '../server/ml/ge2e.ts';
 import { absorbMinor, clusterSpeakers, groupingOf, speechWindows, turnsOf } from '../server/ml/diarize.ts';
@@ -109,9 +109,8 @@ try {
     const speech = await speechSegments(long);
     const t = await transcribe(data, 'whisper-base', long, speech, 'en');
     const s = (performance.now() - t0) / 1000;
-    const { speechWindows: windowsOf } = await import('../server/ml/whisper.ts');
     results[`whisper-base, one recording of ${(total / 16000).toFixed(0)} s (VAD and transcript in one run)`] =
-      `${(total / 16000 / s).toFixed(2)}× real time, ${windowsOf(speech).length} windows, ${t.segments.length} segments, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
+      `${(total / 16000 / s).toFixed(2)}× real time, ${speechWindowsOf(speech).length} windows, ${t.segments.length} segments, peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`;
   }
 
   // Speakers.
