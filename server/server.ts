@@ -7,6 +7,7 @@ import { openStore, type Store } from './store/index.ts';
 import { lockDataFolder } from './store/lock.ts';
 import { writeServiceFile } from './store/service-file.ts';
 import { IndexerHost } from './indexer/host.ts';
+import { isPhaseOne } from './indexer/registry.ts';
 import { forkLauncher } from './indexer/launcher.ts';
 import type { WorkerLauncher } from './indexer/protocol.ts';
 import { Purger } from './services/purge.service.ts';
@@ -41,7 +42,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
   host.on('run-finished', (e) => {
     purger.kick();
     if (e.code === 'no_space') space.arm();
-    if (e.assetCompleted) libraries.assetCompleted();
+    if (e.assetCompleted || isPhaseOne(e.stage)) libraries.assetProgressed();
     if (e.stage === 'people' && e.state === 'ok') people.peopleIndexed(e.assetId);
   });
   if (!space.check() && store.runs.failedWith('no_space').length > 0) space.arm();

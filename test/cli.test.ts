@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { tempDir } from './helpers/server.ts';
@@ -161,6 +162,11 @@ describe('media-index CLI', () => {
     expect(events).toContainEqual({ event: 'stage', file: pdf, video_id: added.video_id, stage: 'extract', state: 'ok', code: null });
     const missing = events.filter((e) => e.event === 'stage' && e.code === 'model_not_installed').length;
     expect(missing).toBeGreaterThan(0);
+    // Searchable (phase 1: text and metadata read), then completed.
+    const at = (event: string) => events.findIndex((e) => e.event === event);
+    expect(events[at('searchable')]).toEqual({ event: 'searchable', file: pdf, video_id: added.video_id });
+    expect(events[at('all_searchable')]).toEqual({ event: 'all_searchable', files: 1, seconds: expect.any(Number) });
+    expect(at('searchable')).toBeLessThan(at('all_searchable'));
     expect(events.at(-2)).toEqual({ event: 'completed', file: pdf, video_id: added.video_id });
     expect(events.at(-1)).toEqual({
       event: 'summary',
@@ -168,6 +174,9 @@ describe('media-index CLI', () => {
       files: 2,
       indexed: 1,
       queued: 0,
+      searchable: 1,
+      searchable_s: expect.any(Number),
+      enriching_left: 0,
       refused: 1,
       failed_stage_runs: 0,
       skipped_model_not_installed: missing,
@@ -181,6 +190,60 @@ describe('media-index CLI', () => {
     expect(failed.code).toBe(2);
     expect(failed.stdout).toMatch(/^failed: [1-9]\d* stage run\(s\) \(why: GET \/videos\/\{id\}, its index report\)$/m);
   }, 120_000);
+
+  it('index keeps both indexer processes busy, makes every file searchable before enriching any, and can stop there', () => {
+    const dir = data();
+    const folder = tempDir('mi-cli-phases-');
+    dirs.push(folder);
+    // Four distinct copies of a book (a byte after its end) and a photo with faces to look at.
+    for (let i = 1; i <= 4; i++) {
+      fs.writeFileSync(path.join(folder, `book-${i}.pdf`), Buffer.concat([fs.readFileSync(corpus('docs/carroll-wonderland.pdf')), Buffer.from(`\n% ${i}\n`)]));
+    }
+    fs.copyFileSync(corpus('faces/face-api-samples/sample1.jpg'), path.join(folder, 'group.jpg'));
+    const r = cli(['index', '--data', dir, folder, '--json', '--workers', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.event === 'searchable')).toHaveLength(5);
+    const all = events.findIndex((e) => e.event === 'all_searchable');
+    const firstCompleted = events.findIndex((e) => e.event === 'completed');
+    expect(all).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ event: 'summary', indexed: 5, searchable: 5, enriching_left: 0 });
+
+    // What the runs recorded: phase 1 (extract, metadata) of every file started before any other
+    // stage was handed to a process; runs of two files overlapped in time (two processes at work).
+    const db = new Database(path.join(dir, 'media-index.sqlite'), { readonly: true });
+    const runs = db.prepare('SELECT asset_id, stage, started_at, finished_at FROM stage_runs WHERE attempts > 0').all() as Array<{
+      asset_id: string;
+      stage: string;
+      started_at: number;
+      finished_at: number;
+    }>;
+    db.close();
+    const phaseOne = runs.filter((x) => x.stage === 'extract' || x.stage === 'metadata');
+    const phaseTwo = runs.filter((x) => x.stage !== 'extract' && x.stage !== 'metadata');
+    expect(phaseOne).toHaveLength(10);
+    expect(phaseTwo.length).toBeGreaterThan(0); // the photo's faces and objects
+    expect(Math.max(...phaseOne.map((x) => x.started_at))).toBeLessThanOrEqual(Math.min(...phaseTwo.map((x) => x.started_at)));
+    const overlap = runs.some((a) => runs.some((b) => a.asset_id !== b.asset_id && a.started_at < b.finished_at && b.started_at < a.finished_at));
+    expect(overlap).toBe(true);
+    expect(firstCompleted).toBeGreaterThan(-1);
+
+    // --wait searchable returns once every file is searchable, the rest left queued for the next start.
+    const dir2 = data();
+    const quick = cli(['index', '--data', dir2, folder, '--wait', 'searchable', '--workers', '2']);
+    expect(quick.code, quick.stderr).toBe(0);
+    expect(quick.stdout).toMatch(/^searchable: 5 file\(s\) in [\d.]+ s$/m);
+    const found = cli(['search', '--data', dir2, 'the rabbit-hole went straight on like a tunnel']);
+    expect(found.stdout).toMatch(/book-\d\.pdf/);
+    const left = new Database(path.join(dir2, 'media-index.sqlite'), { readonly: true });
+    const waiting = left.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE state = 'pending'").get() as { n: number };
+    left.close();
+    expect(waiting.n).toBeGreaterThan(0);
+    expect(quick.stdout).toMatch(/file\(s\) searchable and still to enrich/);
+  }, 180_000);
 
   it('libraries add, list, scan and remove: on their own, and through a running service', async () => {
     const dir = data();

@@ -21,12 +21,15 @@ export interface IndexRun {
   readOnly?: boolean;
   /** One JSON object per line (events, then a summary) instead of a progress bar. */
   json?: boolean;
+  /** `all` (default): every stage; `searchable`: return once every file is searchable, the rest left queued. */
+  wait?: 'all' | 'searchable';
 }
 
 /**
  * Indexes files and folders in place into a workspace (created when new), with a progress bar or
- * JSON lines. Exit code 2 when a file was refused or a stage run really failed; a stage whose
- * optional model is not installed is counted apart (skipped), not as a failure.
+ * JSON lines: "searchable" once every file's text and metadata are read (phase 1), then the rest
+ * (phase 2) unless `--wait searchable`. Exit code 2 when a file was refused or a stage run really
+ * failed; a stage whose optional model is not installed is counted apart (skipped), not as a failure.
  */
 export async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
   const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
@@ -48,17 +51,36 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   const ensured = core.services.workspaces.ensure(opts.workspace, { readOnly: opts.readOnly });
   const ws = ensured.row;
   if (ensured.created && !opts.json) process.stdout.write(`created workspace ${ws.name}\n`);
-  const bar = opts.json
-    ? null
-    : new cliProgress.SingleBar(
-        { format: '{bar} {value}/{total} indexed | {stage}', hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 },
-        cliProgress.Presets.shades_classic,
-      );
+  // Two bars: files made searchable (phase 1: their text and metadata), then files enriched (phase 2).
+  const newBar = (format: string) =>
+    opts.json ? null : new cliProgress.SingleBar({ format, hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 }, cliProgress.Presets.shades_classic);
+  let bar = newBar('{bar} {value}/{total} searchable | {stage}');
   const pending = new Map<string, string>(); // asset id → file
+  const reading = new Set<string>(); // asset ids whose phase 1 has not ended
   const tally = { refused: 0, failed: 0, modelMissing: 0 };
+  const started = performance.now();
   let added = false;
+  let searchableAt: number | null = null;
   let finish = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
+  let allSearchable = () => {};
+  const searchable = new Promise<void>((resolve) => (allSearchable = resolve));
+  const phaseOneEnded = () => {
+    if (searchableAt !== null || reading.size > 0 || !added) return;
+    searchableAt = performance.now();
+    const seconds = Math.round(searchableAt - started) / 1000;
+    const accepted = files.length - tally.refused;
+    if (opts.json) jsonLine({ event: 'all_searchable', files: accepted, seconds });
+    else if (accepted > 0) {
+      bar?.stop();
+      process.stdout.write(`searchable: ${accepted} file(s) in ${seconds} s\n`);
+      if (opts.wait !== 'searchable' && pending.size > 0) {
+        bar = newBar('{bar} {value}/{total} enriched | {stage}');
+        bar?.start(accepted, accepted - pending.size, { stage: 'pictures, faces, text in pictures…' });
+      }
+    }
+    allSearchable();
+  };
   core.host.on('run-finished', (e: RunFinishedEvent) => {
     const file = pending.get(e.assetId);
     if (file === undefined) return;
@@ -66,10 +88,15 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     else if (e.state === 'failed') tally.failed++;
     if (opts.json) jsonLine({ event: 'stage', file, video_id: e.assetId, stage: e.stage, state: e.state, code: e.code ?? null });
     bar?.update({ stage: `${e.stage} ${e.state}` });
+    if ((e.searchable || e.assetCompleted) && reading.delete(e.assetId)) {
+      if (opts.json) jsonLine({ event: 'searchable', file, video_id: e.assetId });
+      bar?.increment();
+      phaseOneEnded();
+    }
     if (e.assetCompleted) {
       pending.delete(e.assetId);
       if (opts.json) jsonLine({ event: 'completed', file, video_id: e.assetId });
-      bar?.increment();
+      if (searchableAt !== null) bar?.increment();
       if (pending.size === 0 && added) finish();
     }
   });
@@ -78,6 +105,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     try {
       const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
       pending.set(ack.video_id, file);
+      reading.add(ack.video_id);
       if (opts.json) jsonLine({ event: 'added', file, video_id: ack.video_id });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -90,12 +118,15 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   added = true;
   const paused = config.workers === 0;
   if (!paused) {
-    if (pending.size > 0) await done;
+    phaseOneEnded();
+    if (opts.wait === 'searchable') await searchable;
+    else if (pending.size > 0) await done;
     else finish();
   }
   bar?.stop();
   const accepted = files.length - tally.refused;
-  const indexed = paused ? 0 : accepted;
+  const indexed = paused ? 0 : accepted - pending.size;
+  const enrichingLeft = paused ? 0 : pending.size;
   const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
   if (opts.json) {
     jsonLine({
@@ -104,6 +135,9 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       files: files.length,
       indexed,
       queued: paused ? accepted : 0,
+      searchable: paused ? 0 : accepted - reading.size,
+      searchable_s: searchableAt === null ? null : Math.round(searchableAt - started) / 1000,
+      enriching_left: enrichingLeft,
       refused: tally.refused,
       failed_stage_runs: tally.failed,
       skipped_model_not_installed: tally.modelMissing,
@@ -113,6 +147,9 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     process.stdout.write(`${accepted} file(s) queued; indexing is paused (--workers 0)\n`);
   } else {
     process.stdout.write(`${indexed} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
+    if (enrichingLeft > 0) {
+      process.stdout.write(`${enrichingLeft} file(s) searchable and still to enrich: the rest runs when \`media-index serve\` or the next \`index\` starts\n`);
+    }
     if (tally.failed > 0) process.stdout.write(`failed: ${tally.failed} stage run(s) (why: GET /videos/{id}, its index report)\n`);
     if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
   }
@@ -142,6 +179,14 @@ export function registerVideos(program: Command): void {
     .addOption(new Option('--pipeline <name>', 'pipeline').choices([...PIPELINES]).default('arrow'))
     .option('--options <json>', 'index options for these files (SPEC 2.7)')
     .option('--workers <n>', 'indexer processes', (v) => Number(v))
-    .option('--json', 'one JSON object per line: added, refused, stage, completed events, then a summary')
+    .addOption(
+      new Option(
+        '--wait <what>',
+        'all: wait for every stage; searchable: return once every file is searchable by its text and metadata (the rest resumes at the next serve or index)',
+      )
+        .choices(['all', 'searchable'])
+        .default('all'),
+    )
+    .option('--json', 'one JSON object per line: added, refused, stage, searchable, all_searchable, completed events, then a summary')
     .action((paths: string[], opts: IndexRun) => indexPaths(paths, opts));
 }

@@ -80,6 +80,16 @@ export const LEGACY_PIPELINES = ['lite', 'pro', 'max', 'gen1_lite', 'gen1_pro', 
 export const PIPELINES = [CURRENT_PIPELINE, ...LEGACY_PIPELINES] as const;
 
 export const ASSET_STATUSES = ['processing', 'completed'] as const;
+/**
+ * Not in the spec: which phase of indexing an asset is in (docs/stages.md, "Two phases"): `reading`
+ * (its text and metadata are being read: phase 1), `enriching` (searchable by its text and metadata;
+ * pictures, OCR, faces, objects, speech or embeddings still under way: phase 2), `done` (no run
+ * left; status `completed`).
+ */
+export const INDEX_PHASES = ['reading', 'enriching', 'done'] as const;
+export type IndexPhase = (typeof INDEX_PHASES)[number];
+/** The stages of phase 1: a file's own text and metadata (and a document's first page drawn). */
+export const PHASE_ONE_STAGES = ['extract', 'metadata'] as const;
 
 export const UploadFields = z
   .object({
@@ -196,6 +206,8 @@ export const AssetListItem = z.object({
   rating: z.number().int().min(-1).max(5).nullable(),
   /** Not in the spec: the stages that failed for this asset (the detail's report says why; not those waiting for an optional model); [] when none. */
   failed_stages: z.array(z.string()),
+  /** Not in the spec: the phase of indexing it is in (`reading`, `enriching`: searchable, `done`). */
+  index_phase: z.enum(INDEX_PHASES),
 });
 export type AssetListItem = z.infer<typeof AssetListItem>;
 

@@ -27,6 +27,11 @@ export const Library = z.object({
   assets: z.number().int(),
   /** Files waiting to settle plus assets still being indexed. */
   pending: z.number().int(),
+  /**
+   * Not in the spec: files waiting to settle plus assets whose text and metadata are not read yet;
+   * 0 when every file of the library is searchable (phase 1 of indexing; docs/stages.md, "Two phases").
+   */
+  reading: z.number().int(),
   /** Assets listed and searchable while their folder is away. */
   offline_assets: z.number().int(),
   refused: z.number().int(),

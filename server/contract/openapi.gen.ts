@@ -1049,6 +1049,8 @@ export interface operations {
                             favorite: boolean;
                             rating: number | null;
                             failed_stages: string[];
+                            /** @enum {string} */
+                            index_phase: "reading" | "enriching" | "done";
                         }[];
                         pagination: {
                             limit: number;
@@ -1834,6 +1836,8 @@ export interface operations {
                             favorite: boolean;
                             rating: number | null;
                             failed_stages: string[];
+                            /** @enum {string} */
+                            index_phase: "reading" | "enriching" | "done";
                             mime_type: string | null;
                             sha256: string;
                             engine: string;
@@ -7202,6 +7206,7 @@ export interface operations {
                             files_seen: number;
                             assets: number;
                             pending: number;
+                            reading: number;
                             offline_assets: number;
                             refused: number;
                             unreadable: number;
@@ -7340,6 +7345,7 @@ export interface operations {
                             files_seen: number;
                             assets: number;
                             pending: number;
+                            reading: number;
                             offline_assets: number;
                             refused: number;
                             unreadable: number;
@@ -7482,6 +7488,7 @@ export interface operations {
                             files_seen: number;
                             assets: number;
                             pending: number;
+                            reading: number;
                             offline_assets: number;
                             refused: number;
                             unreadable: number;

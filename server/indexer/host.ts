@@ -111,7 +111,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       exits.push(new Promise((resolve) => slot.channel.onExit(() => resolve())));
       slot.channel.kill();
     }
-    await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 3000))]);
+    // Waits at most 3 s; the timer must not hold the process once they have all exited (the CLI
+    // would wait it out after its work).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(exits), new Promise((r) => (timer = setTimeout(r, 3000)))]);
+    clearTimeout(timer);
     this.slots.clear();
   }
 

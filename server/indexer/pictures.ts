@@ -7,6 +7,7 @@ import sharp, { type Sharp } from 'sharp';
 import { sampleFrames } from '../media/video.ts';
 import type { StageAsset } from './stage.ts';
 import type { PictureInput } from './picture-input.ts';
+import type { PdfPageDrawer } from '../media/pdf.ts';
 
 export interface Picture {
   timestamp: number;
@@ -23,12 +24,28 @@ async function decode(file: string, timestamp: number, page: number | null, scal
   return { timestamp, page, image, rgb: { data, width: info.width, height: info.height }, scale };
 }
 
+let drawer: PdfPageDrawer | null = null;
+
+/**
+ * A document's page drawn into its render file unless it is there (extraction draws the first page
+ * only; the first picture stage to look at a page draws it, the others and the viewer find it). One
+ * drawer per process keeps the last document open.
+ */
+export async function drawnPage(original: string, page: number, file: string): Promise<void> {
+  if (fs.existsSync(file)) return;
+  drawer ??= new (await import('../media/pdf.ts')).PdfPageDrawer();
+  await drawer.draw(original, page, file);
+}
+
 /** Worker side: yields each picture decoded once, then frees it. */
 export async function* pictures(asset: StageAsset, assetDir: string, input: PictureInput, fps: number): AsyncGenerator<Picture> {
   if (asset.kind === 'image') {
     yield await decode(path.join(assetDir, 'frame.jpg'), 0, null, input.scale);
   } else if (asset.kind === 'document') {
-    for (const p of input.pages) yield await decode(p.file, p.page - 1, p.page, 1);
+    for (const p of input.pages) {
+      await drawnPage(asset.filePath, p.page, p.file);
+      yield await decode(p.file, p.page - 1, p.page, 1);
+    }
   } else {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-frames-'));
     try {

@@ -7,9 +7,9 @@
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
 import type { AssetRow, NewAssetRow } from '../store/assets.repo.ts';
-import { TERMINAL_STATES, type StageRunRow } from '../store/stage-runs.repo.ts';
+import { TERMINAL_STATES, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
-import { STAGES, STAGE_ORDER } from './registry.ts';
+import { PHASE_ONE, STAGES, STAGE_ORDER, isPhaseOne } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
 import { planRerun, planRuns } from './plan.ts';
 
@@ -20,6 +20,8 @@ export interface RunFinishedEvent {
   /** A failed run's code. */
   code?: string;
   assetCompleted: boolean;
+  /** This run ended the asset's phase 1: it is searchable by its text and metadata. */
+  searchable: boolean;
 }
 
 interface QueueEvents {
@@ -94,40 +96,49 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * never go (a required dependency failed, or was off or not applicable) are settled on the way.
    */
   next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
-    if (this.store.runs.pendingAssets(max * 4) < max * 4) this.plan(max * 4);
+    // Assets admitted without runs are planned while few assets wait for their phase 1 (a folder of
+    // thousands is planned a few at a time, and a new file is not left behind older phase 2 work).
+    if (this.store.runs.pendingAssets(max * 4, PHASE_ONE) < max * 4) this.plan(max * 4);
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
     for (let settled = true; settled && out.length < max;) {
       settled = false;
       out.length = 0;
-      const rows = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused);
-      const byAsset = new Map<string, StageRunRow[]>();
-      for (const r of rows) byAsset.set(r.asset_id, [...(byAsset.get(r.asset_id) ?? []), r]);
-      for (const [assetId, runs] of byAsset) {
-        const state = new Map(runs.map((r) => [r.stage, r.state]));
-        for (const run of runs) {
-          if (run.state !== 'pending' || out.length >= max) continue;
-          const stage = run.stage as IndexStageName;
-          const def = STAGES[stage];
-          if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(state.get(d) ?? 'ok'))) continue;
-          const required = def.requires ?? def.dependsOn;
-          const failedDep = required.find((d) => state.get(d) === 'failed');
-          const skippedDep = required.find((d) => state.get(d) === 'off' || state.get(d) === 'not_applicable');
-          if (failedDep || skippedDep) {
-            this.finish(
-              assetId,
-              stage,
-              failedDep
-                ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` }
-                : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
-            );
-            settled = true;
-            continue;
-          }
-          out.push({ assetId, stage });
-          state.set(run.stage, 'running');
+      // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
+      const first = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused, PHASE_ONE);
+      const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused);
+      const state = new Map<string, Map<string, RunState>>();
+      for (const r of [...first, ...rest]) {
+        if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
+        state.get(r.asset_id)!.set(r.stage, r.state);
+      }
+      const taken = new Set<string>();
+      for (const run of [...first.filter((r) => isPhaseOne(r.stage)), ...rest]) {
+        if (out.length >= max) break;
+        const assetId = run.asset_id;
+        const runs = state.get(assetId)!;
+        if (runs.get(run.stage) !== 'pending' || taken.has(`${assetId} ${run.stage}`)) continue;
+        const stage = run.stage as IndexStageName;
+        const def = STAGES[stage];
+        if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(runs.get(d) ?? 'ok'))) continue;
+        const required = def.requires ?? def.dependsOn;
+        const failedDep = required.find((d) => runs.get(d) === 'failed');
+        const skippedDep = required.find((d) => runs.get(d) === 'off' || runs.get(d) === 'not_applicable');
+        if (failedDep || skippedDep) {
+          this.finish(
+            assetId,
+            stage,
+            failedDep
+              ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` }
+              : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
+          );
+          settled = true;
+          continue;
         }
+        out.push({ assetId, stage });
+        taken.add(`${assetId} ${run.stage}`);
+        runs.set(run.stage, 'running');
       }
     }
     return out;
@@ -149,6 +160,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   finish(assetId: string, stage: IndexStageName, outcome: StageOutcome): RunFinishedEvent {
     const now = clock.now();
     let assetCompleted = false;
+    let searchable = false;
     let state: string = outcome.state;
     let code: string | undefined;
     this.store.transaction(() => {
@@ -174,12 +186,13 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         details: final.state === 'not_applicable' ? null : (final.details ?? null),
         finishedAt: now,
       });
+      if (isPhaseOne(stage)) searchable = this.store.runs.unfinishedCount(assetId, PHASE_ONE) === 0;
       if (asset.status === 'processing' && this.store.runs.unfinishedCount(assetId) === 0) {
         this.store.assets.setCompleted(assetId, now);
         assetCompleted = true;
       }
     });
-    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted };
+    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable };
     this.emit('run-finished', event);
     return event;
   }

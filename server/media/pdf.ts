@@ -266,7 +266,7 @@ export class PdfPageDrawer {
 export interface PdfOptions {
   /** Folder of the asset; renders go to `pages/` inside it. */
   assetDir: string;
-  /** Render every page (true) or only pages that need OCR and the first (false). */
+  /** Draw every page now (true) or only the first (false; the others are drawn when first needed). */
   renderAll: boolean;
   maxPages: number;
 }
@@ -323,12 +323,13 @@ export async function extractPdf(
         needsOcr = false;
         blankPages++;
       }
-      // Every page has a render path; the file is drawn now for the first page (shown while the
-      // original is offline too), pages to be read by OCR and picture pages (the faces and objects
-      // stages look at them), and on first request for the others (text pages are most pages, and
-      // drawing them is most of the time). The thumbnail is drawn at its own size.
+      // Every page has a render path; the file is drawn now for the first page only (shown while the
+      // original is offline too): extraction is phase 1 of indexing, which makes the document
+      // searchable. Picture pages are drawn by the picture stages that look at them (phase 2,
+      // indexer/pictures.ts), the others on first request; OCR draws its own, larger. The thumbnail
+      // is drawn at its own size.
       const render = path.join('pages', pageRenderName(n));
-      if (opts.renderAll || needsOcr || n === 1 || area >= 0.3) {
+      if (opts.renderAll || n === 1) {
         await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
         rendered++;
       }

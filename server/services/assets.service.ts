@@ -117,6 +117,7 @@ function listItem(a: ListedAsset, thumbnail: FileRef | null): AssetListValue {
     favorite: a.favorite === 1,
     rating: a.rating ?? null,
     failed_stages: JSON.parse(a.failed_stages ?? '[]') as string[],
+    index_phase: a.index_phase,
   };
 }
 

@@ -101,8 +101,8 @@ export class LibrariesService {
    */
   private readonly counted = new Map<string, { at: number; counts: LibraryCounts }>();
 
-  /** An asset was completed: the next view counts again. */
-  assetCompleted(): void {
+  /** An asset was completed, or became searchable: the next view counts again. */
+  assetProgressed(): void {
     this.counted.clear();
   }
 
@@ -127,6 +127,7 @@ export class LibrariesService {
       files_seen: c.files_seen,
       assets: c.assets,
       pending: p.waiting + c.processing,
+      reading: p.waiting + c.reading,
       offline_assets: lib.status === 'offline' ? c.assets : 0,
       refused: c.refused,
       unreadable: c.unreadable,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
 import { INSERT_RUN, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
-import type { AssetKind } from '../contract/assets.ts';
+import { PHASE_ONE_STAGES, type AssetKind, type IndexPhase } from '../contract/assets.ts';
 import type { EffectiveOptions } from '../contract/stages.ts';
 import { effectiveOptions } from './codec.ts';
 
@@ -57,6 +57,7 @@ export type ListedAsset = VisibleAsset & {
   rating: number | null;
   /** The stages that failed, as a JSON array. */
   failed_stages: string;
+  index_phase: IndexPhase;
 };
 
 /** A row as SQLite gives it, its options decoded. */
@@ -92,7 +93,11 @@ const LISTED_AS = `${SEEN_AS},
   coalesce((SELECT k.favorite FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws), 0) AS favorite,
   coalesce((SELECT k.rating FROM asset_marks k WHERE k.asset_id = a.id AND k.workspace_id = @ws),
     (SELECT md.rating FROM asset_metadata md WHERE md.asset_id = a.id)) AS rating,
-  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND ${REAL_FAILURE}) AS failed_stages`;
+  (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND ${REAL_FAILURE}) AS failed_stages,
+  CASE WHEN a.status <> 'processing' THEN 'done'
+    WHEN a.runs_planned = 0 OR EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running')
+      AND r.stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})) THEN 'reading'
+    ELSE 'enriching' END AS index_phase`;
 
 export class AssetsRepo {
   private readonly sql: ReturnType<typeof statementCache>;

@@ -1,6 +1,7 @@
 // Libraries and the files they know (migration 0017). Paths of files are kept relative to the
 // library's root; the root is absolute.
 import { statementCache, type DB } from './db.ts';
+import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 
 export const LIBRARY_STATUSES = ['scanning', 'watching', 'offline', 'error'] as const;
 export type LibraryStatus = (typeof LIBRARY_STATUSES)[number];
@@ -38,6 +39,8 @@ export interface LibraryCounts {
   assets: number;
   /** Assets of the library still being indexed. */
   processing: number;
+  /** Of those, the ones whose text and metadata are not read yet (phase 1 of indexing). */
+  reading: number;
   refused: number;
   unreadable: number;
 }
@@ -93,6 +96,11 @@ export class LibrariesRepo {
       unreadable: problems.find((p) => p.state === 'unreadable')?.n ?? 0,
       assets: one('SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL'),
       processing: one("SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL AND status = 'processing'"),
+      reading: one(
+        `SELECT COUNT(*) AS n FROM assets a WHERE a.library_id = ? AND a.deleted_at IS NULL AND a.status = 'processing'
+           AND (a.runs_planned = 0 OR EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running')
+             AND r.stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})))`,
+      ),
     };
   }
 

@@ -49,24 +49,35 @@ export class StageRunsRepo {
   }
 
   /** All runs of the oldest assets that still have pending work (live assets only). */
-  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
+  /**
+   * The runs of the oldest assets with pending work; with `stages`, of the oldest assets with a
+   * pending run of one of those stages (the queue's phase 1).
+   */
+  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = [], stages?: readonly string[]): StageRunRow[] {
     return this.db
       .prepare(
         `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
            WHERE a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
-             AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
+             AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending'
+                         AND (@stages IS NULL OR r.stage IN (SELECT value FROM json_each(@stages))))
            ORDER BY a.created_at, a.id LIMIT @max)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
       )
-      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets, stages: stages ? JSON.stringify(stages) : null }) as StageRunRow[];
   }
 
   /** How many assets (up to `limit`) have pending runs. */
-  pendingAssets(limit: number): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE state = 'pending' LIMIT ?)").get(limit) as { n: number })
-      .n;
+  pendingAssets(limit: number, stages?: readonly string[]): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE state = 'pending'
+             AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) LIMIT @limit)`,
+        )
+        .get({ limit, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
+    ).n;
   }
 
   markRunning(assetId: string, stage: string, at: number): void {
@@ -160,8 +171,16 @@ export class StageRunsRepo {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;
   }
 
-  unfinishedCount(assetId: string): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = ? AND state IN ('pending', 'running')").get(assetId) as { n: number }).n;
+  /** Runs of the asset (of these stages, when given) pending or running. */
+  unfinishedCount(assetId: string, stages?: readonly string[]): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = @assetId AND state IN ('pending', 'running')
+             AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages)))`,
+        )
+        .get({ assetId, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
+    ).n;
   }
 
   /** Assets left `processing` although every run is finished (a crash between the two writes). */

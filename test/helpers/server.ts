@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from '../../server/server.ts';
 import { AuthService } from '../../server/services/auth.service.ts';
 import { type Scope } from '../../server/contract/auth.ts';
 import { STAGE_NAMES } from '../../server/contract/stages.ts';
+import type { WorkerLauncher } from '../../server/indexer/protocol.ts';
 
 export interface ApiResponse {
   status: number;
@@ -51,7 +52,8 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}, dataDir = tempDir()): Promise<TestServer> {
+/** `launch`: how indexer processes start (default: real processes; a test may wrap them to hold runs back). */
+export async function startTestServer(overrides: Partial<Config> = {}, dataDir = tempDir(), launch?: WorkerLauncher): Promise<TestServer> {
   const config = loadConfig({
     dataDir,
     port: 0,
@@ -61,7 +63,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, dataDir =
     peopleAutoGroup: null,
     ...overrides,
   });
-  let server = await startServer(config, { log: () => {} });
+  let server = await startServer(config, { log: () => {}, launch });
   const t: TestServer = {
     get server() {
       return server;

@@ -150,7 +150,13 @@ const Tile = memo(function Tile({
         <span className="tile-badges">
           {a.kind === 'video' ? <span className="badge-video">▶ {a.duration_s ? duration(a.duration_s) : ''}</span> : null}
           {a.kind === 'document' ? <span className="badge-doc">{a.page_count ? `${a.page_count} p.` : 'doc'}</span> : null}
-          {a.status === 'processing' ? <span className="badge-busy" title="indexing…" aria-label="indexing" /> : null}
+          {a.status === 'processing' ? (
+            <span
+              className="badge-busy"
+              title={a.index_phase === 'reading' ? 'indexing: reading its text and metadata' : 'searchable; still indexing its pictures and sound'}
+              aria-label="indexing"
+            />
+          ) : null}
           {a.failed_stages.length ? (
             <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`}>
               !

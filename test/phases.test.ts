@@ -1,0 +1,131 @@
+// Indexing in two phases: every file made searchable by its text and metadata (phase 1) before the
+// rest (phase 2: pictures of pages, OCR, faces, objects, speech, embeddings). The queue against a
+// real SQLite store, then the real server with real indexer processes, one stage held back.
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../server/store/index.ts';
+import { StageQueue } from '../server/indexer/queue.ts';
+import type { StageRunRow } from '../server/store/stage-runs.repo.ts';
+import { forkLauncher } from '../server/indexer/launcher.ts';
+import type { RunRequest, WorkerLauncher } from '../server/indexer/protocol.ts';
+import { insertAsset } from './helpers/asset-row.ts';
+import { makePdf } from './helpers/pdf.ts';
+import { corpus } from './helpers/corpus.ts';
+import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+
+const PHASE_ONE = ['extract', 'metadata'];
+
+describe('the stage queue, by phase then age', () => {
+  let store: Store | undefined;
+  afterEach(() => store?.close());
+
+  const done = (r: StageRunRow): StageRunRow => (PHASE_ONE.includes(r.stage) ? { ...r, state: 'ok', finished_at: 1 } : r);
+
+  it("hands out a newer file's phase 1 before an older file's phase 2", () => {
+    store = openStore(tempDir());
+    insertAsset(store, { id: 'vid_old0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 1 }, runs: done });
+    insertAsset(store, { id: 'vid_new0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 2 } });
+    const queue = new StageQueue(store);
+    const next = queue.next(4);
+    expect(next.slice(0, 2)).toEqual([
+      { assetId: 'vid_new0000000000000000', stage: 'extract' },
+      { assetId: 'vid_new0000000000000000', stage: 'metadata' },
+    ]);
+    // Then the older file's phase 2, by age, ahead of the newer one's.
+    expect(next.slice(2).every((r) => r.assetId === 'vid_old0000000000000000' && !PHASE_ONE.includes(r.stage))).toBe(true);
+    expect(next).toHaveLength(4);
+  });
+
+  it('plans a file admitted without runs while many older files wait in phase 2', () => {
+    store = openStore(tempDir());
+    for (let i = 0; i < 20; i++) {
+      insertAsset(store, { id: `vid_old${String(i).padStart(16, '0')}`, workspace: 'w', kind: 'image', row: { created_at: 1 + i }, runs: done });
+    }
+    // Admitted as a library admits a folder of thousands: a row, its runs written when the queue reaches it.
+    insertAsset(store, { id: 'vid_new0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 100 } });
+    store.db.prepare("DELETE FROM stage_runs WHERE asset_id = 'vid_new0000000000000000'").run();
+    store.db.prepare("UPDATE assets SET runs_planned = 0 WHERE id = 'vid_new0000000000000000'").run();
+    const queue = new StageQueue(store);
+    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract' }]);
+  });
+});
+
+/** Real indexer processes; every run of `held` waits until `release()`. */
+function holding(held: string): { launch: WorkerLauncher; release: () => void; heldRuns: () => number } {
+  const waiting: Array<() => void> = [];
+  let released = false;
+  const launch: WorkerLauncher = () => {
+    const channel = forkLauncher();
+    return {
+      pid: channel.pid,
+      onMessage: (fn) => channel.onMessage(fn),
+      onExit: (fn) => channel.onExit(fn),
+      kill: () => channel.kill(),
+      send: (msg: RunRequest) => {
+        if (msg.stage === held && !released) waiting.push(() => channel.send(msg));
+        else channel.send(msg);
+      },
+    };
+  };
+  return {
+    launch,
+    heldRuns: () => waiting.length,
+    release: () => {
+      released = true;
+      for (const go of waiting.splice(0)) go();
+    },
+  };
+}
+
+describe('a PDF with a picture page, its faces held back', () => {
+  let t: TestServer | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('is searchable by its text, and says so, before its picture stages run; the picture page is drawn by them', async () => {
+    const hold = holding('faces');
+    t = await startTestServer({ workers: 2 }, tempDir(), hold.launch);
+    const key = t.key('phases');
+    const photo = corpus('faces/face-api-samples/sample1.jpg');
+    const { width, height } = await sharp(photo).metadata();
+    const data = makePdf([
+      { text: 'Minutes of the harbour committee, read before the pictures.\nThe lighthouse keeper reported on the winter storms.' },
+      { jpeg: fs.readFileSync(photo), width: width!, height: height! },
+    ]);
+    const up = await t.upload(key, { name: 'harbour.pdf', data }, { pipeline: 'arrow' });
+    expect(up.status).toBe(201);
+    const id = up.body.data.video_id as string;
+
+    const detail = async () => (await t!.api('GET', `/videos/${id}`, { key })).body.data;
+    const deadline = Date.now() + 60_000;
+    let d = await detail();
+    while (hold.heldRuns() === 0 || d.index_phase !== 'enriching') {
+      expect(Date.now(), JSON.stringify(d.index.report.stages)).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 50));
+      d = await detail();
+    }
+    // Phase 1 ended: the text is found while faces wait.
+    expect(d.status).toBe('processing');
+    expect(d.index.report.stages.extract.state).toBe('ok');
+    expect(d.index.report.stages.metadata.state).toBe('ok');
+    expect(d.index.report.stages.faces.state).toBe('running');
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'lighthouse keeper winter storms' } })).body.data.hits;
+    expect(hits[0]).toMatchObject({ video_id: id, page: 1 });
+    const listed = (await t.api('GET', '/videos', { key })).body.data.find((a: { video_id: string }) => a.video_id === id);
+    expect(listed.index_phase).toBe('enriching');
+    // Extraction drew the first page only; the picture page waits for the stages that look at it.
+    const pages = path.join(t.dataDir, 'assets', id, 'pages');
+    expect(fs.readdirSync(pages).sort()).toEqual(['p00001.jpg']);
+
+    hold.release();
+    d = await t.waitCompleted(key, id, 120_000);
+    expect(d.index_phase).toBe('done');
+    expect(d.index.report.stages.faces.state).toBe('ok');
+    expect(t.server.store.faces.forAsset(id).map((f) => f.timestamp)).toEqual([1, 1, 1]);
+    expect(fs.readdirSync(pages).sort()).toEqual(['p00001.jpg', 'p00002.jpg']);
+  }, 180_000);
+});
