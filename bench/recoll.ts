@@ -11,7 +11,7 @@
 // 100 ms), medians and ranges of --runs interleaved runs, and the ratios app / Recoll.
 // Recoll extracts text only; the app also renders pictures of pages, boxes every passage, looks for
 // faces, objects and text in the pictures and runs its other bundled stages (phase 2, decision 0032).
-// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench -- recoll [-- --runs 5]
+// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench -- recoll [-- --runs 5] [--only text_pdf,mixed,figures]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +24,8 @@ import { realTexts, proseSampler } from './texts.ts';
 import { serve, treeRss } from './serve.ts';
 
 const RUNS = arg('runs', 5);
+/** `--only text_pdf,mixed`: those folders alone (default: all three). */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
 /** How often the app's library is read while it indexes: the resolution of the app's time (Recoll's ends with its process). */
 const POLL_MS = 25;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -209,6 +211,7 @@ for (const [name, kind] of [
   ['mixed', 'mixed'],
   ['figures', 'figures'],
 ] as const) {
+  if (ONLY && !ONLY.includes(name)) continue;
   const dir = await folder(name, kind);
   const files = fs.readdirSync(dir).length;
   const pages = pdfPages(dir);

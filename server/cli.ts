@@ -13,6 +13,7 @@ import { registerVideos } from './cli/videos.ts';
 import { registerModels } from './cli/models.ts';
 import { registerSearch } from './cli/search.ts';
 import { registerLibraries } from './cli/libraries.ts';
+import { registerDoctor } from './cli/doctor.ts';
 
 // A closed pipe (`media-index search … | head`) ends the command quietly.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -29,6 +30,7 @@ registerVideos(program);
 registerModels(program);
 registerSearch(program);
 registerLibraries(program);
+registerDoctor(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof AppError || err instanceof ModelError) fail(err.message, 2);

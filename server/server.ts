@@ -11,7 +11,6 @@ import { isPhaseOne } from './indexer/registry.ts';
 import { forkLauncher } from './indexer/launcher.ts';
 import type { WorkerLauncher } from './indexer/protocol.ts';
 import { Purger } from './services/purge.service.ts';
-import { createApp } from './api/app.ts';
 import { createServices, type Services } from './services/index.ts';
 import { LibrarySync } from './libraries/sync.ts';
 
@@ -80,6 +79,9 @@ export interface RunningServer extends Core {
 
 export async function startServer(config: Config, opts: { launch?: WorkerLauncher; log?: (msg: string) => void } = {}): Promise<RunningServer> {
   const core = await openCore(config, { ...opts, lockInfo: 'media-index serve' });
+  // The HTTP application (Koa, its router, body parsers, the OpenAPI document) is loaded here, not by
+  // the commands that index without serving (`media-index index` starts ≈ 0.2 s sooner).
+  const { createApp } = await import('./api/app.ts');
   const server = http.createServer(createApp(core.services).callback());
   server.requestTimeout = 0; // large uploads may take long; idle sockets still time out
   try {

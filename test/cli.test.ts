@@ -245,6 +245,29 @@ describe('media-index CLI', () => {
     expect(quick.stdout).toMatch(/file\(s\) searchable and still to enrich/);
   }, 180_000);
 
+  it('doctor lists the execution providers present and the one each stage last ran on', () => {
+    const dir = data();
+    const before = cli(['doctor', '--data', dir]);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toMatch(/^node v\d+\.\d+\.\d+ \(\w+ \w+\), onnxruntime-node \d+\.\d+\.\d+$/m);
+    expect(before.stdout).toMatch(/^ {2}cpu +installed$/m);
+    expect(before.stdout).toMatch(/^models run on: (cpu|cuda|dml|coreml) \(MEDIA_INDEX_DEVICE=auto\)$/m);
+    expect(before.stdout).toMatch(/no stage has run in this data folder yet/);
+    // Where the CUDA provider is not installed, the line says how to install it.
+    const report = JSON.parse(cli(['doctor', '--data', dir, '--json']).stdout);
+    const cuda = report.providers.find((p: { name: string }) => p.name === 'cuda');
+    if (cuda && !cuda.installed) expect(before.stdout).toMatch(/^ {2}cuda +not installed \(npm run gpu:install\)/m);
+    expect(report.provider).toBe(cuda?.installed ? 'cuda' : 'cpu');
+
+    expect(cli(['index', '--data', dir, corpus('faces/face-api-samples/sample1.jpg')]).code).toBe(0);
+    const after = JSON.parse(cli(['doctor', '--data', dir, '--json']).stdout);
+    const last = Object.fromEntries(after.last_runs.map((r: { stage: string }) => [r.stage, r]));
+    expect(last.faces).toMatchObject({ provider: 'cpu', finished_at: expect.stringMatching(/^\d{4}-/) });
+    expect(last.objects).toMatchObject({ provider: 'cpu' }); // CenterNet (TensorFlow.js); no open-vocabulary model installed
+    expect(last.extract.provider).toBeNull();
+    expect(cli(['doctor', '--data', dir]).stdout).toMatch(/^ {2}faces +cpu +\d{4}-/m);
+  }, 120_000);
+
   it('libraries add, list, scan and remove: on their own, and through a running service', async () => {
     const dir = data();
     const lib = data();

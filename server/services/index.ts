@@ -10,6 +10,7 @@ import { VERSION } from '../version.ts';
 import { AuthService } from './auth.service.ts';
 import { AssetsService } from './assets.service.ts';
 import { IndexOptionsService } from './index-options.service.ts';
+import { DoctorService } from './doctor.service.ts';
 import { EnginesService } from './engines.service.ts';
 import { Purger } from './purge.service.ts';
 import { ReadsService } from './reads.service.ts';
@@ -30,6 +31,7 @@ export interface Services {
   assets: AssetsService;
   indexOptions: IndexOptionsService;
   engines: EnginesService;
+  doctor: DoctorService;
   reads: ReadsService;
   search: SearchService;
   people: PeopleService;
@@ -90,6 +92,7 @@ export function createServices(store: Store, config: Config, opts: { log?: (msg:
     auth: new AuthService(store),
     indexOptions,
     engines: new EnginesService(store),
+    doctor: new DoctorService(store),
     assets,
     reads: new ReadsService(store, assets, signer),
     search,

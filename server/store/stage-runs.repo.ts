@@ -171,6 +171,19 @@ export class StageRunsRepo {
     return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;
   }
 
+  /**
+   * Per stage, its last run that did its work (state ok, by a process): when, and the execution
+   * provider and model its details name (null where the stage does not run ONNX models).
+   */
+  lastRunsByStage(): Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }> {
+    return this.db
+      .prepare(
+        `SELECT stage, MAX(finished_at) AS finished_at, json_extract(details, '$.provider') AS provider, json_extract(details, '$.model') AS model
+         FROM stage_runs WHERE state = 'ok' AND attempts > 0 AND finished_at IS NOT NULL GROUP BY stage ORDER BY stage`,
+      )
+      .all() as Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }>;
+  }
+
   /** Runs of the asset (of these stages, when given) pending or running. */
   unfinishedCount(assetId: string, stages?: readonly string[]): number {
     return (

@@ -169,6 +169,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   return ok(
     { frames, faces: found.length, good_faces: found.filter((f) => f.good).length, dropped_small: dropped },
     found,
-    orientation ? { orientation_detected: orientation } : undefined,
+    // Human runs on TensorFlow.js's WebAssembly backend: the CPU whatever ONNX Runtime has (media-index doctor).
+    { provider: 'cpu', runtime: 'tfjs-wasm', ...(orientation ? { orientation_detected: orientation } : {}) },
   );
 });

@@ -120,6 +120,13 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
     found,
     open
       ? { closed_set: 'centernet-coco', open_vocabulary: OPEN_VOCABULARY_MODEL, provider: executionProvider(), phrases_searched: openPhrases, ...answered }
-      : { closed_set: 'centernet-coco', open_vocabulary: `model_not_installed: ${OPEN_VOCABULARY_MODEL}`, phrases_not_searched: openPhrases, ...answered },
+      : {
+          closed_set: 'centernet-coco',
+          // CenterNet runs in Human on TensorFlow.js's WebAssembly backend: the CPU.
+          provider: 'cpu',
+          open_vocabulary: `model_not_installed: ${OPEN_VOCABULARY_MODEL}`,
+          phrases_not_searched: openPhrases,
+          ...answered,
+        },
   );
 });

@@ -178,5 +178,5 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
   const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
   const output: OcrOutput = { kind: asset.kind, frames };
-  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, { languages });
+  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, { languages, provider: 'cpu' });
 });

@@ -1,0 +1,35 @@
+// What this machine gives the models (`media-index doctor`): the ONNX Runtime build, the execution
+// providers it knows and which are installed, the one the models are given, and per stage the
+// provider its last run says it ran on.
+import type { Store } from '../store/index.ts';
+import { env } from '../config.ts';
+import { executionProvider, providersPresent, type ProviderPresence } from '../ml/providers.ts';
+
+export interface DoctorReport {
+  node: string;
+  platform: string;
+  onnxruntime: string | null;
+  providers: ProviderPresence[];
+  /** MEDIA_INDEX_DEVICE: auto, cpu, cuda, dml or coreml. */
+  device_setting: string;
+  /** The provider the ONNX models are given now. */
+  provider: string;
+  last_runs: Array<{ stage: string; finished_at: string; provider: string | null; model: string | null }>;
+}
+
+export class DoctorService {
+  constructor(private readonly store: Store) {}
+
+  report(): DoctorReport {
+    const { onnxruntime, providers } = providersPresent();
+    return {
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      onnxruntime,
+      providers,
+      device_setting: env.device,
+      provider: executionProvider(),
+      last_runs: this.store.runs.lastRunsByStage().map((r) => ({ ...r, finished_at: new Date(r.finished_at).toISOString() })),
+    };
+  }
+}
