@@ -98,7 +98,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
     // Assets admitted without runs are planned while few assets wait for their phase 1 (a folder of
     // thousands is planned a few at a time, and a new file is not left behind older phase 2 work).
-    if (this.store.runs.pendingAssets(max * 4, PHASE_ONE) < max * 4) this.plan(max * 4);
+    if (this.store.runs.pendingAssets(max * 4, true) < max * 4) this.plan(max * 4);
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
@@ -106,7 +106,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       settled = false;
       out.length = 0;
       // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
-      const first = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused, PHASE_ONE);
+      const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, max * 4), paused);
       const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused);
       const state = new Map<string, Map<string, RunState>>();
       for (const r of [...first, ...rest]) {

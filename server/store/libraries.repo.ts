@@ -1,6 +1,7 @@
 // Libraries and the files they know (migration 0017). Paths of files are kept relative to the
 // library's root; the root is absolute.
 import { statementCache, type DB } from './db.ts';
+import { PENDING_PHASE_ONE } from './stage-runs.repo.ts';
 import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 
 export const LIBRARY_STATUSES = ['scanning', 'watching', 'offline', 'error'] as const;
@@ -96,11 +97,16 @@ export class LibrariesRepo {
       unreadable: problems.find((p) => p.state === 'unreadable')?.n ?? 0,
       assets: one('SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL'),
       processing: one("SELECT COUNT(*) AS n FROM assets WHERE library_id = ? AND deleted_at IS NULL AND status = 'processing'"),
-      reading: one(
-        `SELECT COUNT(*) AS n FROM assets a WHERE a.library_id = ? AND a.deleted_at IS NULL AND a.status = 'processing'
-           AND (a.runs_planned = 0 OR EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running')
-             AND r.stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})))`,
-      ),
+      // Driven from the few runs of phase 1 pending or running (migration 0029's index), not from every
+      // asset the library has in phase 2.
+      reading:
+        one('SELECT COUNT(*) AS n FROM assets INDEXED BY assets_unplanned WHERE runs_planned = 0 AND deleted_at IS NULL AND library_id = ?') +
+        one(
+          `SELECT COUNT(*) AS n FROM (SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE}
+                                      UNION SELECT asset_id FROM stage_runs WHERE state = 'running' AND stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})) p
+           CROSS JOIN assets a ON a.id = p.asset_id
+           WHERE a.library_id = ? AND a.runs_planned = 1 AND a.deleted_at IS NULL AND a.status = 'processing'`,
+        ),
     };
   }
 

@@ -1,9 +1,13 @@
 import type { DB } from './db.ts';
+import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 import { clock } from './ids.ts';
 
 export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' | 'failed';
 /** A failed run that is a failure (not a stage waiting for an optional model: it runs once the model is pulled), on a run `r`. */
 export const REAL_FAILURE = "r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'";
+
+/** A pending run of phase 1 (decision 0032), written as migration 0029's index is, so that SQLite uses it. */
+export const PENDING_PHASE_ONE = `state = 'pending' AND stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})`;
 
 export const TERMINAL_STATES: readonly RunState[] = ['ok', 'off', 'not_applicable', 'failed'];
 
@@ -49,35 +53,42 @@ export class StageRunsRepo {
   }
 
   /** All runs of the oldest assets that still have pending work (live assets only). */
-  /**
-   * The runs of the oldest assets with pending work; with `stages`, of the oldest assets with a
-   * pending run of one of those stages (the queue's phase 1).
-   */
-  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = [], stages?: readonly string[]): StageRunRow[] {
+  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
     return this.db
       .prepare(
         `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
            WHERE a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
-             AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending'
-                         AND (@stages IS NULL OR r.stage IN (SELECT value FROM json_each(@stages))))
+             AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
            ORDER BY a.created_at, a.id LIMIT @max)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
       )
-      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets, stages: stages ? JSON.stringify(stages) : null }) as StageRunRow[];
+      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
   }
 
-  /** How many assets (up to `limit`) have pending runs. */
-  pendingAssets(limit: number, stages?: readonly string[]): number {
-    return (
-      this.db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE state = 'pending'
-             AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages))) LIMIT @limit)`,
-        )
-        .get({ limit, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
-    ).n;
+  /**
+   * All runs of the oldest assets with a pending run of phase 1 (decision 0032), found through the
+   * index of those runs (migration 0029): a few new files, however many assets wait in phase 2.
+   */
+  runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
+    return this.db
+      .prepare(
+        `WITH waiting AS (
+           SELECT a.id, a.created_at FROM assets a
+           WHERE a.id IN (SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE})
+             AND a.status = 'processing' AND a.deleted_at IS NULL
+             AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
+           ORDER BY a.created_at, a.id LIMIT @max)
+         SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+      )
+      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+  }
+
+  /** How many assets (up to `limit`) have pending runs; with `phaseOne`, pending runs of phase 1. */
+  pendingAssets(limit: number, phaseOne = false): number {
+    const where = phaseOne ? PENDING_PHASE_ONE : "state = 'pending'";
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE ${where} LIMIT ?)`).get(limit) as { n: number }).n;
   }
 
   markRunning(assetId: string, stage: string, at: number): void {

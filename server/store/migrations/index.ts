@@ -28,6 +28,7 @@ import { migration as m0025 } from './0025-failed-runs.ts';
 import { migration as m0026 } from './0026-orientation-set.ts';
 import { migration as m0027 } from './0027-library-stack-raw.ts';
 import { migration as m0028 } from './0028-speaker-names.ts';
+import { migration as m0029 } from './0029-phase-one-queue.ts';
 
 export interface Migration {
   name: string;
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0026,
   m0027,
   m0028,
+  m0029,
 ];

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../db.ts';
 import { MIGRATIONS } from './index.ts';
+import { PENDING_PHASE_ONE } from '../stage-runs.repo.ts';
 
 // Each migration from 0018 on, run on a database at the schema before it holding rows written then:
 // the rows are kept, new columns take their defaults, and what the migration adds works.
@@ -195,8 +196,21 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare('SELECT count(*) AS n FROM speaker_names').get()).toEqual({ n: 0 });
   });
 
+  it('0029 the queue by phase: runs kept; the pending runs of phase 1 are found by their own index', () => {
+    const db = at(number('0029') - 1);
+    seed(db);
+    insert(db, 'stage_runs', { asset_id: 'vid_1', stage: 'metadata', state: 'pending', version: 1 });
+    migrate(db);
+    expect(indexes(db)).toContain('stage_runs_pending_phase_one');
+    const sql = `SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE}`;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>;
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/stage_runs_pending_phase_one/);
+    expect(db.prepare(sql).all()).toEqual([{ asset_id: 'vid_1' }]); // metadata pending; faces (pending) is phase 2
+    expect(db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = 'vid_1'").get()).toEqual({ n: 3 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
