@@ -87,6 +87,23 @@ describe('the library', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 
+  it("says in the info panel while a photo's text and metadata are still to be read, and nothing once it is indexed", async () => {
+    const key = app.t.key('library-phase');
+    expect((await app.t.api('POST', '/index/pause', { key })).status).toBe(200);
+    const up = await app.t.upload(key, corpus('scenes/skimage/coffee.png'));
+    const id = up.body.data.video_id as string;
+    const { page, shot } = await app.open(key, `#/view/${id}`);
+    await page.getByTestId('info-phase').waitFor();
+    expect(await page.getByTestId('info-phase').textContent()).toBe('reading its text and metadata');
+    expect(await page.locator('.stage .empty').textContent()).toBe('The picture is shown once it has been read (indexing).');
+    await shot('viewer-info-reading');
+    expect((await app.t.api('POST', '/index/resume', { key })).status).toBe(200);
+    await app.t.waitCompleted(key, id);
+    await page.reload();
+    await page.getByTestId('info').waitFor();
+    expect(await page.getByTestId('info-phase').count()).toBe(0);
+  }, 120_000);
+
   it('uploads a folder dropped from disk (real file handles: walked, hidden files left out) and one picked with the folder chooser', async () => {
     const key = app.t.key('library-folders');
     const { page } = await app.open(key);

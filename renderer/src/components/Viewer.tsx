@@ -436,7 +436,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                   el?.focus();
                 }}
               >
-                <div className="empty">No picture for this moment.</div>
+                <div className="empty">
+                  {asset.index_phase === 'reading' ? 'The picture is shown once it has been read (indexing).' : 'No picture for this moment.'}
+                </div>
               </BoxedPicture>
             </ZoomPane>
           )}
