@@ -21,7 +21,7 @@ import { arg, writeResults } from './report.ts';
 import sharp from 'sharp';
 import { makePdf, type PdfPageSpec } from '../test/helpers/pdf.ts';
 import { realTexts, proseSampler } from './texts.ts';
-import { serve, treeRss } from './serve.ts';
+import { ensureBuilt, serve, treeRss } from './serve.ts';
 
 const RUNS = arg('runs', 5);
 /** `--only text_pdf,mixed`: those folders alone (default: all three). */
@@ -174,6 +174,7 @@ async function viaLibrary(dir: string, files: number): Promise<Run> {
 
 /** Through the command line: `media-index index DIR --json`, from launch to its all_searchable event and to its exit. */
 async function viaCli(dir: string): Promise<Run> {
+  await ensureBuilt(); // compiled, as `npm start` runs it (else bin/media-index.js runs the sources)
   const data = fs.mkdtempSync(path.join(base, 'data-'));
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.resolve(HERE, '../bin/media-index.js'), 'index', '--data', data, '--json', dir], {

@@ -22,13 +22,19 @@ const built = new Set<string>();
 
 /**
  * Builds the compiled service of the checkout a `bin/media-index.js` belongs to, where that
- * revision has one and it is not current, so that the service runs as `npm start` runs it.
+ * revision has one and it is not current, so that the service runs as `npm start` runs it. Once
+ * built for a run, a build that is no longer current (its sources edited meanwhile) stops the
+ * benchmark: `bin/media-index.js` would run the sources through tsx instead, and measure that.
  */
-async function ensureBuilt(bin: string): Promise<void> {
+export async function ensureBuilt(bin: string = BIN): Promise<void> {
   const tree = path.resolve(path.dirname(bin), '..');
   const script = path.join(tree, 'scripts', 'build-server.mjs');
-  if (built.has(tree) || !fs.existsSync(script)) return;
+  if (!fs.existsSync(script)) return;
   const { currentBuild } = (await import(path.join(tree, 'bin', 'compiled.js'))) as { currentBuild: () => string | null };
+  if (built.has(tree)) {
+    if (!currentBuild()) throw new Error(`the sources of ${tree} changed during the benchmark: its compiled service is no longer the one measured`);
+    return;
+  }
   if (!currentBuild()) execFileSync(process.execPath, [script], { cwd: tree, stdio: 'inherit' });
   built.add(tree);
 }
