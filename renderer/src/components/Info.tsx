@@ -61,15 +61,6 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
     <section className="info" aria-label="info" data-testid="info">
       <h3>Info</h3>
       <dl>
-        {asset.index_phase !== 'done' ? (
-          <Row label="Indexing">
-            <span data-testid="info-phase">
-              {asset.index_phase === 'reading'
-                ? 'reading its text and metadata'
-                : `searchable; still looking at its pictures, faces and sound (${asset.index.report.progress.done} of ${asset.index.report.progress.total} stages)`}
-            </span>
-          </Row>
-        ) : null}
         {m.taken_at ? (
           <Row label="Taken">
             <span data-testid="info-taken">{takenLabel(m.taken_at)}</span> <small>{SOURCES[m.taken_at_source ?? ''] ?? ''}</small>
@@ -127,6 +118,15 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         {asset.sidecar_path ? (
           <Row label="Sidecar">
             <span className="path">{asset.sidecar_path}</span>
+          </Row>
+        ) : null}
+        {asset.index_phase !== 'done' ? (
+          <Row label="Indexing">
+            <span data-testid="info-phase">
+              {asset.index_phase === 'reading'
+                ? 'reading its text and metadata'
+                : `searchable; pictures, faces and sound still to come (${asset.index.report.progress.done}/${asset.index.report.progress.total})`}
+            </span>
           </Row>
         ) : null}
       </dl>
