@@ -1,222 +1,393 @@
-// PDF pages through pdf.js (legacy build for Node): text lines and passages with boxes from the
-// text layer, a page render through @napi-rs/canvas, and a flag on pages that need OCR.
+// PDF pages through PDFium (WebAssembly, @embedpdf/pdfium): text lines and passages with boxes from
+// the text layer, the share of each page drawn as pictures, page renders, the document's information,
+// and a flag on pages that need OCR (little text, or a text layer whose glyphs map to no real
+// letters). One PDFium per process (or drawing thread), loaded on first use.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import type { Box } from '../contract/common.ts';
+import sharp from 'sharp';
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
 import { relativeBox } from '../geometry.ts';
-import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage, type TextLine } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
+import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
 import { BLANK_INK, INK_WIDTH, inkShareOfRgba } from './ink.ts';
 
 const require = createRequire(import.meta.url);
-const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
-const STANDARD_FONTS = `${path.join(PDFJS_DIR, 'standard_fonts')}/`;
-const CMAPS = `${path.join(PDFJS_DIR, 'cmaps')}/`;
 
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_LETTERS = 20;
+/** Share of a page's lines whose glyphs map to no real letters above which its layer counts as broken. */
+const BROKEN_LINES = 0.1;
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjsPromise: Promise<PdfJs> | null = null;
-function pdfjs(): Promise<PdfJs> {
-  pdfjsPromise ??= loadPdfJs();
-  return pdfjsPromise;
+// PDFium's constants (fpdfview.h, fpdf_edit.h).
+const FPDF_ANNOT = 0x01;
+const FPDF_REVERSE_BYTE_ORDER = 0x10;
+const FPDF_ERR_PASSWORD = 4;
+const FPDF_PAGEOBJ_IMAGE = 3;
+const FPDF_PAGEOBJ_FORM = 5;
+/** What PDFium puts for a hyphen that ends a line (U+FFFE, or U+0002 in some fonts): a hyphen. */
+const LINE_END_HYPHENS = new Set([0xfffe, 0x0002]);
+
+interface Heap {
+  HEAPU8: Uint8Array;
+  HEAPF32: Float32Array;
+  HEAPF64: Float64Array;
 }
 
-/**
- * pdf.js's modules as loaded: the minified builds (the same code; a process compiles them in ≈ 70
- * ms against ≈ 90 for the readable ones, measured here), typed by the readable build's declarations.
- * The worker's module is loaded for what it sets up (globalThis.pdfjsWorker, which the worker run in
- * this thread then uses) and ships no types: hence names typed as plain strings.
- */
-const PDFJS_MODULE: string = 'pdfjs-dist/legacy/build/pdf.min.mjs';
-const PDFJS_WORKER_MODULE: string = 'pdfjs-dist/legacy/build/pdf.worker.min.mjs';
+function heap(lib: WrappedPdfiumModule): Heap {
+  // The module's memory views: Emscripten puts them on the module object, and the package's types
+  // (its own subset of Emscripten's) leave them out.
+  return lib.pdfium as unknown as Heap;
+}
 
-/** Built-ins that pdf.js's legacy build replaces where the runtime already has them. */
-const KEPT_NATIVE: ReadonlyArray<readonly [object, string]> = [
-  [Array.prototype, 'push'],
-  [JSON, 'parse'],
-  [JSON, 'stringify'],
-];
-
-/**
- * Loads pdf.js (and its worker's module, which the in-process worker then uses) and puts back the
- * runtime's own built-ins that it replaced. The legacy build carries core-js, which swaps in its
- * JavaScript versions of some natives where it judges them wrong in an edge case (Array's push on
- * array-likes past 2^32 items, JSON with source text): for every module of the process, for as
- * long as it runs. pdf.js needs none of those edge cases; measured on an 83-page book, the
- * JavaScript push alone was ≈ 15 % of text extraction. Methods it adds where the runtime has none
- * (Promise.withResolvers, Set's union…) stay.
- */
-async function loadPdfJs(): Promise<PdfJs> {
-  const natives = KEPT_NATIVE.map(([owner, key]) => [owner, key, Object.getOwnPropertyDescriptor(owner, key)] as const);
-  try {
-    const lib = (await import(PDFJS_MODULE)) as PdfJs;
-    await import(PDFJS_WORKER_MODULE);
+let pdfiumPromise: Promise<WrappedPdfiumModule> | null = null;
+/** PDFium, compiled and initialised once (≈ 70 ms). */
+function pdfium(): Promise<WrappedPdfiumModule> {
+  pdfiumPromise ??= (async () => {
+    const { init } = await import('@embedpdf/pdfium');
+    const wasmBinary = await fs.promises.readFile(require.resolve('@embedpdf/pdfium/pdfium.wasm'));
+    const lib = await init({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) });
+    lib.PDFiumExt_Init();
     return lib;
-  } finally {
-    for (const [owner, key, descriptor] of natives) if (descriptor) Object.defineProperty(owner, key, descriptor);
+  })();
+  return pdfiumPromise;
+}
+
+/**
+ * Scratch memory in PDFium's heap for the numbers its functions write back (boxes, matrices): one
+ * block per loaded module, read through fresh views (the heap's buffer changes as it grows).
+ */
+class Scratch {
+  readonly ptr: number;
+  constructor(private readonly lib: WrappedPdfiumModule) {
+    this.ptr = lib.pdfium.wasmExports.malloc(64);
+  }
+  private get heap(): Heap {
+    return heap(this.lib);
+  }
+  f64(i: number): number {
+    return this.heap.HEAPF64[(this.ptr >> 3) + i];
+  }
+  f32(i: number): number {
+    return this.heap.HEAPF32[(this.ptr >> 2) + i];
+  }
+  i32(i: number): number {
+    return new Int32Array(this.heap.HEAPU8.buffer, this.ptr, 16)[i];
   }
 }
 
-interface TextItem {
-  str: string;
-  transform: number[];
-  width: number;
-  height: number;
-  hasEOL: boolean;
+/** PDFium's per-glyph text functions, called as exported (the wrapped ones convert every argument: ≈ 3× slower per call). */
+interface RawText {
+  GetUnicode(text: number, i: number): number;
+  IsGenerated(text: number, i: number): number;
+  HasUnicodeMapError(text: number, i: number): number;
+  GetLooseCharBox(text: number, i: number, rect: number): number;
+  GetCharOrigin(text: number, i: number, x: number, y: number): number;
+}
+const rawTexts = new WeakMap<WrappedPdfiumModule, RawText>();
+function rawText(lib: WrappedPdfiumModule): RawText {
+  let raw = rawTexts.get(lib);
+  if (!raw) {
+    // The package types the exports it re-exports (malloc, free); PDFium's own are there as well.
+    const exports = lib.pdfium.wasmExports as unknown as Record<string, (...args: number[]) => number>;
+    const fn = (name: string) => {
+      const f = exports[`FPDFText_${name}`];
+      if (typeof f !== 'function') throw new Error(`PDFium has no FPDFText_${name}`);
+      return f;
+    };
+    raw = {
+      GetUnicode: fn('GetUnicode'),
+      IsGenerated: fn('IsGenerated'),
+      HasUnicodeMapError: fn('HasUnicodeMapError'),
+      GetLooseCharBox: fn('GetLooseCharBox'),
+      GetCharOrigin: fn('GetCharOrigin'),
+    };
+    rawTexts.set(lib, raw);
+  }
+  return raw;
 }
 
-type Line = TextLine & { size: number; baseline: number; right: number };
+/** An open document: its bytes live in PDFium's heap for as long as it is open. */
+class PdfDoc {
+  private closed = false;
+  private constructor(
+    readonly lib: WrappedPdfiumModule,
+    private readonly handle: number,
+    private readonly bytesPtr: number,
+    readonly scratch: Scratch,
+  ) {}
 
-function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: number, pageH: number): Line[] {
-  const lines: Array<{ parts: string[]; x0: number; x1: number; top: number; bottom: number; baseline: number; size: number }> = [];
-  let cur: (typeof lines)[number] | null = null;
-  let endLine = false;
-  for (const item of items) {
-    const t = util.transform(vt, item.transform);
-    const size = Math.hypot(t[2], t[3]) || Math.abs(item.height) || 1;
-    const x = t[4];
-    const baseline = t[5];
-    const w = Math.abs(item.width) * Math.hypot(vt[0], vt[1]);
-    if (item.str.trim() === '') {
-      if (item.hasEOL) endLine = true;
-      else if (cur) cur.parts.push(' ');
-      continue;
+  static async open(file: string, bytes?: Buffer): Promise<PdfDoc> {
+    const lib = await pdfium();
+    const data = bytes ?? (await fs.promises.readFile(file));
+    const { malloc, free } = lib.pdfium.wasmExports;
+    const ptr = malloc(Math.max(1, data.length));
+    heap(lib).HEAPU8.set(data, ptr);
+    const handle = lib.FPDF_LoadMemDocument(ptr, data.length, '');
+    if (!handle) {
+      const code = lib.FPDF_GetLastError();
+      free(ptr);
+      if (code === FPDF_ERR_PASSWORD) throw new ExtractError('encrypted', 'the PDF needs a password to open');
+      throw new ExtractError('corrupt', 'not a readable PDF');
     }
-    const sameLine = cur !== null && !endLine && Math.abs(baseline - cur.baseline) < size * 0.5 && x > cur.x0 - size * 0.5;
-    if (!sameLine || !cur) {
-      cur = { parts: [], x0: x, x1: x + w, top: baseline - size * 0.8, bottom: baseline + size * 0.2, baseline, size };
-      lines.push(cur);
-    } else if (x - cur.x1 > size * 0.15 && !cur.parts.at(-1)?.endsWith(' ') && !item.str.startsWith(' ')) {
-      cur.parts.push(' ');
+    return new PdfDoc(lib, handle, ptr, new Scratch(lib));
+  }
+
+  get pageCount(): number {
+    return this.lib.FPDF_GetPageCount(this.handle);
+  }
+
+  /** Page `n` (1-based); closed by the caller. */
+  page(n: number): PdfPage {
+    const handle = this.lib.FPDF_LoadPage(this.handle, n - 1);
+    if (!handle) throw new ExtractError('corrupt', `page ${n} cannot be read`);
+    return new PdfPage(this, handle);
+  }
+
+  /** One entry of the document information dictionary, or '' where it has none. */
+  metaText(tag: string): string {
+    const { lib } = this;
+    const size = lib.FPDF_GetMetaText(this.handle, tag, 0, 0);
+    if (size <= 2) return '';
+    const { malloc, free } = lib.pdfium.wasmExports;
+    const buf = malloc(size);
+    try {
+      lib.FPDF_GetMetaText(this.handle, tag, buf, size);
+      return lib.pdfium.UTF16ToString(buf);
+    } finally {
+      free(buf);
     }
-    cur.parts.push(item.str);
-    cur.x0 = Math.min(cur.x0, x);
-    cur.x1 = Math.max(cur.x1, x + w);
-    cur.top = Math.min(cur.top, baseline - size * 0.8);
-    cur.bottom = Math.max(cur.bottom, baseline + size * 0.2);
-    cur.size = Math.max(cur.size, size);
-    endLine = item.hasEOL;
   }
-  return lines
-    .map((l) => {
-      const bbox: Box = relativeBox({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, { width: pageW, height: pageH });
-      return { text: normalizeSpace(l.parts.join('')), bbox, size: l.size, baseline: l.baseline, right: l.x1 };
-    })
-    .filter((l) => l.text.length > 0);
-}
 
-type PdfDoc = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
-type PdfPage = Awaited<ReturnType<PdfDoc['getPage']>>;
-
-/** Opens a PDF from its file, or from its bytes already read (which pdf.js then takes over). */
-async function openPdf(file: string, bytes?: Buffer): Promise<PdfDoc> {
-  const lib = await pdfjs();
-  const data = new Uint8Array(bytes ?? (await fs.promises.readFile(file)));
-  try {
-    return await lib.getDocument({
-      data,
-      standardFontDataUrl: STANDARD_FONTS,
-      cMapUrl: CMAPS,
-      cMapPacked: true,
-      isEvalSupported: false,
-      useSystemFonts: false,
-      verbosity: 0,
-    }).promise;
-  } catch (err) {
-    const name = (err as Error)?.name;
-    if (name === 'PasswordException') throw new ExtractError('encrypted', 'the PDF needs a password to open');
-    if (name === 'InvalidPDFException') throw new ExtractError('corrupt', 'not a readable PDF');
-    throw new ExtractError('corrupt', `${(err as Error)?.message ?? err}`);
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.lib.FPDF_CloseDocument(this.handle);
+    this.lib.pdfium.wasmExports.free(this.bytesPtr);
+    this.lib.pdfium.wasmExports.free(this.scratch.ptr);
   }
 }
 
-/** The document information dictionary of a PDF (Title, Author, Subject, Keywords, CreationDate…). */
-export async function pdfInfo(file: string): Promise<Record<string, unknown>> {
-  const doc = await openPdf(file);
+class PdfPage {
+  /** Size in points as displayed (the page's rotation applied). */
+  readonly width: number;
+  readonly height: number;
+
+  constructor(
+    private readonly doc: PdfDoc,
+    private readonly handle: number,
+  ) {
+    this.width = doc.lib.FPDF_GetPageWidthF(handle);
+    this.height = doc.lib.FPDF_GetPageHeightF(handle);
+  }
+
+  /**
+   * PDF user space to the displayed page, in points from its top left corner: PDFium's own mapping
+   * (crop box and rotation) read at three points, as an affine transform.
+   */
+  private toDisplay(): (x: number, y: number) => [number, number] {
+    const { lib, scratch } = this.doc;
+    const K = 64; // device pixels a point: the mapping answers in whole pixels
+    const at = (x: number, y: number): [number, number] => {
+      lib.FPDF_PageToDevice(this.handle, 0, 0, Math.round(this.width * K), Math.round(this.height * K), 0, x, y, scratch.ptr, scratch.ptr + 4);
+      return [scratch.i32(0) / K, scratch.i32(1) / K];
+    };
+    const [ox, oy] = at(0, 0);
+    const [ax, ay] = at(1000, 0);
+    const [bx, by] = at(0, 1000);
+    const m = [(ax - ox) / 1000, (ay - oy) / 1000, (bx - ox) / 1000, (by - oy) / 1000];
+    return (x, y) => [ox + m[0] * x + m[2] * y, oy + m[1] * x + m[3] * y];
+  }
+
+  /**
+   * The text layer as lines, in PDFium's reading order (it starts a line where the text does and
+   * puts spaces where words part). A line's box is the union of its glyphs' loose boxes (the font's
+   * ascent to descent, so lines of one size are of one height). `broken`: the line holds a glyph
+   * whose font maps it to no Unicode letter, or a control or private-use character.
+   */
+  lines(): PdfLine[] {
+    const { lib, scratch } = this.doc;
+    const text = lib.FPDFText_LoadPage(this.handle);
+    if (!text) return [];
+    const raw = rawText(lib);
+    const display = this.toDisplay();
+    const out: PdfLine[] = [];
+    try {
+      const count = lib.FPDFText_CountChars(text);
+      let chars: string[] = [];
+      let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
+      let broken = false;
+      let size = 0;
+      const end = (): void => {
+        const str = normalizeSpace(chars.join(''));
+        if (str && box) {
+          out.push({ text: str, bbox: relativeBox(box, { width: this.width, height: this.height }), size, broken: broken || garbageRatio(str) > 0 });
+        }
+        chars = [];
+        box = null;
+        broken = false;
+        size = 0;
+      };
+      // A glyph's extent across the line: its loose box (FS_RECTF: left, top, right, bottom).
+      const across = (): [number, number] | null => {
+        const [x0] = display(scratch.f32(0), scratch.f32(1));
+        const [x1] = display(scratch.f32(2), scratch.f32(3));
+        return x0 === x1 ? null : [Math.min(x0, x1), Math.max(x0, x1)];
+      };
+      // The size of a glyph's text: its font size under the glyph's matrix, asked again only where
+      // the glyph's loose box changes height (a new font or size).
+      let lastLoose = -1;
+      let lastSize = 0;
+      const glyphSize = (i: number): number => {
+        const loose = Math.abs(scratch.f32(1) - scratch.f32(3));
+        if (loose !== lastLoose) {
+          lastLoose = loose;
+          const fontSize = lib.FPDFText_GetFontSize(text, i);
+          lastSize = lib.FPDFText_GetMatrix(text, i, scratch.ptr) ? fontSize * Math.hypot(scratch.f32(2), scratch.f32(3)) : loose;
+          if (!(lastSize > 0)) lastSize = loose;
+        }
+        return lastSize;
+      };
+      for (let i = 0; i < count; i++) {
+        const code = raw.GetUnicode(text, i);
+        if (code === 0x0d || code === 0x0a) {
+          if (chars.length) end();
+          continue;
+        }
+        const hyphen = LINE_END_HYPHENS.has(code);
+        chars.push(hyphen ? '-' : String.fromCodePoint(code));
+        if (code !== 0x20 && !raw.IsGenerated(text, i)) {
+          if (raw.HasUnicodeMapError(text, i) === 1) broken = true;
+          const x = raw.GetLooseCharBox(text, i, scratch.ptr) ? across() : null;
+          if (x) {
+            // As a line is set: from its baseline, 0.8 of the size above and 0.2 below.
+            const glyph = glyphSize(i);
+            raw.GetCharOrigin(text, i, scratch.ptr, scratch.ptr + 8);
+            const baseline = display(scratch.f64(0), scratch.f64(1))[1];
+            size = Math.max(size, glyph);
+            const b = { x0: x[0], y0: baseline - glyph * 0.8, x1: x[1], y1: baseline + glyph * 0.2 };
+            box = box ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) } : b;
+          }
+        }
+        // PDFium runs a word hyphenated at the end of a line on into the next line's text: the
+        // line ends at its hyphen, as it does on the page.
+        if (hyphen) end();
+      }
+      if (chars.length) end();
+    } finally {
+      lib.FPDFText_ClosePage(text);
+    }
+    return out;
+  }
+
+  /**
+   * Share of the page covered by images: the area of each image's unit square under its matrix and
+   * those of the forms that hold it, over the page's.
+   */
+  pictureArea(): number {
+    const { lib, scratch } = this.doc;
+    const det = (obj: number): number => {
+      if (!lib.FPDFPageObj_GetMatrix(obj, scratch.ptr)) return 0;
+      // FS_MATRIX: a, b, c, d, e, f as floats.
+      return Math.abs(scratch.f32(0) * scratch.f32(3) - scratch.f32(1) * scratch.f32(2));
+    };
+    const walk = (count: number, get: (i: number) => number, scale: number, depth: number): number => {
+      let area = 0;
+      for (let i = 0; i < count; i++) {
+        const obj = get(i);
+        const type = lib.FPDFPageObj_GetType(obj);
+        if (type === FPDF_PAGEOBJ_IMAGE) area += det(obj) * scale;
+        else if (type === FPDF_PAGEOBJ_FORM && depth < 8) {
+          area += walk(lib.FPDFFormObj_CountObjects(obj), (k) => lib.FPDFFormObj_GetObject(obj, k), scale * det(obj), depth + 1);
+        }
+      }
+      return area;
+    };
+    const area = walk(lib.FPDFPage_CountObjects(this.handle), (i) => lib.FPDFPage_GetObject(this.handle, i), 1, 0);
+    return Math.round(Math.min(1, area / (this.width * this.height)) * 1000) / 1000;
+  }
+
+  /** The page drawn `width` × `height` pixels on white, as RGBA. */
+  draw(width: number, height: number): Buffer {
+    const { lib } = this.doc;
+    const bitmap = lib.FPDFBitmap_Create(width, height, 0);
+    if (!bitmap) throw new ExtractError('corrupt', `cannot draw a page ${width}×${height}`);
+    try {
+      lib.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
+      lib.FPDF_RenderPageBitmap(bitmap, this.handle, 0, 0, width, height, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
+      const start = lib.FPDFBitmap_GetBuffer(bitmap);
+      const stride = lib.FPDFBitmap_GetStride(bitmap);
+      const pixels = heap(lib).HEAPU8;
+      const rgba = Buffer.allocUnsafe(width * height * 4);
+      for (let y = 0; y < height; y++) rgba.set(pixels.subarray(start + y * stride, start + y * stride + width * 4), y * width * 4);
+      // The fourth byte of PDFium's BGRx is unused: opaque.
+      for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+      return rgba;
+    } finally {
+      lib.FPDFBitmap_Destroy(bitmap);
+    }
+  }
+
+  /** Pixel size with the long side `longSide`, in the page's proportions. */
+  sizeFor(longSide: number): { width: number; height: number } {
+    const scale = longSide / Math.max(this.width, this.height);
+    return { width: Math.max(1, Math.round(this.width * scale)), height: Math.max(1, Math.round(this.height * scale)) };
+  }
+
+  /** Drawn `longSide` pixels on its long side, encoded as JPEG or PNG. */
+  async render(longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
+    const { width, height } = this.sizeFor(longSide);
+    const image = sharp(this.draw(width, height), { raw: { width, height, channels: 4 } }).removeAlpha();
+    return format === 'jpeg' ? image.jpeg({ quality: 82 }).toBuffer() : image.png().toBuffer();
+  }
+
+  /** Share of the page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
+  ink(): number {
+    const width = INK_WIDTH;
+    const height = Math.max(1, Math.round((this.height / this.width) * INK_WIDTH));
+    return inkShareOfRgba(this.draw(width, height));
+  }
+
+  close(): void {
+    this.doc.lib.FPDF_ClosePage(this.handle);
+  }
+}
+
+/** The document information dictionary of a PDF (Title, Author, Subject, Keywords, CreationDate…), entries it has. */
+export async function pdfInfo(file: string): Promise<Record<string, string>> {
+  const doc = await PdfDoc.open(file);
   try {
-    const { info } = await doc.getMetadata();
-    return typeof info === 'object' && info !== null ? { ...info } : {};
+    const info: Record<string, string> = {};
+    for (const tag of ['Title', 'Author', 'Subject', 'Keywords', 'Creator', 'Producer', 'CreationDate', 'ModDate']) {
+      const value = doc.metaText(tag);
+      if (value) info[tag] = value;
+    }
+    return info;
   } finally {
-    await doc.destroy();
+    doc.close();
   }
-}
-
-interface PageCanvas {
-  canvas: { encode(fmt: 'jpeg' | 'png', q?: number): Promise<Buffer> };
-  context: {
-    fillStyle: string;
-    fillRect(x: number, y: number, w: number, h: number): void;
-    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-  };
-  w: number;
-  h: number;
-}
-
-/** Draws one page on a white canvas at `scale` (1 = a point a pixel). */
-async function drawPage(doc: PdfDoc, page: PdfPage, scale: number): Promise<PageCanvas> {
-  const vp = page.getViewport({ scale });
-  const w = Math.ceil(vp.width);
-  const h = Math.ceil(vp.height);
-  const factory = doc.canvasFactory as { create(w: number, h: number): { canvas: unknown; context: unknown } };
-  const { canvas, context } = factory.create(w, h) as Pick<PageCanvas, 'canvas' | 'context'>;
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, w, h);
-  // pdf.js types the canvas as the DOM's; @napi-rs/canvas implements the 2D context it draws with.
-  await page.render({ canvasContext: context, viewport: vp, canvas } as unknown as Parameters<typeof page.render>[0]).promise;
-  return { canvas, context, w, h };
-}
-
-/** Draws one page `longSide` pixels on its long side, encoded as JPEG or PNG. */
-async function renderPage(doc: PdfDoc, page: PdfPage, longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
-  const base = page.getViewport({ scale: 1 });
-  const { canvas } = await drawPage(doc, page, longSide / Math.max(base.width, base.height));
-  return format === 'jpeg' ? canvas.encode('jpeg', 82) : canvas.encode('png');
-}
-
-/** Share of a page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
-async function pageInk(doc: PdfDoc, page: PdfPage): Promise<number> {
-  const { context, w, h } = await drawPage(doc, page, INK_WIDTH / page.getViewport({ scale: 1 }).width);
-  return inkShareOfRgba(context.getImageData(0, 0, w, h).data);
 }
 
 /** Renders the given pages (1-based) for reading by OCR; yields each as it is drawn. */
 export async function* renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer }> {
-  const doc = await openPdf(file);
+  const doc = await PdfDoc.open(file);
   try {
     for (const n of pages) {
-      const page = await doc.getPage(n);
-      yield { page: n, png: await renderPage(doc, page, longSide, 'png') };
-      page.cleanup();
+      const page = doc.page(n);
+      let png: Buffer;
+      try {
+        png = await page.render(longSide, 'png');
+      } finally {
+        page.close();
+      }
+      yield { page: n, png };
     }
   } finally {
-    await doc.destroy();
+    doc.close();
   }
-}
-
-/**
- * Share of the page covered by images: follows the graphics state through the operator list
- * (save/restore/transform) and adds the area of each image's unit square under the current matrix.
- */
-async function pictureArea(page: PdfPage, lib: PdfJs, pageArea: number): Promise<number> {
-  const ops = await page.getOperatorList();
-  const O = lib.OPS;
-  const imageOps = new Set<number>([O.paintImageXObject, O.paintInlineImageXObject, O.paintImageMaskXObject, O.paintImageXObjectRepeat]);
-  let ctm = [1, 0, 0, 1, 0, 0];
-  const stack: number[][] = [];
-  let area = 0;
-  for (let i = 0; i < ops.fnArray.length; i++) {
-    const fn = ops.fnArray[i];
-    if (fn === O.save) stack.push(ctm);
-    else if (fn === O.restore) ctm = stack.pop() ?? [1, 0, 0, 1, 0, 0];
-    else if (fn === O.transform) ctm = lib.Util.transform(ctm, ops.argsArray[i] as number[]);
-    else if (imageOps.has(fn)) area += Math.abs(ctm[0] * ctm[3] - ctm[1] * ctm[2]);
-  }
-  return Math.round(Math.min(1, area / pageArea) * 1000) / 1000;
 }
 
 export function pageRenderName(page: number): string {
@@ -235,7 +406,7 @@ export class PdfPageDrawer {
     const { mtimeMs } = await fs.promises.stat(file);
     if (!this.open || this.open.file !== file || this.open.mtimeMs !== mtimeMs) {
       await this.close();
-      this.open = { file, mtimeMs, doc: openPdf(file) };
+      this.open = { file, mtimeMs, doc: PdfDoc.open(file) };
     }
     let doc: PdfDoc;
     try {
@@ -244,22 +415,24 @@ export class PdfPageDrawer {
       this.open = null;
       throw err;
     }
-    if (pageNumber < 1 || pageNumber > doc.numPages) throw new ExtractError('no_page', `no page ${pageNumber}`);
-    const page = await doc.getPage(pageNumber);
+    if (pageNumber < 1 || pageNumber > doc.pageCount) throw new ExtractError('no_page', `no page ${pageNumber}`);
+    const page = doc.page(pageNumber);
+    let jpeg: Buffer;
     try {
-      const tmp = `${out}.${process.pid}.tmp`;
-      await fs.promises.mkdir(path.dirname(out), { recursive: true });
-      await fs.promises.writeFile(tmp, await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
-      await fs.promises.rename(tmp, out);
+      jpeg = await page.render(RENDER_LONG_SIDE, 'jpeg');
     } finally {
-      page.cleanup();
+      page.close();
     }
+    const tmp = `${out}.${process.pid}.tmp`;
+    await fs.promises.mkdir(path.dirname(out), { recursive: true });
+    await fs.promises.writeFile(tmp, jpeg);
+    await fs.promises.rename(tmp, out);
   }
 
   async close(): Promise<void> {
     const open = this.open;
     this.open = null;
-    if (open) await open.doc.then((d) => d.destroy()).catch(() => undefined);
+    if (open) await open.doc.then((d) => d.close()).catch(() => undefined);
   }
 }
 
@@ -271,89 +444,90 @@ export interface PdfOptions {
   maxPages: number;
 }
 
-/**
- * Whether a PDF's pages may draw image objects: its bytes name an XObject (image or form) or hold
- * object streams (compressed dictionaries, where such a name would not show). A file with neither
- * draws images only inline, within a page's content (small ones, by the format's advice).
- */
-function mayDrawImageObjects(bytes: Buffer): boolean {
-  return bytes.includes('/XObject') || bytes.includes('/ObjStm');
-}
-
 /** The pages of a PDF, and its thumbnail (`thumb.jpg` in the asset folder, drawn from page 1). */
 export async function extractPdf(
   file: string,
   opts: PdfOptions,
 ): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown>; thumbnail: string | null }> {
-  const lib = await pdfjs();
   const bytes = await fs.promises.readFile(file);
-  const imageObjects = mayDrawImageObjects(bytes);
-  const doc = await openPdf(file, bytes);
+  const doc = await PdfDoc.open(file, bytes);
   try {
-    const pageCount = doc.numPages;
+    const pageCount = doc.pageCount;
     if (pageCount > opts.maxPages) throw new ExtractError('too_many_pages', `${pageCount} pages; the limit is ${opts.maxPages}`);
     const pagesDir = path.join(opts.assetDir, 'pages');
     await fs.promises.mkdir(pagesDir, { recursive: true });
-    const pages: ExtractedPage[] = [];
-    let ocrPages = 0;
-    let blankPages = 0;
+    const read: Array<{ width: number; height: number; pictureArea: number; lines: PdfLine[] }> = [];
     let rendered = 0;
     let thumbnail: string | null = null;
     for (let n = 1; n <= pageCount; n++) {
-      const page = await doc.getPage(n);
-      const viewport = page.getViewport({ scale: 1 });
-      const content = await page.getTextContent();
-      // The filter keeps text items (those with `str`), which pdf.js's union type cannot narrow by itself.
-      const items = content.items.filter((i) => 'str' in i) as unknown as TextItem[];
-      const allLines = toLines(items, viewport.transform, lib.Util, viewport.width, viewport.height);
-      // Lines whose glyphs map to control or private-use characters come from fonts without a
-      // usable Unicode map (common for Indic scripts): they are dropped and the page goes to OCR.
-      const lines = allLines.filter((l) => garbageRatio(l.text) === 0);
+      const page = doc.page(n);
+      try {
+        read.push({ width: page.width, height: page.height, pictureArea: page.pictureArea(), lines: page.lines() });
+        // Every page has a render path; the file is drawn now for the first page only (shown while
+        // the original is offline too): extraction is phase 1 of indexing, which makes the document
+        // searchable. Picture pages are drawn by the picture stages that look at them (phase 2,
+        // indexer/pictures.ts), the others on first request; OCR draws its own, larger. The
+        // thumbnail is drawn at its own size.
+        if (opts.renderAll || n === 1) {
+          await fs.promises.writeFile(path.join(opts.assetDir, 'pages', pageRenderName(n)), await page.render(RENDER_LONG_SIDE, 'jpeg'));
+          rendered++;
+        }
+        if (n === 1) {
+          thumbnail = 'thumb.jpg';
+          await fs.promises.writeFile(path.join(opts.assetDir, thumbnail), await page.render(THUMB_LONG_SIDE, 'jpeg'));
+        }
+      } finally {
+        page.close();
+      }
+    }
+    // Pages in complex scripts are read again by pdf.js, which reads them better.
+    const complex = read.flatMap((p, i) => (p.lines.some((l) => COMPLEX_SCRIPT.test(l.text)) ? [i + 1] : []));
+    if (complex.length > 0) {
+      const { pdfJsLines } = await import('./pdf-js-text.ts');
+      for (const [n, lines] of await pdfJsLines(bytes, complex)) read[n - 1].lines = lines;
+    }
+    const pages: ExtractedPage[] = [];
+    let ocrPages = 0;
+    let blankPages = 0;
+    for (const [i, p] of read.entries()) {
+      const n = i + 1;
+      // Lines whose glyphs map to no letters (fonts without a usable Unicode map, common for Indic
+      // scripts, read as Latin gibberish or control characters) are dropped, and where they are
+      // more than a few the page goes to OCR.
+      const lines = p.lines.filter((l) => !l.broken);
       const text = lines.map((l) => l.text).join('\n');
       const letters = (text.match(/\p{L}/gu) ?? []).length;
-      const broken = (allLines.length - lines.length) / Math.max(1, allLines.length) > 0.1;
+      const broken = (p.lines.length - lines.length) / Math.max(1, p.lines.length) > BROKEN_LINES;
       let needsOcr = letters < MIN_LETTERS || broken;
-      // The pictures' share asks pdf.js for the page's whole list of drawing operations (≈ 40 % of
-      // the time of a text page): skipped where the file has no image objects and the page has its
-      // text (a page with little text, as a scan's, is still measured for inline images).
-      const area = imageObjects || needsOcr ? await pictureArea(page, lib, viewport.width * viewport.height) : 0;
       // A page with few letters and almost no ink (the end of a chapter under its running header)
       // has nothing more for OCR to find: measured on a small copy of the page, not on a render.
-      if (needsOcr && !broken && (await pageInk(doc, page)) < BLANK_INK) {
-        needsOcr = false;
-        blankPages++;
-      }
-      // Every page has a render path; the file is drawn now for the first page only (shown while the
-      // original is offline too): extraction is phase 1 of indexing, which makes the document
-      // searchable. Picture pages are drawn by the picture stages that look at them (phase 2,
-      // indexer/pictures.ts), the others on first request; OCR draws its own, larger. The thumbnail
-      // is drawn at its own size.
-      const render = path.join('pages', pageRenderName(n));
-      if (opts.renderAll || n === 1) {
-        await fs.promises.writeFile(path.join(opts.assetDir, render), await renderPage(doc, page, RENDER_LONG_SIDE, 'jpeg'));
-        rendered++;
-      }
-      if (n === 1) {
-        thumbnail = 'thumb.jpg';
-        await fs.promises.writeFile(path.join(opts.assetDir, thumbnail), await renderPage(doc, page, THUMB_LONG_SIDE, 'jpeg'));
+      if (needsOcr && !broken) {
+        const page = doc.page(n);
+        try {
+          if (page.ink() < BLANK_INK) {
+            needsOcr = false;
+            blankPages++;
+          }
+        } finally {
+          page.close();
+        }
       }
       if (needsOcr) ocrPages++;
       pages.push({
         page: n,
-        width: viewport.width,
-        height: viewport.height,
-        pictureArea: area,
+        width: p.width,
+        height: p.height,
+        pictureArea: p.pictureArea,
         text,
         passages: linesToPassages(lines),
         lines: lines.map(({ text: t, bbox }) => ({ text: t, bbox })),
-        render,
+        render: path.join('pages', pageRenderName(n)),
         needsOcr,
         textSource: lines.length > 0 ? 'text_layer' : 'none',
       });
-      page.cleanup();
     }
     return { pages, details: { pages_needing_ocr: ocrPages, pages_rendered: rendered, ...(blankPages ? { blank_pages: blankPages } : {}) }, thumbnail };
   } finally {
-    await doc.destroy();
+    doc.close();
   }
 }
