@@ -13,6 +13,7 @@ const MODEL_LIBRARIES = [
   'onnxruntime-node',
   '@vladmandic/human',
   'pdfjs-dist',
+  '@embedpdf/pdfium',
   '@napi-rs/canvas',
 ];
 
