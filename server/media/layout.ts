@@ -134,10 +134,13 @@ function joinLines(lines: string[]): string {
   return out;
 }
 
+/** A character that cannot be real text: replacement, control (other than white space), private-use or unassigned. */
+export const NOT_TEXT = /[\uFFFD\p{Co}\p{Cn}]|(?![\t\n\v\f\r])\p{Cc}/u;
+
 /** Share of characters that cannot be real text: replacement, control or private-use characters. */
 export function garbageRatio(text: string): number {
   const chars = [...text.replace(/\s/g, '')];
   if (chars.length === 0) return 0;
-  const bad = chars.filter((c) => /[\uFFFD\p{Cc}\p{Co}\p{Cn}]/u.test(c)).length;
+  const bad = chars.filter((c) => NOT_TEXT.test(c)).length;
   return bad / chars.length;
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Box } from '../contract/common.ts';
-import { garbageRatio, normalizeSpace } from './layout.ts';
+import { NOT_TEXT, normalizeSpace } from './layout.ts';
 import { relativeBox } from '../geometry.ts';
 import type { TextLine } from './types.ts';
 
@@ -101,7 +101,7 @@ function toLines(items: TextItem[], vt: number[], util: PdfJs['Util'], pageW: nu
       const bbox: Box = relativeBox({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, { width: pageW, height: pageH });
       const text = normalizeSpace(l.parts.join(''));
       // Glyphs mapped to control or private-use characters come from fonts without a usable Unicode map.
-      return { text, bbox, size: l.size, broken: garbageRatio(text) > 0 };
+      return { text, bbox, size: l.size, broken: NOT_TEXT.test(text) };
     })
     .filter((l) => l.text.length > 0);
 }

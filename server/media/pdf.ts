@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { garbageRatio, linesToPassages, normalizeSpace } from './layout.ts';
+import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
 import { relativeBox } from '../geometry.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
 import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
@@ -77,6 +77,14 @@ class Scratch {
   i32(i: number): number {
     return new Int32Array(this.heap.HEAPU8.buffer, this.ptr, 16)[i];
   }
+}
+
+/** The letters in `text`, counted up to `max`. */
+function lettersUpTo(text: string, max: number): number {
+  const letter = /\p{L}/gu;
+  let n = 0;
+  while (n < max && letter.exec(text)) n++;
+  return n;
 }
 
 /** PDFium's per-glyph text functions, called as exported (the wrapped ones convert every argument: ≈ 3× slower per call). */
@@ -224,7 +232,7 @@ class PdfPage {
       const end = (): void => {
         const str = normalizeSpace(chars.join(''));
         if (str && box) {
-          out.push({ text: str, bbox: relativeBox(box, { width: this.width, height: this.height }), size, broken: broken || garbageRatio(str) > 0 });
+          out.push({ text: str, bbox: relativeBox(box, { width: this.width, height: this.height }), size, broken: broken || NOT_TEXT.test(str) });
         }
         chars = [];
         box = null;
@@ -310,7 +318,7 @@ class PdfPage {
     return Math.round(Math.min(1, area / (this.width * this.height)) * 1000) / 1000;
   }
 
-  /** The page drawn `width` × `height` pixels on white, as RGBA. */
+  /** The page drawn `width` × `height` pixels on white, as RGBx (the fourth byte of each pixel unused). */
   draw(width: number, height: number): Buffer {
     const { lib } = this.doc;
     const bitmap = lib.FPDFBitmap_Create(width, height, 0);
@@ -321,10 +329,11 @@ class PdfPage {
       const start = lib.FPDFBitmap_GetBuffer(bitmap);
       const stride = lib.FPDFBitmap_GetStride(bitmap);
       const pixels = heap(lib).HEAPU8;
-      const rgba = Buffer.allocUnsafe(width * height * 4);
-      for (let y = 0; y < height; y++) rgba.set(pixels.subarray(start + y * stride, start + y * stride + width * 4), y * width * 4);
-      // The fourth byte of PDFium's BGRx is unused: opaque.
-      for (let i = 3; i < rgba.length; i += 4) rgba[i] = 255;
+      const row = width * 4;
+      // The fourth byte of PDFium's BGRx (RGBx here) is unused: removed or ignored by the callers.
+      if (stride === row) return Buffer.from(pixels.slice(start, start + row * height).buffer);
+      const rgba = Buffer.allocUnsafe(row * height);
+      for (let y = 0; y < height; y++) rgba.set(pixels.subarray(start + y * stride, start + y * stride + row), y * row);
       return rgba;
     } finally {
       lib.FPDFBitmap_Destroy(bitmap);
@@ -496,7 +505,7 @@ export async function extractPdf(
       // more than a few the page goes to OCR.
       const lines = p.lines.filter((l) => !l.broken);
       const text = lines.map((l) => l.text).join('\n');
-      const letters = (text.match(/\p{L}/gu) ?? []).length;
+      const letters = lettersUpTo(text, MIN_LETTERS);
       const broken = (p.lines.length - lines.length) / Math.max(1, p.lines.length) > BROKEN_LINES;
       let needsOcr = letters < MIN_LETTERS || broken;
       // A page with few letters and almost no ink (the end of a chapter under its running header)
