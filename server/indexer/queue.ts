@@ -113,12 +113,12 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
         state.get(r.asset_id)!.set(r.stage, r.state);
       }
-      const taken = new Set<string>();
       for (const run of [...first.filter((r) => isPhaseOne(r.stage)), ...rest]) {
         if (out.length >= max) break;
         const assetId = run.asset_id;
         const runs = state.get(assetId)!;
-        if (runs.get(run.stage) !== 'pending' || taken.has(`${assetId} ${run.stage}`)) continue;
+        // A run handed out in this pass is marked running below, so it is not handed out twice.
+        if (runs.get(run.stage) !== 'pending') continue;
         const stage = run.stage as IndexStageName;
         const def = STAGES[stage];
         if (def.dependsOn.some((d) => !TERMINAL_STATES.includes(runs.get(d) ?? 'ok'))) continue;
@@ -137,7 +137,6 @@ export class StageQueue extends EventEmitter<QueueEvents> {
           continue;
         }
         out.push({ assetId, stage });
-        taken.add(`${assetId} ${run.stage}`);
         runs.set(run.stage, 'running');
       }
     }

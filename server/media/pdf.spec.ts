@@ -41,6 +41,10 @@ describe('extractPdf', () => {
   });
 
   it('reads the information dictionary', async () => {
-    expect(await pdfInfo(corpus('docs/a-text.pdf'))).toMatchObject({ Author: 'Eriberto Mota', Producer: 'LibreOffice 7.0', CreationDate: "D:20200911222713-03'00'" });
+    expect(await pdfInfo(corpus('docs/a-text.pdf'))).toMatchObject({
+      Author: 'Eriberto Mota',
+      Producer: 'LibreOffice 7.0',
+      CreationDate: "D:20200911222713-03'00'",
+    });
   });
 });

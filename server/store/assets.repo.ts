@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
-import { INSERT_RUN, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
-import { PHASE_ONE_STAGES, type AssetKind, type IndexPhase } from '../contract/assets.ts';
+import { INSERT_RUN, PHASE_ONE_STAGE, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
+import { type AssetKind, type IndexPhase } from '../contract/assets.ts';
 import type { EffectiveOptions } from '../contract/stages.ts';
 import { effectiveOptions } from './codec.ts';
 
@@ -96,7 +96,7 @@ const LISTED_AS = `${SEEN_AS},
   (SELECT json_group_array(r.stage) FROM stage_runs r WHERE r.asset_id = a.id AND ${REAL_FAILURE}) AS failed_stages,
   CASE WHEN a.status <> 'processing' THEN 'done'
     WHEN a.runs_planned = 0 OR EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running')
-      AND r.stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})) THEN 'reading'
+      AND r.${PHASE_ONE_STAGE}) THEN 'reading'
     ELSE 'enriching' END AS index_phase`;
 
 export class AssetsRepo {

@@ -1,8 +1,7 @@
 // Libraries and the files they know (migration 0017). Paths of files are kept relative to the
 // library's root; the root is absolute.
 import { statementCache, type DB } from './db.ts';
-import { PENDING_PHASE_ONE } from './stage-runs.repo.ts';
-import { PHASE_ONE_STAGES } from '../contract/assets.ts';
+import { PENDING_PHASE_ONE, PHASE_ONE_STAGE } from './stage-runs.repo.ts';
 
 export const LIBRARY_STATUSES = ['scanning', 'watching', 'offline', 'error'] as const;
 export type LibraryStatus = (typeof LIBRARY_STATUSES)[number];
@@ -103,7 +102,7 @@ export class LibrariesRepo {
         one('SELECT COUNT(*) AS n FROM assets INDEXED BY assets_unplanned WHERE runs_planned = 0 AND deleted_at IS NULL AND library_id = ?') +
         one(
           `SELECT COUNT(*) AS n FROM (SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE}
-                                      UNION SELECT asset_id FROM stage_runs WHERE state = 'running' AND stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})) p
+                                      UNION SELECT asset_id FROM stage_runs WHERE state = 'running' AND ${PHASE_ONE_STAGE}) p
            CROSS JOIN assets a ON a.id = p.asset_id
            WHERE a.library_id = ? AND a.runs_planned = 1 AND a.deleted_at IS NULL AND a.status = 'processing'`,
         ),

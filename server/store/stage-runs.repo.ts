@@ -6,8 +6,10 @@ export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' |
 /** A failed run that is a failure (not a stage waiting for an optional model: it runs once the model is pulled), on a run `r`. */
 export const REAL_FAILURE = "r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'";
 
-/** A pending run of phase 1 (decision 0032), written as migration 0029's index is, so that SQLite uses it. */
-export const PENDING_PHASE_ONE = `state = 'pending' AND stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})`;
+/** A run of a phase 1 stage (decision 0032), on a run `stage` column (or `r.stage` with `r.` before it). */
+export const PHASE_ONE_STAGE = `stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})`;
+/** A pending run of phase 1, written as migration 0029's index is, so that SQLite uses it. */
+export const PENDING_PHASE_ONE = `state = 'pending' AND ${PHASE_ONE_STAGE}`;
 
 export const TERMINAL_STATES: readonly RunState[] = ['ok', 'off', 'not_applicable', 'failed'];
 
