@@ -23,7 +23,11 @@ export const LAYERS = [
     holds: 'the model catalogue (`catalogue.ts`), the model manager (`models.ts`) and one adapter per model library',
     imports: [],
   },
-  { folder: 'media', holds: 'probing and extraction: ffmpeg, sharp, PDFium (pdf.js for complex scripts), office formats (through one guarded zip reader), metadata', imports: ['contract'] },
+  {
+    folder: 'media',
+    holds: 'probing and extraction: ffmpeg, sharp, PDFium (pdf.js for complex scripts), office formats (through one guarded zip reader), metadata',
+    imports: ['contract'],
+  },
   {
     folder: 'store',
     holds: 'repositories (every SQL statement, the filter condition included), the file store, clock and ids, migrations, the vector index',

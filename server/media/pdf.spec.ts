@@ -40,6 +40,17 @@ describe('extractPdf', () => {
     expect(xetex.pages.map((p) => p.needsOcr)).toEqual([false, false, false]);
   });
 
+  it('reads the last pages of a long document in a second thread, to the same pages as one thread reads', async () => {
+    const book = corpus('docs/carroll-wonderland.pdf');
+    const one = await extractPdf(book, { assetDir: dir, renderAll: false, maxPages: 100 });
+    const two = await extractPdf(book, { assetDir: dir, renderAll: false, maxPages: 100, parallelFrom: 40, threadStartPages: 0 });
+    expect(one.details.threads).toBeUndefined();
+    expect(two.details).toMatchObject({ threads: 2, blank_pages: 3, pages_needing_ocr: 0 });
+    expect(two.pages.map((p) => p.page)).toEqual(one.pages.map((p) => p.page));
+    expect(two.pages).toEqual(one.pages);
+    expect(two.pages[59].text).toContain('birth-');
+  });
+
   it('reads the information dictionary', async () => {
     expect(await pdfInfo(corpus('docs/a-text.pdf'))).toMatchObject({
       Author: 'Eriberto Mota',
