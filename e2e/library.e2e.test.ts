@@ -95,13 +95,18 @@ describe('the library', () => {
     const { page, shot } = await app.open(key, `#/view/${id}`);
     await page.getByTestId('info-phase').waitFor();
     expect(await page.getByTestId('info-phase').textContent()).toBe('reading its text and metadata');
-    expect(await page.locator('.stage .empty').textContent()).toBe('The picture is shown once it has been read (indexing).');
+    expect(await page.locator('.stage .picture-pending').textContent()).toBe('The picture is shown once it has been read (indexing).');
+    // No picture yet: nothing to zoom, so no zoom control over the empty place.
+    expect(await page.getByTestId('zoom-level').count()).toBe(0);
     await shot('viewer-info-reading');
     expect((await app.t.api('POST', '/index/resume', { key })).status).toBe(200);
     await app.t.waitCompleted(key, id);
     await page.reload();
     await page.getByTestId('info').waitFor();
     expect(await page.getByTestId('info-phase').count()).toBe(0);
+    await page.locator('.stage img').waitFor();
+    expect(await page.getByTestId('zoom-level').textContent()).toContain('Fit');
+    expect(await page.locator('.stage .picture-pending').count()).toBe(0);
   }, 120_000);
 
   it('uploads a folder dropped from disk (real file handles: walked, hidden files left out) and one picked with the folder chooser', async () => {

@@ -422,6 +422,15 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               hit={highlight ? { key: 'hit', kind: 'hit', label: 'search hit', ...highlight } : null}
               shown={new Set((Object.keys(layers) as Array<keyof Layers>).filter((k) => layers[k]))}
             />
+          ) : !src ? (
+            // Nothing to zoom: the picture's place, in its shape where it is known, with why it is empty.
+            <div
+              className="picture-pending"
+              role="status"
+              style={aspect ? { aspectRatio: String(aspect), width: `min(100%, calc(78vh * ${aspect}))` } : undefined}
+            >
+              {asset.index_phase === 'reading' ? 'The picture is shown once it has been read (indexing).' : 'No picture for this moment.'}
+            </div>
           ) : (
             <ZoomPane pixels={pixels} resetKey={`${id}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
               <BoxedPicture
@@ -435,11 +444,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                   const el = document.getElementById(`who-${b.key}`) ?? document.querySelector<HTMLElement>(`.faces-here [data-face="${b.key}"] a`);
                   el?.focus();
                 }}
-              >
-                <div className="empty">
-                  {asset.index_phase === 'reading' ? 'The picture is shown once it has been read (indexing).' : 'No picture for this moment.'}
-                </div>
-              </BoxedPicture>
+              />
             </ZoomPane>
           )}
         </div>
