@@ -60,6 +60,16 @@ function pdfium(): Promise<WrappedPdfiumModule> {
 }
 
 /**
+ * After an error that is not a reading of the file (a trap or abort inside PDFium's WebAssembly, on
+ * a hostile file), the module's memory may be inconsistent: documents opened from then on get a
+ * new one. Returns the error, for `throw`.
+ */
+function faulted(err: unknown): unknown {
+  if (!(err instanceof ExtractError)) pdfiumPromise = null;
+  return err;
+}
+
+/**
  * Scratch memory in PDFium's heap for the numbers its functions write back (boxes, matrices): one
  * block per loaded module, read through fresh views (the heap's buffer changes as it grows).
  */
@@ -135,7 +145,13 @@ class PdfDoc {
     const lib = await pdfium();
     const data = bytes ?? (await fs.promises.readFile(file));
     const { malloc, free } = lib.pdfium.wasmExports;
-    const ptr = malloc(Math.max(1, data.length));
+    let ptr = 0;
+    try {
+      ptr = malloc(Math.max(1, data.length));
+    } catch {
+      // PDFium's memory could not grow to hold the file (its WebAssembly memory has a ceiling).
+    }
+    if (!ptr) throw new ExtractError('too_large', `${data.length} bytes: more than the PDF reader's memory holds`);
     heap(lib).HEAPU8.set(data, ptr);
     const handle = lib.FPDF_LoadMemDocument(ptr, data.length, '');
     if (!handle) {
@@ -345,7 +361,7 @@ class PdfPage {
 
   /** Pixel size with the long side `longSide`, in the page's proportions. */
   sizeFor(longSide: number): { width: number; height: number } {
-    const scale = longSide / Math.max(this.width, this.height);
+    const scale = longSide / Math.max(1e-3, this.width, this.height);
     return { width: Math.max(1, Math.round(this.width * scale)), height: Math.max(1, Math.round(this.height * scale)) };
   }
 
@@ -359,7 +375,8 @@ class PdfPage {
   /** Share of the page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
   ink(): number {
     const width = INK_WIDTH;
-    const height = Math.max(1, Math.round((this.height / this.width) * INK_WIDTH));
+    // A page of no width, or a strip many times taller than wide, is measured on at most 8 widths of height.
+    const height = Math.max(1, Math.min(8 * INK_WIDTH, Math.round((this.height / Math.max(1e-3, this.width)) * INK_WIDTH)));
     return inkShareOfRgba(this.draw(width, height));
   }
 
@@ -378,6 +395,8 @@ export async function pdfInfo(file: string): Promise<Record<string, string>> {
       if (value) info[tag] = value;
     }
     return info;
+  } catch (err) {
+    throw faulted(err);
   } finally {
     doc.close();
   }
@@ -397,6 +416,8 @@ export async function* renderPdfPages(file: string, pages: number[], longSide: n
       }
       yield { page: n, png };
     }
+  } catch (err) {
+    throw faulted(err);
   } finally {
     doc.close();
   }
@@ -432,6 +453,10 @@ export class PdfPageDrawer {
     let jpeg: Buffer;
     try {
       jpeg = await page.render(RENDER_LONG_SIDE, 'jpeg');
+    } catch (err) {
+      // The document kept open belongs to a module that may be broken: it is let go.
+      if (!(err instanceof ExtractError)) this.open = null;
+      throw faulted(err);
     } finally {
       page.close();
     }
@@ -507,6 +532,8 @@ export async function readPdfPages(file: string, from: number, to: number): Prom
   const doc = await PdfDoc.open(file);
   try {
     return await readPages(doc, from, to);
+  } catch (err) {
+    throw faulted(err);
   } finally {
     doc.close();
   }
@@ -612,6 +639,8 @@ export async function extractPdf(
       ...(lastPages ? { threads: 2 } : {}),
     };
     return { pages, details, thumbnail: pageCount > 0 ? 'thumb.jpg' : null };
+  } catch (err) {
+    throw faulted(err);
   } finally {
     doc.close();
   }
