@@ -62,7 +62,7 @@ describe('async indexing: queue, report, crash and restart', () => {
     expect(t.server.host.workerCount).toBe(1);
   });
 
-  it("loads each stage's libraries when the stage first runs: none at start, no picture library for a text PDF, no document reader for photos", async () => {
+  it("loads each stage's libraries when the stage first runs: none at start, no model or canvas library for a text PDF, no document reader for photos", async () => {
     // The native libraries an indexer process has loaded, as the system maps them.
     const natives = (pid: number) => {
       const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
@@ -77,16 +77,17 @@ describe('async indexing: queue, report, crash and restart', () => {
     }
     t = await startTestServer({ workers: 1 });
     const key = t.key('w');
-    // A text PDF: pdf.js draws its first page on the canvas; the metadata stage reads its properties
-    // without the photo readers, and the picture stages have no page to look at (the host settles them).
+    // A text PDF: PDFium (WebAssembly, no native library) draws its first page and sharp encodes it;
+    // the metadata stage reads its properties, and the picture stages have no page to look at (the
+    // host settles them): no model library, no canvas.
     await t.index(key, corpus('docs/carroll-wonderland.pdf'));
-    expect(natives(t.server.host.workerPids[0])).toEqual(['canvas']);
+    expect(natives(t.server.host.workerPids[0])).toEqual(['sharp']);
     await t.close();
     t = await startTestServer({ workers: 1 });
     await t.index(t.key('w'), corpus('faces/face-api-samples/sample1.jpg'));
     const loaded = natives(t.server.host.workerPids[0]);
     expect(loaded).toContain('sharp');
-    expect(loaded).not.toContain('canvas'); // pdf.js and the sheet drawing use it: documents only
+    expect(loaded).not.toContain('canvas'); // the office documents' laid-out first page uses it: documents only
   });
 
   it('reports a failed stage without failing the run, and fails dependants with the reason', async () => {

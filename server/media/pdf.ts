@@ -71,7 +71,7 @@ function faulted(err: unknown): unknown {
 
 /**
  * Scratch memory in PDFium's heap for the numbers its functions write back (boxes, matrices): one
- * block per loaded module, read through fresh views (the heap's buffer changes as it grows).
+ * block per open document, read through fresh views (the heap's buffer changes as it grows).
  */
 class Scratch {
   readonly ptr: number;
