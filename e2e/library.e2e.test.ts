@@ -101,10 +101,13 @@ describe('the library', () => {
     await shot('viewer-info-reading');
     expect((await app.t.api('POST', '/index/resume', { key })).status).toBe(200);
     await app.t.waitCompleted(key, id);
-    await page.reload();
-    await page.getByTestId('info').waitFor();
+    // The open viewer follows without a reload: the picture comes, the indexing row goes.
+    await page.locator('.stage img').waitFor({ timeout: 15_000 });
+    await page.getByTestId('info-phase').waitFor({ state: 'detached', timeout: 15_000 });
     expect(await page.getByTestId('info-phase').count()).toBe(0);
-    await page.locator('.stage img').waitFor();
+    // The top bar notices the resume made elsewhere (here through the API) too.
+    await page.getByText('Paused').waitFor({ state: 'detached', timeout: 15_000 });
+    await shot('viewer-info-read');
     expect(await page.getByTestId('zoom-level').textContent()).toContain('Fit');
     expect(await page.locator('.stage .picture-pending').count()).toBe(0);
   }, 120_000);

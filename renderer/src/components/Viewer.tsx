@@ -30,6 +30,8 @@ import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, Voic
 import type { SearchMoment } from '../api/search.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
+/** How often the detail of an asset being indexed is asked again while it is shown. */
+const REFRESH_MS = 2000;
 /** Where a page's text came from, in words (a page of an office file or e-book goes without saying). */
 const TEXT_SOURCE: Record<PageView['text_source'], string> = { text_layer: 'text from the file', ocr: 'text read by OCR', text: '', none: 'no text' };
 
@@ -126,6 +128,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     })),
   );
   const open = useViewer((s) => s.open);
+  const refresh = useViewer((s) => s.refresh);
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
   const loadPeople = usePeople((s) => s.load);
@@ -148,6 +151,13 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const words = useMemo(() => (searched ? markedWords([...moments, searched]) : []), [searched, moments]);
 
   useEffect(() => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) }), [id, pageNo, t, box, open]);
+  // While the asset is being indexed, what the viewer says of it (its phase, its picture) follows.
+  const indexing = asset?.video_id === id && asset.status === 'processing';
+  useEffect(() => {
+    if (!indexing) return;
+    const timer = setInterval(() => void refresh(t), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [indexing, refresh, t]);
   useEffect(() => void loadPeople(), [loadPeople]);
   // The passage of the hit in view in the side list, as the page is scrolled to it.
   const passageList = useRef<HTMLOListElement>(null);

@@ -14,6 +14,7 @@ interface ActivityState {
 }
 
 const POLL_MS = 1500;
+const PAUSED_POLL_MS = 5000;
 let timer: ReturnType<typeof setTimeout> | null = null;
 /**
  * Called when something finished indexing: the library reloads what it shows (its months, layout
@@ -42,7 +43,8 @@ export const useActivity = create<ActivityState>((set, get) => ({
       noticed = Date.now();
       onFinished?.();
     }
-    if (activity.assets.processing > 0 && !activity.paused) timer = setTimeout(() => void get().refresh(), POLL_MS);
+    // Paused, it is still asked now and then: indexing may be resumed elsewhere (another window, a script).
+    if (activity.assets.processing > 0) timer = setTimeout(() => void get().refresh(), activity.paused ? PAUSED_POLL_MS : POLL_MS);
   },
   async pause(paused) {
     if (await attempt(paused ? 'Pausing' : 'Resuming', () => pauseIndexing(paused))) await get().refresh();

@@ -27,6 +27,11 @@ interface ViewerState {
   loading: boolean;
   error: string | null;
   open(id: string, at: { page: number | null; timestamp: number; box: Box | null }): Promise<void>;
+  /**
+   * The asset shown is still being indexed: its detail (phase, stages done) asked again quietly,
+   * and its moment too while it has no picture yet (a photo being read gets one).
+   */
+  refresh(timestamp: number): Promise<void>;
   /** Loads a neighbour's detail and first picture ahead, so stepping to it shows at once. */
   prefetch(id: string): void;
   /** The asset's own favourite and rating changed (the viewer's keys). */
@@ -83,6 +88,17 @@ export const useViewer = create<ViewerState>((set, get) => ({
     } catch (err) {
       set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
     }
+  },
+  async refresh(timestamp) {
+    const shown = get().asset;
+    if (!shown || shown.status === 'completed') return;
+    const id = shown.video_id;
+    ahead.delete(id);
+    const asset = await getAsset(id).catch(() => null);
+    const stale = get().moment;
+    const moment =
+      asset && asset.kind !== 'document' && !stale?.frame_url ? await getRegionsAt(id, asset.kind === 'image' ? 0 : timestamp).catch(() => stale) : stale;
+    if (asset && get().asset?.video_id === id) set({ asset, moment });
   },
   prefetch(id) {
     void early(id)
