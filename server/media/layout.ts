@@ -136,11 +136,3 @@ function joinLines(lines: string[]): string {
 
 /** A character that cannot be real text: replacement, control (other than white space), private-use or unassigned. */
 export const NOT_TEXT = /[\uFFFD\p{Co}\p{Cn}]|(?![\t\n\v\f\r])\p{Cc}/u;
-
-/** Share of characters that cannot be real text: replacement, control or private-use characters. */
-export function garbageRatio(text: string): number {
-  const chars = [...text.replace(/\s/g, '')];
-  if (chars.length === 0) return 0;
-  const bad = chars.filter((c) => NOT_TEXT.test(c)).length;
-  return bad / chars.length;
-}

@@ -588,12 +588,11 @@ export async function extractPdf(
       }
     }
     const read = await readPages(doc, 1, split);
-    if (lastPages) {
-      // A thread that could not read its half (it failed to start, or a page failed there) leaves
-      // it to this one, where the same page fails the same way.
-      const other = await lastPages;
-      read.push(...(other.ok && other.pages ? other.pages : await readPages(doc, split + 1, pageCount)));
-    }
+    // Pages the second thread read: a thread that could not read them (it failed to start, or a
+    // page failed there) leaves them to this one, where the same page fails the same way.
+    const theirs = lastPages ? await lastPages : null;
+    const byThread = theirs?.ok && theirs.pages ? theirs.pages : null;
+    if (split < pageCount) read.push(...(byThread ?? (await readPages(doc, split + 1, pageCount))));
     // Pages in complex scripts are read again by pdf.js, which reads them better.
     const complex = read.flatMap((p, i) => (p.lines.some((l) => COMPLEX_SCRIPT.test(l.text)) ? [i + 1] : []));
     if (complex.length > 0) {
@@ -636,7 +635,7 @@ export async function extractPdf(
       pages_needing_ocr: ocrPages,
       pages_rendered: rendered,
       ...(blankPages ? { blank_pages: blankPages } : {}),
-      ...(lastPages ? { threads: 2 } : {}),
+      ...(byThread ? { threads: 2 } : {}),
     };
     return { pages, details, thumbnail: pageCount > 0 ? 'thumb.jpg' : null };
   } catch (err) {
