@@ -2,7 +2,8 @@
 // line, the indexer process's module and every worker thread's module (`*.worker.ts`) as entries,
 // the code they share in chunks, the packages left to node_modules. Each build goes to a folder of
 // its own under dist/server/builds, with the newest source time it was made from (build.json);
-// dist/server/current.json names the build to run. A service already running keeps its own build
+// dist/server/current.json names the build to run; places.bin beside the modules holds the
+// gazetteer's arrays (server/places/gazetteer.ts). A service already running keeps its own build
 // (its chunks, worker and indexer modules load lazily), so the two builds before stay.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -43,6 +44,15 @@ export async function buildServer() {
     logLevel: 'warning',
   });
   fs.writeFileSync(path.join(dir, 'build.json'), `${JSON.stringify({ id, sources_mtime: sourcesMtime })}\n`);
+  // The gazetteer's arrays, built from their packages once here rather than in every process.
+  const { register } = await import('tsx/esm/api');
+  const unregister = register();
+  try {
+    const { writePlaces } = await import('../server/places/gazetteer.ts');
+    writePlaces(path.join(dir, 'places.bin'));
+  } finally {
+    await unregister();
+  }
   const tmp = `${CURRENT_FILE}.${process.pid}`;
   fs.writeFileSync(tmp, `${JSON.stringify({ id, sources_mtime: sourcesMtime })}\n`);
   fs.renameSync(tmp, CURRENT_FILE);

@@ -26,6 +26,9 @@ export const fromRoot = (...parts: string[]): string => path.join(ROOT, ...parts
 /** The top of the build this code runs from (compiled only). */
 const BUILD_DIR = COMPILED ? above(['build.json']) : '';
 
+/** A file the build wrote beside its modules (compiled only; null when running the sources). */
+export const builtFile = (name: string): string | null => (COMPILED ? path.join(BUILD_DIR, name) : null);
+
 /**
  * The module a worker thread or indexer process runs, by its path under server/ without extension
  * (e.g. 'indexer/worker'): the compiled module when this code is compiled, else the source. The

@@ -13,6 +13,7 @@ import { corpus } from './helpers/corpus.ts';
 import { tempDir } from './helpers/server.ts';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
+import { placeIn, placesFromBytes } from '../server/places/gazetteer.ts';
 
 const cmdline = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 const children = (pid: number) => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -55,6 +56,9 @@ describe('the compiled service', () => {
       expect(fs.existsSync(out), out).toBe(true);
     }
     expect(entryPoints()).toContain('server/libraries/fs.worker.ts');
+    // The gazetteer's arrays, which its processes read instead of building them from the packages.
+    const places = placesFromBytes(fs.readFileSync(path.join(build, 'places.bin')));
+    expect(places && placeIn(places, 48.8584, 2.2945)?.city).toBe('Paris');
   });
 
   it('follows a folder (worker thread), indexes it (indexer process) and answers a search, all compiled', async () => {

@@ -72,7 +72,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         .toBuffer({ resolveWithObject: true });
       let detected = (await detectObjects(pic.rgb, { data, width: square, height: square }, side / square)).filter((o) => o.score >= minConfidence);
       if (detected.some((o) => ANIMALS.has(o.label))) {
-        const kept = notFaces(detected, await detectFaces(pic.rgb));
+        const kept = notFaces(detected, await detectFaces(pic.rgb, undefined, { whereOnly: true }));
         facesNotAnimals += detected.length - kept.length;
         detected = kept;
       }
