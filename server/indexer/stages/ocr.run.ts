@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
 import { textRegions, type TextRegion } from '../../ml/text-detect.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
@@ -12,6 +12,7 @@ import { ExtractError } from '../../media/types.ts';
 import { relativeBox, unrotate, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK, inkShare } from '../../media/ink.ts';
+import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './ocr.stage.ts';
 
@@ -48,7 +49,7 @@ function worthALook(width: number, height: number, prepare: 'photo' | 'frame'): 
  * text).
  */
 async function readPicture(
-  image: Buffer | string,
+  image: Pixels,
   width: number,
   height: number,
   languages: OcrLanguage[],
@@ -73,11 +74,15 @@ async function readPicture(
  * gave tesseract anything to read). A photo or frame whose lines of text are tilted
  * (a page photographed at an angle) is turned level first (tesseract reads a page tilted by 10°
  * as nothing: imageTextR.png), and the boxes found are mapped back onto the picture as stored.
+ * A photo or frame is decoded once (upright, on white); every look after works on its pixels.
  */
-async function read(image: Buffer | string, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
-  const meta = await sharp(image).metadata();
-  const [w, h] = [meta.width ?? 1, meta.height ?? 1];
-  if (prepare === 'page') return normalize(await recognize(image, languages), w, h);
+async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
+  if (prepare === 'page') {
+    const meta = await open(picture).metadata();
+    return normalize(await recognize(picture as Buffer | string, languages), meta.width ?? 1, meta.height ?? 1);
+  }
+  const image = isPixels(picture) ? picture : await uprightOnWhite(picture);
+  const [w, h] = [image.width, image.height];
   const regions = await textRegions(image);
   if (regions.length === 0) return [];
   // The quick look, where one is worth it, reads only around the regions found.
@@ -85,9 +90,8 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
   if (looked && !(await textAround(image, w, h, regions, languages))) return [];
   const skew = await textSkew(image);
   if (skew === 0) return normalize(await readPicture(image, w, h, languages, prepare, looked), w, h);
-  const turned = await sharp(image).rotate(skew, { background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
-  const t = await sharp(turned).metadata();
-  const size = { width: t.width ?? w, height: t.height ?? h };
+  const turned = await pixelsOf(open(image).rotate(skew, { background: '#ffffff' }));
+  const size = { width: turned.width, height: turned.height };
   const paragraphs = await readPicture(turned, size.width, size.height, languages, prepare, looked);
   return normalize(
     scaled(paragraphs, 1, (b) => unrotate(b, skew, size, { width: w, height: h })),
@@ -103,7 +107,7 @@ async function read(image: Buffer | string, languages: OcrLanguage[], prepare: '
  * whole picture would be looked at (1024 px on the long side, not enlarged). A busy photo in which
  * the detector takes a logo or a pattern for text costs a look at a small part of it.
  */
-async function textAround(image: Buffer | string, width: number, height: number, regions: TextRegion[], languages: OcrLanguage[]): Promise<boolean> {
+async function textAround(image: Pixels, width: number, height: number, regions: TextRegion[], languages: OcrLanguage[]): Promise<boolean> {
   const pad = Math.max(...regions.map((r) => r.h)) * 2;
   const [padX, padY] = [(pad * height) / width + 0.02, pad + 0.02];
   const x0 = Math.max(0, Math.min(...regions.map((r) => r.x)) - padX);
@@ -118,32 +122,35 @@ async function textAround(image: Buffer | string, width: number, height: number,
     width: Math.max(1, Math.min(width - left, Math.ceil(x1 * width) - left)),
     height: Math.max(1, Math.min(height - top, Math.ceil(y1 * height) - top)),
   };
-  let part: Buffer = await sharp(image).extract(area).png({ compressionLevel: 1 }).toBuffer();
+  let part = await pixelsOf(open(image).extract(area));
   const skew = await textSkew(part);
-  if (skew !== 0) part = await sharp(part).rotate(skew, { background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
+  if (skew !== 0) part = await pixelsOf(open(part).rotate(skew, { background: '#ffffff' }));
   const k = readingScale(width, height, { upscale: false, longSide: PROBE_LONG_SIDE });
-  const p = await sharp(part).metadata();
-  const longSide = Math.max(1, Math.round(Math.max(p.width ?? 1, p.height ?? 1) * k));
+  const longSide = Math.max(1, Math.round(Math.max(part.width, part.height) * k));
   return (await recognize(await prepareForReading(part, { upscale: false, longSide }), languages)).length > 0;
 }
 
 /** Formats read straight from the original (no lossy re-encoding between the camera and the reader). */
 const NATIVE = new Set(['.png', '.jpg', '.jpeg', '.webp', '.tif', '.tiff', '.gif', '.avif']);
 
+/** The picture decoded: turned as its EXIF orientation says, transparency on white. */
+const uprightOnWhite = (picture: Picture, options?: SharpOptions): Promise<Pixels> =>
+  pixelsOf(open(picture, options).rotate().flatten({ background: '#ffffff' }));
+
 /**
  * What to read of a photo: the original, oriented and on white, when sharp reads it and it is no
  * larger than the stored frame (small print suffers from the frame's JPEG re-encoding: CER 0.19 →
  * 0.13 on page.png); else the stored frame.
  */
-async function photoToRead(file: string, ext: string, assetDir: string): Promise<Buffer | string> {
+async function photoToRead(file: string, ext: string, assetDir: string): Promise<Pixels> {
   const frame = path.join(assetDir, 'frame.jpg');
-  if (!NATIVE.has(ext)) return frame;
+  if (!NATIVE.has(ext)) return uprightOnWhite(frame);
   try {
     const meta = await sharp(file, { animated: false }).metadata();
-    if (Math.max(meta.width ?? Infinity, meta.height ?? Infinity) > FRAME_LONG_SIDE) return frame;
-    return await sharp(file, { animated: false, failOn: 'error' }).rotate().flatten({ background: '#ffffff' }).png({ compressionLevel: 1 }).toBuffer();
+    if (Math.max(meta.width ?? Infinity, meta.height ?? Infinity) > FRAME_LONG_SIDE) return uprightOnWhite(frame);
+    return await uprightOnWhite(file, { animated: false, failOn: 'error' });
   } catch {
-    return frame;
+    return uprightOnWhite(frame);
   }
 }
 
