@@ -6,6 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
+// ONNX Runtime's telemetry off in the benchmarks' own processes too (the app's turn it off themselves).
+process.env.ORT_DISABLE_TELEMETRY = '1';
 const TSX = path.join(DIR, '..', 'node_modules', '.bin', 'tsx');
 /** The suite, in the order it runs (the summary last: it reads the others' results). */
 const SUITE: string[][] = [

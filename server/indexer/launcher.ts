@@ -27,9 +27,16 @@ export const WORKER_EXEC_ARGV: string[] = ['--max-semi-space-size=4', ...(COMPIL
  * MALLOC_MMAP_THRESHOLD_ is set): by default glibc raises that threshold after each large free, up
  * to 32 MiB, so such blocks come from the heap and hold it at its highest; measured on the 200
  * photos of bench:index, 1653 → 1481 MiB at the peak for the service, at the same photos per second.
+ * ONNX Runtime's telemetry is off in it whatever the environment says.
  */
 export function indexerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...base, MALLOC_ARENA_MAX: base.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: base.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20) };
+  return {
+    ...base,
+    MALLOC_ARENA_MAX: base.MALLOC_ARENA_MAX ?? '2',
+    MALLOC_MMAP_THRESHOLD_: base.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20),
+    // ONNX Runtime's telemetry off, whoever started the service (bin/media-index.js says why).
+    ORT_DISABLE_TELEMETRY: '1',
+  };
 }
 
 /** MEDIA_INDEX_CPU_PROFILE_DIR: each indexer process writes a V8 CPU profile there when it ends (benchmarks). */

@@ -28,6 +28,9 @@ function marked(mark: string): Array<{ pid: number; command: string }> {
 export default function setup(): () => Promise<void> {
   const mark = crypto.randomUUID();
   process.env[MARK] = mark;
+  // ONNX Runtime's telemetry off for the models the tests load in their own processes (the app's
+  // processes turn it off themselves: test/privacy.test.ts).
+  process.env.ORT_DISABLE_TELEMETRY = '1';
   return async () => {
     // Processes asked to stop in an afterAll may still be shutting down (a server stops its indexers).
     let left = marked(mark);
