@@ -1,5 +1,7 @@
 // Entry of an indexer process: runs one stage at a time for the host and answers with its outcome.
 // Holds no database handle for writing: the host records every outcome.
+import fs from 'node:fs';
+import path from 'node:path';
 import { STAGE_ORDER } from './registry.ts';
 import { runStage } from './runners.ts';
 import type { RunRequest, WorkerMessage } from './protocol.ts';
@@ -29,8 +31,22 @@ function send(msg: WorkerMessage): void {
 /** A disk that filled up, however the stage met it (a write, or a tool that said so). */
 const NO_SPACE = /ENOSPC|no space left on device|SQLITE_FULL|database or disk is full/i;
 
+/**
+ * The stages' scratch files (frames sampled from a video, a decoded BMP, tesseract's language
+ * folder) go under the data folder's tmp/, not the system's temporary folder: what a process killed
+ * mid-run leaves there is cleared at the next start (FileStore.sweep), never left in /tmp.
+ */
+function scratchIn(dataDir: string): void {
+  const tmp = path.join(dataDir, 'tmp');
+  if (process.env.TMPDIR === tmp) return;
+  fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  // os.tmpdir() reads TMPDIR, and TEMP / TMP on Windows.
+  process.env.TMPDIR = process.env.TEMP = process.env.TMP = tmp;
+}
+
 async function handle(req: RunRequest): Promise<StageOutcome> {
   if (!STAGE_ORDER.includes(req.stage)) return failed('unknown_stage', req.stage);
+  scratchIn(req.dataDir);
   let outcome: StageOutcome;
   try {
     outcome = await runStage(req.stage, { asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startServer, type RunningServer } from '../../server/server.ts';
 import { AuthService } from '../../server/services/auth.service.ts';
@@ -34,8 +35,16 @@ export interface TestServer {
 /** Upload options that run extraction alone (every optional stage off). */
 export const EXTRACT_ONLY = JSON.stringify(Object.fromEntries(STAGE_NAMES.map((n) => [n, false])));
 
+/** The temporary folders this test file made: removed when it ends, passed or failed. */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 export function tempDir(prefix = 'mi-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /**
