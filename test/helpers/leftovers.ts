@@ -59,7 +59,8 @@ export default function setup(): () => Promise<void> {
         // already gone
       }
     }
-    if (left.length) problems.push(`${left.length} process(es) started by the tests outlived them (killed now):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}`);
+    if (left.length)
+      problems.push(`${left.length} process(es) started by the tests outlived them (killed now):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}`);
     const files = fs.readdirSync(tmp).filter((f) => !OTHERS.test(f));
     fs.rmSync(tmp, { recursive: true, force: true });
     if (files.length) problems.push(`${files.length} temporary file(s) or folder(s) outlived the tests (removed now): ${files.join(', ')}`);
