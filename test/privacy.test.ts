@@ -68,9 +68,9 @@ describe('privacy', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as { event: string; stage?: string; state?: string });
     // The text detector ran on ONNX Runtime, and tesseract read what it found (its language folder
-    // is scratch: under the data folder's tmp/, cleared at each start).
+    // is scratch: under the data folder's scratch/, cleared at each start).
     expect(events.find((e) => e.event === 'stage' && e.stage === 'ocr')?.state).toBe('ok');
-    expect(fs.readdirSync(path.join(data, 'tmp')).some((f) => f.startsWith('media-index-tessdata-'))).toBe(true);
+    expect(fs.readdirSync(path.join(data, 'scratch')).some((f) => f.startsWith('media-index-tessdata-'))).toBe(true);
     expect(telemetryTraces(home, tmp)).toEqual([]);
     // tsx's cache of compiled modules is there when the command runs from the sources (no build).
     expect(fs.readdirSync(tmp).filter((f) => !f.startsWith('tsx-'))).toEqual([]);

@@ -1,8 +1,8 @@
 // Entry of an indexer process: runs one stage at a time for the host and answers with its outcome.
 // Holds no database handle for writing: the host records every outcome.
 import fs from 'node:fs';
-import path from 'node:path';
 import { STAGE_ORDER } from './registry.ts';
+import { scratchDirOf } from '../store/files.ts';
 import { runStage } from './runners.ts';
 import type { RunRequest, WorkerMessage } from './protocol.ts';
 import { failed, type StageOutcome } from './stage.ts';
@@ -33,11 +33,11 @@ const NO_SPACE = /ENOSPC|no space left on device|SQLITE_FULL|database or disk is
 
 /**
  * The stages' scratch files (frames sampled from a video, a decoded BMP, tesseract's language
- * folder) go under the data folder's tmp/, not the system's temporary folder: what a process killed
- * mid-run leaves there is cleared at the next start (FileStore.sweep), never left in /tmp.
+ * folder) go under the data folder's scratch/, not the system's temporary folder: what a process
+ * killed mid-run leaves there is cleared at the next start (FileStore.sweep), never left in /tmp.
  */
 function scratchIn(dataDir: string): void {
-  const tmp = path.join(dataDir, 'tmp');
+  const tmp = scratchDirOf(dataDir);
   if (process.env.TMPDIR === tmp) return;
   fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
   // os.tmpdir() reads TMPDIR, and TEMP / TMP on Windows.

@@ -2,16 +2,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The data folder's scratch/ (what the indexer processes use as their temporary folder). */
+export const scratchDirOf = (dataDir: string): string => path.join(path.resolve(dataDir), 'scratch');
+
 export class FileStore {
   readonly root: string;
+  /** Uploads in flight. */
   readonly tmpDir: string;
+  /** The indexer processes' scratch files (server/indexer/worker.ts). */
+  readonly scratchDir: string;
   readonly assetsDir: string;
 
   constructor(dataDir: string) {
     this.root = path.resolve(dataDir);
     this.tmpDir = path.join(this.root, 'tmp');
+    this.scratchDir = scratchDirOf(this.root);
     this.assetsDir = path.join(this.root, 'assets');
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(this.scratchDir, { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.assetsDir, { recursive: true, mode: 0o700 });
   }
 
@@ -41,12 +49,14 @@ export class FileStore {
     await fs.promises.rm(this.assetDir(assetId), { recursive: true, force: true });
   }
 
-  /** Clears temp files and asset folders that no database row owns (left by a crash). */
+  /** Clears temp and scratch files, and asset folders that no database row owns (left by a crash). */
   async sweep(knownAssetIds: Set<string>): Promise<number> {
     let removed = 0;
-    for (const name of await fs.promises.readdir(this.tmpDir)) {
-      await fs.promises.rm(path.join(this.tmpDir, name), { recursive: true, force: true });
-      removed++;
+    for (const dir of [this.tmpDir, this.scratchDir]) {
+      for (const name of await fs.promises.readdir(dir)) {
+        await fs.promises.rm(path.join(dir, name), { recursive: true, force: true });
+        removed++;
+      }
     }
     for (const name of await fs.promises.readdir(this.assetsDir)) {
       if (!knownAssetIds.has(name)) {
