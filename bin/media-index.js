@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { currentBuild } from './compiled.js';
 
-// ONNX Runtime's telemetry (on Linux and macOS since 1.24: a device identifier and events cached
+// ONNX Runtime's telemetry (on Linux too in the 1.30 used here: a device identifier and events cached
 // under ~/.cache/Microsoft, uploaded when online, and a log file per process in the temporary
 // folder) is turned off before any part of the app loads the runtime; every process and thread the
 // app starts inherits it. Nothing about a user's files or use leaves the machine.

@@ -1,7 +1,6 @@
 // Nothing about a user's files or use leaves the machine, and nothing of the app's is left in the
-// system's temporary folder. ONNX Runtime (since 1.24 on Linux and
-// macOS) keeps a device identifier and telemetry events under ~/.cache/Microsoft to upload when
-// online, and writes a log file per process in the temporary folder, unless ORT_DISABLE_TELEMETRY is
+// system's temporary folder. ONNX Runtime (on Linux too, in the 1.30 used here) keeps a device
+// identifier and telemetry events under ~/.cache/Microsoft to upload when online, and writes a log file per process in the temporary folder, unless ORT_DISABLE_TELEMETRY is
 // set before it loads. The app sets it in every process it starts (bin/media-index.js, the indexer
 // processes' environment); this runs the command line as a user would, with a home and a
 // temporary folder of its own and without the variable.
