@@ -95,7 +95,11 @@ describe('the library', () => {
     const { page, shot } = await app.open(key, `#/view/${id}`);
     await page.getByTestId('info-phase').waitFor();
     expect(await page.getByTestId('info-phase').textContent()).toBe('reading its text and metadata');
-    expect(await page.locator('.stage .picture-pending').textContent()).toBe('The picture is shown once it has been read (indexing).');
+    // The top bar says indexing is paused, and the empty place says where to resume it.
+    await page.getByTestId('activity').filter({ hasText: 'Paused' }).waitFor();
+    expect(await page.locator('.stage .picture-pending').textContent()).toBe(
+      'The picture is shown once it has been read. Indexing is paused: resume it from the top bar.',
+    );
     // No picture yet: nothing to zoom, so no zoom control over the empty place.
     expect(await page.getByTestId('zoom-level').count()).toBe(0);
     await shot('viewer-info-reading');

@@ -20,6 +20,7 @@ import { getTranscript, nameSpeaker } from '../api/videos.ts';
 import { ZoomPane } from './Zoom.tsx';
 import { stepHash, stepIndex, useBrowse, type Step } from '../stores/browse.ts';
 import { useLibrary } from '../stores/library.ts';
+import { useActivity } from '../stores/activity.ts';
 import { shownOrder, useSearch } from '../stores/search.ts';
 import { filtersOf } from './Chips.tsx';
 import { hitHash } from './SearchView.tsx';
@@ -129,6 +130,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   );
   const open = useViewer((s) => s.open);
   const refresh = useViewer((s) => s.refresh);
+  // Paused, a photo not read yet will not be: the empty place says so.
+  const paused = useActivity((s) => Boolean(s.activity?.paused));
   const go = useNav((s) => s.go);
   const people = usePeople((s) => s.people);
   const loadPeople = usePeople((s) => s.load);
@@ -439,7 +442,11 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               role="status"
               style={aspect ? { aspectRatio: String(aspect), width: `min(100%, calc(78vh * ${aspect}))` } : undefined}
             >
-              {asset.index_phase === 'reading' ? 'The picture is shown once it has been read (indexing).' : 'No picture for this moment.'}
+              {asset.index_phase !== 'reading'
+                ? 'No picture for this moment.'
+                : paused
+                  ? 'The picture is shown once it has been read. Indexing is paused: resume it from the top bar.'
+                  : 'The picture is shown once it has been read (indexing).'}
             </div>
           ) : (
             <ZoomPane pixels={pixels} resetKey={`${id}/${moment?.timestamp ?? ''}`} onDetail={onDetail}>
