@@ -42,6 +42,8 @@ interface ViewerState {
 
 /** Details and first moments of assets opened or preloaded lately (a few, for ←/→). */
 const ahead = new Map<string, Promise<{ asset: AssetDetail; moment: RegionsView | null }>>();
+/** A refresh of the asset shown is under way. */
+let refreshing = false;
 const AHEAD = 8;
 function early(id: string) {
   let p = ahead.get(id);
@@ -91,14 +93,20 @@ export const useViewer = create<ViewerState>((set, get) => ({
   },
   async refresh(timestamp) {
     const shown = get().asset;
-    if (!shown || shown.status === 'completed') return;
+    // One at a time: a service slow to answer is not asked again on top of itself.
+    if (!shown || shown.status === 'completed' || refreshing) return;
     const id = shown.video_id;
     ahead.delete(id);
-    const asset = await getAsset(id).catch(() => null);
-    const stale = get().moment;
-    const moment =
-      asset && asset.kind !== 'document' && !stale?.frame_url ? await getRegionsAt(id, asset.kind === 'image' ? 0 : timestamp).catch(() => stale) : stale;
-    if (asset && get().asset?.video_id === id) set({ asset, moment });
+    refreshing = true;
+    try {
+      const asset = await getAsset(id).catch(() => null);
+      const stale = get().moment;
+      const moment =
+        asset && asset.kind !== 'document' && !stale?.frame_url ? await getRegionsAt(id, asset.kind === 'image' ? 0 : timestamp).catch(() => stale) : stale;
+      if (asset && get().asset?.video_id === id) set({ asset, moment });
+    } finally {
+      refreshing = false;
+    }
   },
   prefetch(id) {
     void early(id)
