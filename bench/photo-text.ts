@@ -1,18 +1,23 @@
-// Text in photos people take, read two ways and compared with transcriptions made by hand
+// Text in photos people take, read three ways and compared with transcriptions made by hand
 // (test/fixtures/photo-text-truth.ts: real photos and screenshots from OCR projects' own test
 // images, fetched by test/helpers/text-photos.ts):
-// - tesseract as the app reads photos today: the OCR stage through the service (compiled, its
-//   indexer processes, the text detector deciding where to look), its text regions read back;
-// - PP-OCRv4's recognizer on the detector's lines, each cut out along its own direction
-//   (server/ml/text-recognize.ts), in this process.
+// - tesseract as the app reads photos without the ppocr-v6 model: the OCR stage through the service
+//   (compiled, its indexer processes, the text detector deciding where to look), its text regions
+//   read back;
+// - PP-OCRv6 (rapidocr's files from PyPI, `npm run real-models -- fetch ppocr-v6`, imported into
+//   the service's data folder): the same stage through the service, as a user with the model has it;
+// - PP-OCRv4's bundled recognizer on the bundled detector's lines (server/ml/text-recognize.ts), in
+//   this process, for reference.
 // Figures per kind (photographed pages, scenes, screenshots) on the held-out half (every other
 // photo, the odd ones; the even ones are the tuning half, on which the recognizer's line stretch was
-// chosen): character error rate (edit distance over the reference, lines in reading order, spaces
+// chosen, and every setting of the PP-OCRv6 reading: its detector's size, the line stretch, the
+// curved lines, the classifier's double reading): character error rate (edit distance over the reference, lines in reading order, spaces
 // folded) and word recall (the reference's words, case and punctuation aside, found among the
 // words read). Usage: npm run bench -- photo-text [-- --half tune|held-out|all] [--ppocr-only]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
@@ -21,6 +26,8 @@ import { readLines } from '../server/ml/text-recognize.ts';
 import { cer } from '../test/fixtures/ocr-truth.ts';
 import { TEXT_PHOTOS } from '../test/fixtures/photo-text-truth.ts';
 import { textPhotos } from '../test/helpers/text-photos.ts';
+import { regionsText, wordRecall } from '../test/helpers/word-recall.ts';
+import { fetchPpocr } from '../scripts/real-models.ts';
 import { writeResults } from './report.ts';
 import { allCompleted, serve, uploadAll } from './serve.ts';
 
@@ -28,29 +35,6 @@ const halfAt = process.argv.indexOf('--half');
 const half = halfAt > 0 ? process.argv[halfAt + 1] : 'held-out';
 const chosen = TEXT_PHOTOS.filter((_, i) => half === 'all' || (half === 'tune' ? i % 2 === 0 : i % 2 === 1));
 const dir = await textPhotos();
-
-/** Words as compared: lower case, letters and digits only. */
-const words = (s: string) =>
-  s
-    .toLowerCase()
-    .split(/\s+/)
-    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))
-    .filter(Boolean);
-
-function wordRecall(read: string, truth: string): { found: number; of: number } {
-  const have = new Map<string, number>();
-  for (const w of words(read)) have.set(w, (have.get(w) ?? 0) + 1);
-  let found = 0;
-  const want = words(truth);
-  for (const w of want) {
-    const n = have.get(w) ?? 0;
-    if (n > 0) {
-      found++;
-      have.set(w, n - 1);
-    }
-  }
-  return { found, of: want.length };
-}
 
 /** Lines in reading order: top to bottom by their centres, left to right within a line's height. */
 function inReadingOrder<T extends { cx: number; cy: number; thickness: number }>(lines: T[]): T[] {
@@ -71,8 +55,10 @@ async function ppocr(file: string): Promise<string> {
     .join('\n');
 }
 
-async function tesseract(files: string[]): Promise<string[]> {
+/** The OCR stage through the service; with `model`, the ppocr-v6 folder imported first. */
+async function throughService(files: string[], model?: string): Promise<string[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-photo-text-'));
+  if (model) execFileSync(process.execPath, ['bin/media-index.js', 'models', 'import', 'ppocr-v6', '--from', model, '--data', dataDir], { stdio: 'ignore' });
   const store = openStore(dataDir);
   const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
   store.close();
@@ -89,17 +75,7 @@ async function tesseract(files: string[]): Promise<string[]> {
     const out: string[] = [];
     for (const id of ids) {
       const r = await fetch(`${server.url}/api/v1/videos/${id}/regions?timestamp=0`, { headers: { 'X-API-Key': key } });
-      const text = ((await r.json()).data.text as Array<{ text: string; x: number; y: number; w: number; h: number }>).map((t) => ({
-        text: t.text,
-        cx: t.x + t.w / 2,
-        cy: t.y + t.h / 2,
-        thickness: t.h,
-      }));
-      out.push(
-        inReadingOrder(text)
-          .map((t) => t.text)
-          .join('\n'),
-      );
+      out.push(regionsText((await r.json()).data.text));
     }
     return out;
   } finally {
@@ -111,20 +87,30 @@ async function tesseract(files: string[]): Promise<string[]> {
 const files = chosen.map((p) => path.join(dir, p.file));
 /** `--ppocr-only`: the recognizer alone (tuning it), no service started. */
 const ppocrOnly = process.argv.includes('--ppocr-only');
-const byTesseract = ppocrOnly ? files.map(() => '') : await tesseract(files);
+const byTesseract = ppocrOnly ? files.map(() => '') : await throughService(files);
+const t6 = performance.now();
+const byV6 = ppocrOnly ? files.map(() => '') : await throughService(files, await fetchPpocr());
+const v6Seconds = (performance.now() - t6) / 1000;
 const byPpocr: string[] = [];
 const t0 = performance.now();
 for (const f of files) byPpocr.push(await ppocr(f));
 const ppocrSeconds = (performance.now() - t0) / 1000;
 
-const results: Record<string, number | string> = { half, photos: chosen.length, ppocr_s_per_photo: Math.round((ppocrSeconds / files.length) * 100) / 100 };
-for (const kind of ['all', 'book', 'scene', 'screenshot', 'scan'] as const) {
-  const idx = chosen.map((p, i) => (kind === 'all' || p.kind === kind ? i : -1)).filter((i) => i >= 0);
+const results: Record<string, number | string> = {
+  half,
+  photos: chosen.length,
+  ppocr_s_per_photo: Math.round((ppocrSeconds / files.length) * 100) / 100,
+  ppocr_v6_service_s_per_photo: Math.round((v6Seconds / files.length) * 100) / 100,
+};
+for (const kind of ['all', 'printed', 'book', 'scene', 'screenshot', 'scan'] as const) {
+  // printed: text in photos other than book pages (scenes, screenshots, scans).
+  const idx = chosen.map((p, i) => (kind === 'all' || p.kind === kind || (kind === 'printed' && p.kind !== 'book') ? i : -1)).filter((i) => i >= 0);
   if (!idx.length) continue;
   for (const [name, read] of ppocrOnly
     ? ([['ppocr', byPpocr]] as const)
     : ([
         ['tesseract', byTesseract],
+        ['ppocr_v6', byV6],
         ['ppocr', byPpocr],
       ] as const)) {
     let found = 0;
@@ -143,5 +129,6 @@ for (const kind of ['all', 'book', 'scene', 'screenshot', 'scan'] as const) {
   results[`${kind}_photos`] = idx.length;
 }
 if (ppocrOnly) console.table(results);
-else writeResults(`photo-text-${half}`, `Text in photos: tesseract (the app today) against PP-OCRv4 recognition, ${half} half`, results);
+else
+  writeResults(`photo-text-${half}`, `Text in photos: tesseract, PP-OCRv6 (imported) through the OCR stage, PP-OCRv4 (bundled) lines, ${half} half`, results);
 process.exit(0);

@@ -294,8 +294,46 @@ export async function resemblyzerReference(items: Array<{ file: string; windows:
   }
 }
 
+const RAPIDOCR = 'rapidocr==3.10.0';
+/** The PP-OCR files rapidocr ships, by name, with their SHA-256. */
+const PPOCR_FILES: Record<string, string> = {
+  'PP-OCRv6_det_small.onnx': '090f04abcd9d9a7498bc4ebf677e4cb9bdce1fe4197ddb7e529f1ef44e1ff94f',
+  'PP-OCRv6_rec_small.onnx': '6f327246b50388f3c176ae304bd95767ea6dc0c9ae92153ef8cbe210b3c14884',
+  'ch_ppocr_mobile_v2.0_cls_mobile.onnx': 'e47acedf663230f8863ff1ab0e64dd2d82b838fceb5957146dab185a89d6215c',
+};
+
+/**
+ * A folder holding PP-OCRv6's detector and recognizer and PP-OCR's line classifier from rapidocr's
+ * wheel, checked, with the recognizer's characters written out (keys.txt, from the file's own
+ * metadata): what `media-index models import ppocr-v6 --from DIR` installs.
+ */
+export async function fetchPpocr(): Promise<string> {
+  const dir = path.join(CACHE, 'ppocr-v6');
+  if (fs.existsSync(path.join(dir, '.complete'))) return dir;
+  const work = `${dir}.work`;
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  const entries = await wheelEntries([RAPIDOCR], /^rapidocr\/models\/.*\.onnx$/);
+  for (const [name, want] of Object.entries(PPOCR_FILES)) {
+    const entry = entries.find((e) => e.name === `rapidocr/models/${name}`);
+    if (!entry) throw new Error(`${RAPIDOCR} holds no ${name}`);
+    const file = path.join(work, name);
+    fs.writeFileSync(file, await entry.data());
+    const got = sha256(file);
+    if (got !== want) throw new Error(`${name} has sha256 ${got}, expected ${want}`);
+  }
+  execFileSync(convertPython(), [path.join(ROOT, 'scripts/convert/ppocr_keys.py'), path.join(work, 'PP-OCRv6_rec_small.onnx'), path.join(work, 'keys.txt')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(work, dir);
+  fs.writeFileSync(path.join(dir, '.complete'), '');
+  return dir;
+}
+
 const FETCHERS: Record<string, () => Promise<string>> = {
   resemblyzer: fetchResemblyzer,
+  'ppocr-v6': fetchPpocr,
   'all-MiniLM-L6-v2': fetchMiniLM,
   gemma: fetchGemma,
   ...Object.fromEntries(Object.keys(WHISPER_SOURCES).map((n) => [n, () => fetchWhisper(n)])),

@@ -1,6 +1,7 @@
 // Fetches the real models once before the tests run (re-used from the cache on later runs).
 import type { TestProject } from 'vitest/node';
-import { fetchGemma, fetchMiniLM, fetchResemblyzer, fetchWhisper } from '../scripts/real-models.ts';
+import { fetchGemma, fetchMiniLM, fetchPpocr, fetchResemblyzer, fetchWhisper } from '../scripts/real-models.ts';
+import { textPhotos } from '../test/helpers/text-photos.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,6 +10,8 @@ declare module 'vitest' {
     whisperBase: string;
     whisperTinyEn: string;
     ge2e: string;
+    ppocr: string;
+    textPhotos: string;
   }
 }
 
@@ -18,4 +21,6 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('whisperBase', await fetchWhisper('whisper-base'));
   project.provide('whisperTinyEn', await fetchWhisper('whisper-tiny.en'));
   project.provide('ge2e', await fetchResemblyzer());
+  project.provide('ppocr', await fetchPpocr());
+  project.provide('textPhotos', await textPhotos());
 }

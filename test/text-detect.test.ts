@@ -5,6 +5,8 @@ import { corpus } from './helpers/corpus.ts';
 import sharp from 'sharp';
 import { DETECT_LONG_SIDE, detectorSize, textLines, textRegions } from '../server/ml/text-detect.ts';
 import { ctcDecode, readLines } from '../server/ml/text-recognize.ts';
+import { paragraphsOf, type LineFound } from '../server/ml/photo-text.ts';
+import { wordRecall } from './helpers/word-recall.ts';
 
 describe('text detector', () => {
   it('finds the lines of a photographed page, each inside the picture', async () => {
@@ -55,6 +57,43 @@ describe('text detector', () => {
       expect(text).toContain(want);
     }
     expect(Math.min(...read.filter((r) => r.text.length > 20).map((r) => r.confidence))).toBeGreaterThan(0.8);
+  });
+
+  it('follows the lines of a page photographed on a curve, and they read as well as flat', async () => {
+    // imageTextN.png's lines bent into an arch (each column moved down by up to 8 % of the page).
+    const file = corpus('ocr/images/imageTextN.png');
+    const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const [W, H] = [info.width, info.height];
+    const arched = Buffer.alloc(W * H * 3, 255);
+    for (let x = 0; x < W; x++) {
+      const dy = Math.round(0.08 * H * Math.sin((Math.PI * x) / W));
+      for (let y = dy; y < H; y++) data.copy(arched, (y * W + x) * 3, ((y - dy) * W + x) * 3, ((y - dy) * W + x) * 3 + 3);
+    }
+    const flat = (await readLines({ data, width: W, height: H }, await textLines(file, { width: W, height: H }))).map((r) => r.text).join('\n');
+    const png = await sharp(arched, { raw: { width: W, height: H, channels: 3 } })
+      .png()
+      .toBuffer();
+    const lines = await textLines(png, { width: W, height: H });
+    expect(lines.filter((l) => l.bend).length).toBeGreaterThanOrEqual(10);
+    const read = await readLines({ data: arched, width: W, height: H }, lines);
+    const along = wordRecall(read.map((r) => r.text).join('\n'), flat);
+    expect(along.found / along.of).toBeGreaterThanOrEqual(0.9);
+    // The same lines cut out as straight boxes holding the whole arch are mostly unreadable.
+    const boxed = lines.map(({ bend, ...l }) => ({ ...l, thickness: l.thickness + (bend ? Math.max(...bend) - Math.min(...bend) : 0) }));
+    const straight = wordRecall((await readLines({ data: arched, width: W, height: H }, boxed)).map((r) => r.text).join('\n'), flat);
+    expect(straight.found / straight.of).toBeLessThan(0.5);
+  });
+
+  it('gathers lines into paragraphs: a line under another and close joins it, one far below or beside starts its own', () => {
+    const line = (text: string, x0: number, y0: number, x1: number): LineFound => ({
+      text,
+      confidence: 90,
+      bbox: { x0, y0, x1, y1: y0 + 20 },
+      line: { cx: (x0 + x1) / 2, cy: y0 + 10, length: x1 - x0, thickness: 20, angle: 0 },
+    });
+    const paragraphs = paragraphsOf([line('one', 0, 0, 300), line('two', 10, 26, 290), line('far below', 0, 120, 300), line('beside', 400, 122, 600)]);
+    expect(paragraphs.map((p) => p.text)).toEqual(['one\ntwo', 'far below', 'beside']);
+    expect(paragraphs[0].bbox).toEqual({ x0: 0, y0: 0, x1: 300, y1: 46 });
   });
 
   it('decodes CTC greedily: repeats merged, blanks dropped, a blank between two of one letter keeps both', () => {

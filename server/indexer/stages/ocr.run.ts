@@ -1,5 +1,7 @@
 // ocr, the run: tesseract (ml/ocr.ts) on a photo, the pages of a document that need it (drawn at
-// reading resolution) or frames sampled from a video. A page with almost no ink is not read.
+// reading resolution) or frames sampled from a video. A page with almost no ink is not read. Photos
+// and frames are read by PP-OCR instead (ml/photo-text.ts) where its model is installed and the
+// languages asked for are written in Latin letters.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,9 @@ import { relativeBox, unrotate, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK, inkShare } from '../../media/ink.ts';
 import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
+import { isInstalled, modelsDir } from '../../ml/models.ts';
+import { PHOTO_TEXT_MODEL } from '../../ml/catalogue.ts';
+import { paragraphsOf, photoTextModels, readPhotoLines, type PhotoTextModels } from '../../ml/photo-text.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './ocr.stage.ts';
 
@@ -76,13 +81,14 @@ async function readPicture(
  * as nothing: imageTextR.png), and the boxes found are mapped back onto the picture as stored.
  * A photo or frame is decoded once (upright, on white); every look after works on its pixels.
  */
-async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page'): Promise<ReadParagraph[]> {
+async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page', ppocr: PhotoTextModels | null): Promise<ReadParagraph[]> {
   if (prepare === 'page') {
     const meta = await open(picture).metadata();
     return normalize(await recognize(picture as Buffer | string, languages), meta.width ?? 1, meta.height ?? 1);
   }
   const image = isPixels(picture) ? picture : await uprightOnWhite(picture);
   const [w, h] = [image.width, image.height];
+  if (ppocr) return normalize(paragraphsOf(await readPhotoLines(image, ppocr)), w, h);
   const regions = await textRegions(image);
   if (regions.length === 0) return [];
   // The quick look, where one is worth it, reads only around the regions found.
@@ -154,25 +160,30 @@ async function photoToRead(file: string, ext: string, assetDir: string): Promise
   }
 }
 
-export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, input }) => {
+/** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
+const PHOTO_TEXT_LANGUAGES: ReadonlySet<OcrLanguage> = new Set(['en']);
+
+export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, input, dataDir }) => {
   const languages: OcrLanguage[] = options.languages ?? ['en'];
+  const installed = isInstalled(dataDir, PHOTO_TEXT_MODEL);
+  const ppocr = installed && languages.every((l) => PHOTO_TEXT_LANGUAGES.has(l)) ? photoTextModels(modelsDir(dataDir)) : null;
   const frames: ReadFrame[] = [];
   let blankPages = 0;
   try {
     if (asset.kind === 'image') {
-      frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo') });
+      frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
     } else if (asset.kind === 'document') {
       for await (const { page, png } of renderPdfPages(asset.filePath, input, OCR_PAGE_LONG_SIDE)) {
         // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
         const blank = (await inkShare(png)) < BLANK_INK;
-        frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page') });
+        frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page', null) });
         if (blank) blankPages++;
       }
     } else {
       const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-ocr-'));
       try {
         for (const f of await sampleFrames(asset.filePath, options.fps ?? 0.5, dir)) {
-          frames.push({ timestamp: f.timestamp, page: null, paragraphs: await read(f.file, languages, 'frame') });
+          frames.push({ timestamp: f.timestamp, page: null, paragraphs: await read(f.file, languages, 'frame', ppocr) });
         }
       } finally {
         await fs.promises.rm(dir, { recursive: true, force: true });
@@ -185,5 +196,13 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
   const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
   const output: OcrOutput = { kind: asset.kind, frames };
-  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, { languages, provider: 'cpu' });
+  // The reader of photos and frames, and the optional text models installed when it ran (a run
+  // made before one was installed runs again once it is: the stage's `combines`).
+  const reader = asset.kind === 'document' ? 'tesseract' : ppocr ? PHOTO_TEXT_MODEL : 'tesseract';
+  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, {
+    languages,
+    reader,
+    text_models: installed ? [PHOTO_TEXT_MODEL] : [],
+    provider: 'cpu',
+  });
 });

@@ -1,4 +1,5 @@
-// ocr: text with boxes, read by tesseract (English by default, Hindi when asked; run: ocr.run.ts).
+// ocr: text with boxes, read by tesseract (English by default, Hindi when asked; run: ocr.run.ts),
+// photos and frames by PP-OCR where its model (ppocr-v6) is installed.
 // Photos: the original or the normalized frame. Documents: pages extract marked `needs_ocr`
 // (scans, broken text layers); their text and passages are replaced and the text-layer lines of
 // those pages are superseded. Videos: frames sampled at `fps`.
@@ -6,7 +7,7 @@
 import type { Box } from '../../contract/common.ts';
 import type { AssetKind } from '../../contract/assets.ts';
 import type { NewEntry } from '../../store/search.repo.ts';
-import { BUNDLED_MODELS } from '../../ml/catalogue.ts';
+import { BUNDLED_MODELS, PHOTO_TEXT_MODEL } from '../../ml/catalogue.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
 export interface ReadLine {
@@ -37,7 +38,8 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   version: 1,
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
-  model: BUNDLED_MODELS.ocr,
+  model: `${BUNDLED_MODELS.ocr}; photos and frames: ${PHOTO_TEXT_MODEL} where installed`,
+  combines: [PHOTO_TEXT_MODEL],
   availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId) => store.media.pagesNeedingOcr(assetId),
   nothingToDo: (pages, asset) => {

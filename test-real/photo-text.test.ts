@@ -1,0 +1,74 @@
+// Text in photos people take, read by the real PP-OCRv6 (rapidocr's ONNX files from PyPI, installed
+// with `media-index models import ppocr-v6` as a user without a network would) through the real
+// server's OCR stage, against transcriptions made by hand (test/fixtures/photo-text-truth.ts) on the
+// held-out half of the set — the half no setting was chosen on (bench/photo-text.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
+import { corpus } from '../test/helpers/corpus.ts';
+import { TEXT_PHOTOS } from '../test/fixtures/photo-text-truth.ts';
+import { regionsText, wordRecall } from '../test/helpers/word-recall.ts';
+import { STAGE_NAMES } from '../server/contract/stages.ts';
+import { importWithCli } from './helpers.ts';
+
+const HELD_OUT = TEXT_PHOTOS.filter((_, i) => i % 2 === 1);
+const OCR_ONLY = JSON.stringify(Object.fromEntries(STAGE_NAMES.map((n) => [n, n === 'ocr'])));
+
+describe('text in photos read by a real PP-OCRv6', () => {
+  const data = tempDir('mi-real-photo-text-');
+  let t: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    expect(await importWithCli('ppocr-v6', inject('ppocr'), data)).toMatch(/ppocr-v6.*installed \(pinned\)/s);
+    t = await startTestServer({ workers: 2 }, data);
+    key = t.key('photo-text');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('reads the held-out photos: word recall ≥ 0.85 on printed text in photos, ≥ 0.9 on photographed book pages', async () => {
+    const dir = inject('textPhotos');
+    const ids: string[] = [];
+    for (const p of HELD_OUT) {
+      const up = await t.upload(key, path.join(dir, p.file), { pipeline: 'arrow', options: OCR_ONLY });
+      expect(up.status, p.file).toBe(201);
+      ids.push(up.body.data.video_id);
+    }
+    const tally = { printed: { found: 0, of: 0 }, book: { found: 0, of: 0 } };
+    for (const [i, id] of ids.entries()) {
+      const d = await t.waitCompleted(key, id, 300_000);
+      expect(d.index.report.stages.ocr, HELD_OUT[i].file).toMatchObject({ state: 'ok', details: { reader: 'ppocr-v6', text_models: ['ppocr-v6'] } });
+      const r = await t.api('GET', `/videos/${id}/regions?timestamp=0`, { key });
+      const got = wordRecall(regionsText(r.body.data.text), HELD_OUT[i].lines.join('\n'));
+      const kind = tally[HELD_OUT[i].kind === 'book' ? 'book' : 'printed'];
+      kind.found += got.found;
+      kind.of += got.of;
+    }
+    const printed = tally.printed.found / tally.printed.of;
+    const book = tally.book.found / tally.book.of;
+    console.log(`held-out word recall: printed ${printed.toFixed(3)} (${tally.printed.of} words), book pages ${book.toFixed(3)} (${tally.book.of} words)`);
+    expect(printed).toBeGreaterThanOrEqual(0.85);
+    expect(book).toBeGreaterThanOrEqual(0.9);
+    // Found by search, as a user would look for a line of a photographed page.
+    const s = await t.api('POST', '/search', { key, json: { query: 'sprinkle with salt and pepper, dredge with flour' } });
+    expect(s.body.data.hits[0]).toMatchObject({ video_id: ids[HELD_OUT.findIndex((p) => p.file === 'dewarp_boston_a.jpg')], modality: 'ocr' });
+  });
+
+  it('leaves a photo to tesseract where Hindi is asked for (no PP-OCR model reads Devanagari here)', async () => {
+    const options = JSON.stringify({ ...JSON.parse(OCR_ONLY), ocr: { languages: ['en', 'hi'] } });
+    const up = await t.upload(key, corpus('ocr/images/imageTextN.png'), { pipeline: 'arrow', options });
+    expect(up.status).toBe(201);
+    const d = await t.waitCompleted(key, up.body.data.video_id, 300_000);
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', details: { reader: 'tesseract', text_models: ['ppocr-v6'] } });
+    expect(d.index.report.stages.ocr.counts.chars).toBeGreaterThan(20);
+  });
+
+  it('installs the files as the pinned entry', () => {
+    for (const f of ['PP-OCRv6_det_small.onnx', 'PP-OCRv6_rec_small.onnx', 'ch_ppocr_mobile_v2.0_cls_mobile.onnx', 'keys.txt']) {
+      expect(fs.existsSync(path.join(data, 'models', 'ppocr-v6', f)), f).toBe(true);
+    }
+  });
+});
