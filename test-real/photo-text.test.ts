@@ -10,6 +10,8 @@ import { corpus } from '../test/helpers/corpus.ts';
 import { TEXT_PHOTOS } from '../test/fixtures/photo-text-truth.ts';
 import { regionsText, wordRecall } from '../test/helpers/word-recall.ts';
 import { STAGE_NAMES } from '../server/contract/stages.ts';
+import { makePdf } from '../test/helpers/pdf.ts';
+import sharp from 'sharp';
 import { importWithCli } from './helpers.ts';
 
 const HELD_OUT = TEXT_PHOTOS.filter((_, i) => i % 2 === 1);
@@ -70,5 +72,49 @@ describe('text in photos read by a real PP-OCRv6', () => {
     for (const f of ['PP-OCRv6_det_small.onnx', 'PP-OCRv6_rec_small.onnx', 'ch_ppocr_mobile_v2.0_cls_mobile.onnx', 'keys.txt']) {
       expect(fs.existsSync(path.join(data, 'models', 'ppocr-v6', f)), f).toBe(true);
     }
+  });
+});
+
+describe('ppocr-v6 installed after photos were read', () => {
+  const data = tempDir('mi-real-photo-text-later-');
+  let t: TestServer;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("reads again, at the next start, the photos read without it, and not the documents' scanned pages", async () => {
+    t = await startTestServer({ workers: 1 }, data);
+    const key = t.key('later');
+    const photo = await t.upload(key, path.join(inject('textPhotos'), 'dewarp_boston_b.jpg'), { pipeline: 'arrow', options: OCR_ONLY });
+    const page = await sharp(corpus('ocr/images/imageTextN.png')).flatten({ background: '#ffffff' }).jpeg().toBuffer();
+    const meta = await sharp(page).metadata();
+    const scan = await t.upload(
+      key,
+      { name: 'scan.pdf', data: makePdf([{ jpeg: page, width: meta.width!, height: meta.height! }]) },
+      { pipeline: 'arrow', options: OCR_ONLY },
+    );
+    const [photoId, scanId] = [photo.body.data.video_id, scan.body.data.video_id];
+    const before = await t.waitCompleted(key, photoId, 300_000);
+    expect(before.index.report.stages.ocr).toMatchObject({ state: 'ok', details: { reader: 'tesseract', text_models: [] } });
+    const scanBefore = (await t.waitCompleted(key, scanId, 300_000)).index.report.stages.ocr;
+    expect(scanBefore).toMatchObject({ state: 'ok', details: { reader: 'tesseract' } });
+    expect(scanBefore.counts.chars).toBeGreaterThan(100);
+
+    // Imported while the service runs, then the service started again, as docs/models.md says.
+    expect(await importWithCli('ppocr-v6', inject('ppocr'), data)).toMatch(/installed/);
+    await t.restart();
+    const deadline = Date.now() + 300_000;
+    let ocr = before.index.report.stages.ocr;
+    while (ocr.details?.reader !== 'ppocr-v6' || ocr.state !== 'ok') {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 200));
+      const r = await t.api('GET', `/videos/${photoId}`, { key });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      ocr = r.body.data.index.report.stages.ocr;
+    }
+    expect(ocr.details.text_models).toEqual(['ppocr-v6']);
+    expect(ocr.counts.chars).toBeGreaterThan(before.index.report.stages.ocr.counts.chars);
+    const scanAfter = (await t.waitCompleted(key, scanId)).index.report.stages.ocr;
+    expect(scanAfter.finished_at).toBe(scanBefore.finished_at);
   });
 });

@@ -85,6 +85,8 @@ export interface StageManifest<I, O, N extends IndexStageName = IndexStageName> 
    * finished run whose details do not name one installed since is run again.
    */
   combines?: readonly string[];
+  /** The kinds of asset whose runs a combined model changes (every kind the stage runs on when not given). */
+  combinesKinds?: readonly AssetKind[];
   /** Whether the stage can run here (a model it needs may be missing from the data folder). */
   availability(env: { dataDir: string }): Availability;
   /** Runs in the host before dispatch: reads what `run` needs (indexer processes hold no database). */

@@ -379,7 +379,9 @@ export class AssetsService {
     const waiting = this.store.runs.waitingForModels(ready);
     // Stages that add several models' outputs together: runs done before one of them arrived.
     for (const name of STAGE_ORDER) {
-      for (const model of STAGES[name].combines ?? []) if (isInstalled(dataDir, model)) waiting.push(...this.store.runs.okWithout(name, model));
+      for (const model of STAGES[name].combines ?? []) {
+        if (isInstalled(dataDir, model)) waiting.push(...this.store.runs.okWithout(name, model, STAGES[name].combinesKinds));
+      }
     }
     return this.rerunAll(waiting);
   }

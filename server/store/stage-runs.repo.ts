@@ -158,13 +158,14 @@ export class StageRunsRepo {
    * JSON string starting with it: "model_not_installed: NAME" does not count) — it was not
    * installed then.
    */
-  okWithout(stage: string, model: string): Array<{ asset_id: string; stage: string }> {
+  okWithout(stage: string, model: string, kinds?: readonly string[]): Array<{ asset_id: string; stage: string }> {
     return this.db
       .prepare(
         `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
-         WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), '"' || ?) = 0`,
+         WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), '"' || ?) = 0
+           AND (? IS NULL OR a.kind IN (SELECT value FROM json_each(?)))`,
       )
-      .all(stage, model) as Array<{ asset_id: string; stage: string }>;
+      .all(stage, model, kinds ? 1 : null, JSON.stringify(kinds ?? [])) as Array<{ asset_id: string; stage: string }>;
   }
 
   /** Live assets of a library with a run that failed because the file was not there (its drive was away). */

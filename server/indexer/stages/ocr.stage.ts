@@ -40,6 +40,8 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.ocr}; photos and frames: ${PHOTO_TEXT_MODEL} where installed`,
   combines: [PHOTO_TEXT_MODEL],
+  // Pages of documents are read by tesseract whatever is installed.
+  combinesKinds: ['image', 'video'],
   availability: ALWAYS_AVAILABLE,
   prepare: (store, assetId) => store.media.pagesNeedingOcr(assetId),
   nothingToDo: (pages, asset) => {
