@@ -5,7 +5,7 @@ import { corpus } from './helpers/corpus.ts';
 import sharp from 'sharp';
 import { DETECT_LONG_SIDE, detectorSize, textLines, textRegions } from '../server/ml/text-detect.ts';
 import { ctcDecode, readLines } from '../server/ml/text-recognize.ts';
-import { paragraphsOf, type LineFound } from '../server/ml/photo-text.ts';
+import { paragraphsOf, worthKeeping, type LineFound } from '../server/ml/photo-text.ts';
 import { wordRecall } from './helpers/word-recall.ts';
 
 describe('text detector', () => {
@@ -94,6 +94,17 @@ describe('text detector', () => {
     const paragraphs = paragraphsOf([line('one', 0, 0, 300), line('two', 10, 26, 290), line('far below', 0, 120, 300), line('beside', 400, 122, 600)]);
     expect(paragraphs.map((p) => p.text)).toEqual(['one\ntwo', 'far below', 'beside']);
     expect(paragraphs[0].bbox).toEqual({ x0: 0, y0: 0, x1: 300, y1: 46 });
+  });
+
+  it('keeps lines of text, not textures read as a letter or as Chinese characters', () => {
+    expect(worthKeeping('COMO HOPPER', 0.99)).toBe(true);
+    expect(worthKeeping('Café crème', 0.7)).toBe(true);
+    expect(worthKeeping('RS', 1)).toBe(true);
+    expect(worthKeeping('8', 0.82)).toBe(false);
+    expect(worthKeeping('AaD', 0.55)).toBe(false);
+    expect(worthKeeping('Barrel Aged', 0.45)).toBe(false);
+    expect(worthKeeping('七大★', 0.95)).toBe(false);
+    expect(worthKeeping('—', 1)).toBe(false);
   });
 
   it('decodes CTC greedily: repeats merged, blanks dropped, a blank between two of one letter keeps both', () => {

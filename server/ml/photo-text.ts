@@ -23,6 +23,21 @@ export const PHOTO_TEXT_LONG_SIDE = 1024;
 const STRETCH = 1.3;
 /** Lines read with less mean confidence than this are dropped (mostly texture taken for text). */
 export const MIN_LINE_CONFIDENCE = 0.5;
+/** A line of at most three letters and digits needs this (a brick, a leaf, a wheel read as "8", "IT", "AaD"). */
+const MIN_SHORT_LINE_CONFIDENCE = 0.9;
+
+/**
+ * Whether a line read is text worth keeping: sure enough (more so when short), and written mostly
+ * in Latin letters and digits — the languages asked for are; the recognizer also knows Chinese, and
+ * reads patterns of photos without text as Chinese characters.
+ */
+export function worthKeeping(text: string, confidence: number): boolean {
+  const signs = [...text.replace(/[^\p{L}\p{N}]/gu, '')];
+  if (signs.length === 0 || confidence < MIN_LINE_CONFIDENCE) return false;
+  const latin = signs.filter((c) => /[\p{Script=Latin}\p{N}]/u.test(c)).length;
+  if (latin < signs.length / 2) return false;
+  return latin > 3 || confidence >= MIN_SHORT_LINE_CONFIDENCE;
+}
 
 export interface PhotoTextModels {
   detector: DetectorModel;
@@ -56,7 +71,7 @@ export async function readPhotoLines(image: Pixels, models: PhotoTextModels): Pr
   const found: LineFound[] = [];
   boxes.forEach((line, i) => {
     const { text, confidence } = read[i];
-    if (!text || confidence < MIN_LINE_CONFIDENCE) return;
+    if (!worthKeeping(text, confidence)) return;
     found.push({ text, confidence: confidence * 100, bbox: bounds(unclipped(line), size), line });
   });
   return inReadingOrder(found);

@@ -88,9 +88,9 @@ async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo'
   }
   const image = isPixels(picture) ? picture : await uprightOnWhite(picture);
   const [w, h] = [image.width, image.height];
-  if (ppocr) return normalize(paragraphsOf(await readPhotoLines(image, ppocr)), w, h);
   const regions = await textRegions(image);
   if (regions.length === 0) return [];
+  if (ppocr) return normalize(paragraphsOf(await readPhotoLines(image, ppocr)), w, h);
   // The quick look, where one is worth it, reads only around the regions found.
   const looked = worthALook(w, h, prepare);
   if (looked && !(await textAround(image, w, h, regions, languages))) return [];
