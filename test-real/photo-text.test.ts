@@ -12,6 +12,7 @@ import { regionsText, wordRecall } from '../test/helpers/word-recall.ts';
 import { STAGE_NAMES } from '../server/contract/stages.ts';
 import { makePdf } from '../test/helpers/pdf.ts';
 import sharp from 'sharp';
+import { ffmpeg } from '../test/helpers/ffmpeg.ts';
 import { importWithCli } from './helpers.ts';
 
 const HELD_OUT = TEXT_PHOTOS.filter((_, i) => i % 2 === 1);
@@ -66,6 +67,25 @@ describe('text in photos read by a real PP-OCRv6', () => {
     const d = await t.waitCompleted(key, up.body.data.video_id, 300_000);
     expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', details: { reader: 'tesseract', text_models: ['ppocr-v6'] } });
     expect(d.index.report.stages.ocr.counts.chars).toBeGreaterThan(20);
+  });
+
+  it('reads the frames of a video with it too: a page filmed for four seconds is found at its moment', async () => {
+    const video = path.join(tempDir('mi-real-photo-text-video-'), 'page.mp4');
+    // Black for two seconds, then the page (a tuning-half photo) for four.
+    ffmpeg(
+      '-f lavfi -i color=c=black:size=1280x960:rate=5:duration=2 -loop 1 -framerate 5 -t 4 -i $0 -filter_complex [1:v]scale=1280:960,setsar=1[p];[0:v][p]concat=n=2:v=1 -c:v libx264 -pix_fmt yuv420p $1',
+      path.join(inject('textPhotos'), 'dewarp_boston_b.jpg'),
+      video,
+    );
+    const up = await t.upload(key, video, { pipeline: 'arrow', options: OCR_ONLY });
+    expect(up.status).toBe(201);
+    const d = await t.waitCompleted(key, up.body.data.video_id, 300_000);
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', details: { reader: 'ppocr-v6' } });
+    const s = await t.api('POST', '/search', { key, json: { query: 'Fried chicken is prepared and cooked same as Chicken Fricassee' } });
+    const hit = s.body.data.hits.find((h: { video_id: string }) => h.video_id === up.body.data.video_id);
+    expect(hit).toMatchObject({ modality: 'ocr' });
+    expect(hit.timestamp).toBeGreaterThanOrEqual(2);
+    expect(hit.timestamp).toBeLessThanOrEqual(4);
   });
 
   it('installs the files as the pinned entry', () => {
