@@ -137,4 +137,28 @@ describe('ppocr-v6 installed after photos were read', () => {
     const scanAfter = (await t.waitCompleted(key, scanId)).index.report.stages.ocr;
     expect(scanAfter.finished_at).toBe(scanBefore.finished_at);
   });
+
+  it('reads them again at once when it is imported through the app (POST /models/{name}/import, as Settings does)', async () => {
+    const live = await startTestServer({ workers: 1 }, tempDir('mi-real-photo-text-live-'));
+    try {
+      const key = live.key('live');
+      const photo = await live.upload(key, path.join(inject('textPhotos'), 'lept_underline2.jpg'), { pipeline: 'arrow', options: OCR_ONLY });
+      const id = photo.body.data.video_id;
+      const before = (await live.waitCompleted(key, id, 300_000)).index.report.stages.ocr;
+      expect(before.details).toMatchObject({ reader: 'tesseract', text_models: [] });
+      const imported = await live.api('POST', '/models/ppocr-v6/import', { key, json: { from: inject('ppocr') } });
+      expect(imported.status).toBe(202);
+      const deadline = Date.now() + 300_000;
+      let ocr = before;
+      while (ocr.details?.reader !== 'ppocr-v6' || ocr.state !== 'ok') {
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 200));
+        ocr = (await live.api('GET', `/videos/${id}`, { key })).body.data.index.report.stages.ocr;
+      }
+      const models = (await live.api('GET', '/models', { key })).body.data.models as Array<{ name: string; installed: boolean; build: string }>;
+      expect(models.find((m) => m.name === 'ppocr-v6')).toMatchObject({ installed: true });
+    } finally {
+      await live.close();
+    }
+  });
 });
