@@ -23,6 +23,7 @@ import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { textLines } from '../server/ml/text-detect.ts';
 import { readLines } from '../server/ml/text-recognize.ts';
+import { inReadingOrder } from '../server/ml/photo-text.ts';
 import { cer } from '../test/fixtures/ocr-truth.ts';
 import { TEXT_PHOTOS } from '../test/fixtures/photo-text-truth.ts';
 import { textPhotos } from '../test/helpers/text-photos.ts';
@@ -36,20 +37,16 @@ const half = halfAt > 0 ? process.argv[halfAt + 1] : 'held-out';
 const chosen = TEXT_PHOTOS.filter((_, i) => half === 'all' || (half === 'tune' ? i % 2 === 0 : i % 2 === 1));
 const dir = await textPhotos();
 
-/** Lines in reading order: top to bottom by their centres, left to right within a line's height. */
-function inReadingOrder<T extends { cx: number; cy: number; thickness: number }>(lines: T[]): T[] {
-  return [...lines].sort((a, b) => (Math.abs(a.cy - b.cy) < Math.min(a.thickness, b.thickness) / 2 ? a.cx - b.cx : a.cy - b.cy));
-}
-
 async function ppocr(file: string): Promise<string> {
   const img = sharp(file).rotate().resize({ width: 2048, height: 2048, fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' });
   const { data, info } = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const encoded = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
-  const boxes = await textLines(encoded, { width: info.width, height: info.height });
-  const read = await readLines({ data, width: info.width, height: info.height }, boxes);
-  return inReadingOrder(boxes.map((b, i) => ({ ...b, text: read[i].text, confidence: read[i].confidence })))
+  const rgb = { data, width: info.width, height: info.height };
+  const boxes = await textLines({ ...rgb, channels: 3 }, rgb);
+  const read = await readLines(rgb, boxes);
+  return inReadingOrder(
+    boxes.map((b, i) => ({ ...b, text: read[i].text, confidence: read[i].confidence })),
+    (l) => l,
+  )
     .filter((l) => l.text && l.confidence >= 0.5)
     .map((l) => l.text)
     .join('\n');

@@ -57,7 +57,7 @@ export function photoTextModels(modelsDir: string): PhotoTextModels {
   };
 }
 
-/** A line read, with where it is: its box (grown back to the text's full size) and its corners' bounds in pixels. */
+/** A line read, with where it is: the line as the detector found it, and the bounds of its text (grown back) in pixels. */
 export interface LineFound extends OcrLine {
   line: OrientedBox;
 }
@@ -66,7 +66,7 @@ export interface LineFound extends OcrLine {
 export async function readPhotoLines(image: Pixels, models: PhotoTextModels): Promise<LineFound[]> {
   const rgb = image.channels === 3 ? image : await pixelsOf(open(image).removeAlpha().toColourspace('srgb'));
   const size = { width: rgb.width, height: rgb.height };
-  const boxes = await textLines(rgb, size, models.detector, PHOTO_TEXT_LONG_SIDE, { enlarge: true });
+  const boxes = await textLines(rgb, size, { model: models.detector, longSide: PHOTO_TEXT_LONG_SIDE, enlarge: true });
   const read = await readLines(rgb, boxes, models.recognizer, STRETCH);
   const found: LineFound[] = [];
   boxes.forEach((line, i) => {
@@ -74,7 +74,7 @@ export async function readPhotoLines(image: Pixels, models: PhotoTextModels): Pr
     if (!worthKeeping(text, confidence)) return;
     found.push({ text, confidence: confidence * 100, bbox: bounds(unclipped(line), size), line });
   });
-  return inReadingOrder(found);
+  return inReadingOrder(found, (l) => l.line);
 }
 
 /** The axis-aligned bounds of a turned box, inside the picture. */
@@ -90,11 +90,12 @@ function bounds(b: OrientedBox, size: { width: number; height: number }): OcrLin
   };
 }
 
-/** Lines top to bottom by their middles, left to right where two share a line's height. */
-export function inReadingOrder<T extends { line: OrientedBox }>(lines: T[]): T[] {
-  return [...lines].sort((a, b) =>
-    Math.abs(a.line.cy - b.line.cy) < Math.min(a.line.thickness, b.line.thickness) / 2 ? a.line.cx - b.line.cx : a.line.cy - b.line.cy,
-  );
+/** Lines top to bottom by their middles, left to right where two share a line's height (`place`: where each is). */
+export function inReadingOrder<T>(lines: T[], place: (line: T) => { cx: number; cy: number; thickness: number }): T[] {
+  return [...lines].sort((x, y) => {
+    const [a, b] = [place(x), place(y)];
+    return Math.abs(a.cy - b.cy) < Math.min(a.thickness, b.thickness) / 2 ? a.cx - b.cx : a.cy - b.cy;
+  });
 }
 
 /**

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { InferenceSession } from 'onnxruntime-node';
 import type { OrientedBox } from './text-recognize.ts';
 import { open, type Picture } from './pixels.ts';
+import { loadOnce } from './transformers.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -49,21 +50,15 @@ export interface TextRegion {
   score: number;
 }
 
-const sessions = new Map<string, Promise<InferenceSession>>();
-
 /** One session per model file and process, one thread. */
 export function onnxSession(file: string): Promise<InferenceSession> {
-  let session = sessions.get(file);
-  if (!session) {
-    session = import('onnxruntime-node').then((ort) =>
+  return loadOnce(['onnx', file], () =>
+    import('onnxruntime-node').then((ort) =>
       // No memory patterns: they are planned per input shape, and each picture's shape is its own
       // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
       ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
-    );
-    sessions.set(file, session);
-    session.catch(() => sessions.delete(file));
-  }
-  return session;
+    ),
+  );
 }
 
 /**
@@ -98,9 +93,7 @@ export async function textRegions(image: Picture): Promise<TextRegion[]> {
 export async function textLines(
   image: Picture,
   size: { width: number; height: number },
-  model: DetectorModel = BUNDLED_DETECTOR,
-  longSide = DETECT_LONG_SIDE,
-  { enlarge = false } = {},
+  { model = BUNDLED_DETECTOR, longSide = DETECT_LONG_SIDE, enlarge = false }: { model?: DetectorModel; longSide?: number; enlarge?: boolean } = {},
 ): Promise<OrientedBox[]> {
   const { p, width: W, height: H } = await textProbability(image, model, longSide, enlarge);
   const [kx, ky] = [size.width / W, size.height / H];

@@ -151,7 +151,7 @@ export async function readLines(
       continue;
     }
     const width = Math.min(MAX_WIDTH, Math.max(HEIGHT / 4, Math.round((stretch * HEIGHT * Math.round(b.length)) / Math.round(b.thickness))));
-    const line = box.bend ? strip(rgb, box, b, width, HEIGHT) : await straight(sharp, rgb, b, width);
+    const line = box.bend ? strip(rgb, box, box.bend, b, width, HEIGHT) : await straight(sharp, rgb, b, width);
     const read = async (pixels: Buffer): Promise<LineRead> => {
       const input = planar(pixels, width, HEIGHT, new Float32Array(3 * HEIGHT * width));
       const res = await net.run({ [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, HEIGHT, width]) });
@@ -219,13 +219,18 @@ async function straight(
  * `width` × `height` RGB: each pixel sampled (bilinear) where it falls in the picture, white
  * outside it. `box` is the line as found, `grown` the same grown back (its length and thickness).
  */
-export function strip(rgb: { data: Buffer; width: number; height: number }, box: OrientedBox, grown: OrientedBox, width: number, height: number): Buffer {
+export function strip(
+  rgb: { data: Buffer; width: number; height: number },
+  box: OrientedBox,
+  bend: number[],
+  grown: OrientedBox,
+  width: number,
+  height: number,
+): Buffer {
   const out = Buffer.alloc(width * height * 3, 255);
   const [c, s] = [Math.cos(box.angle), Math.sin(box.angle)];
-  const bend = box.bend;
   /** The bend at `u` along the line (from its centre), between the pieces' centres, held at the ends. */
   const across = (u: number): number => {
-    if (!bend) return 0;
     const at = ((u + box.length / 2) / box.length) * bend.length - 0.5;
     if (at <= 0) return bend[0];
     if (at >= bend.length - 1) return bend[bend.length - 1];

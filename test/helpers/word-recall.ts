@@ -1,3 +1,5 @@
+import { inReadingOrder } from '../../server/ml/photo-text.ts';
+
 // Word recall, as the photo-text measurements score a reading: the reference's words (lower case,
 // letters and digits only) found among the words read, each word read counting once.
 const words = (s: string) =>
@@ -24,9 +26,7 @@ export function wordRecall(read: string, truth: string): { found: number; of: nu
 
 /** Text regions (fractions of the picture) as text, top to bottom, left to right within a line's height. */
 export function regionsText(regions: Array<{ text: string; x: number; y: number; w: number; h: number }>): string {
-  return regions
-    .map((t) => ({ text: t.text, cx: t.x + t.w / 2, cy: t.y + t.h / 2, thickness: t.h }))
-    .sort((a, b) => (Math.abs(a.cy - b.cy) < Math.min(a.thickness, b.thickness) / 2 ? a.cx - b.cx : a.cy - b.cy))
+  return inReadingOrder(regions, (t) => ({ cx: t.x + t.w / 2, cy: t.y + t.h / 2, thickness: t.h }))
     .map((t) => t.text)
     .join('\n');
 }

@@ -198,7 +198,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const output: OcrOutput = { kind: asset.kind, frames };
   // The reader of photos and frames, and the optional text models installed when it ran (a run
   // made before one was installed runs again once it is: the stage's `combines`).
-  const reader = asset.kind === 'document' ? 'tesseract' : ppocr ? PHOTO_TEXT_MODEL : 'tesseract';
+  const reader = ppocr && asset.kind !== 'document' ? PHOTO_TEXT_MODEL : 'tesseract';
   return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, {
     languages,
     reader,
