@@ -77,12 +77,24 @@ describe('search results and evidence', () => {
     await page.keyboard.press('Escape');
     await page.locator('.result-row-item.active').waitFor();
     await focusedOn(ids.carroll);
-    // Shift+↑ in the viewer: the result before; back at the results, the cursor is on it.
+    // Shift+↑ in the viewer: the result before; back at the results, the cursor is on it. The
+    // document's page answers late (held 1.5 s) and the photo stepped to stays shown when it does.
+    const pageUrl = new RegExp(`/videos/${ids.carroll}/pages/`);
+    let answered = 0;
+    await page.route(pageUrl, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+      answered += 1;
+    });
     await page.keyboard.press('Enter');
     await page.locator('[data-testid=viewer][data-kind=document]').waitFor();
     await page.keyboard.press('Shift+ArrowUp');
     await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), ids.chelsea);
     await page.locator('[data-testid=viewer][data-kind=image]').waitFor();
+    await expect.poll(() => answered, { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(300);
+    expect(await page.locator('[data-testid=viewer]').getAttribute('data-kind')).toBe('image');
+    await page.unroute(pageUrl);
     await page.keyboard.press('Escape');
     await page.locator('.result-tile.active').waitFor();
     await focusedOn(ids.chelsea);

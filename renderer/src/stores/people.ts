@@ -204,8 +204,9 @@ export const usePeople = create<PeopleState>((set, get) => {
     },
 
     async open(id, order = get().order) {
+      const mine = ++opening;
       const p = await attempt('Opening the person', () => People.getPerson(id, { limit: PAGE, order }));
-      if (!p) return;
+      if (!p || mine !== opening) return;
       const same = get().person?.person_id === p.person_id;
       set({
         person: p,
@@ -352,4 +353,6 @@ export const usePeople = create<PeopleState>((set, get) => {
 });
 
 let loadingFaces = false;
+/** The latest person asked for: an earlier one answered later (the owner moved on) is not shown. */
+let opening = 0;
 let loadingLoose = false;

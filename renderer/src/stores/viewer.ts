@@ -44,6 +44,8 @@ interface ViewerState {
 const ahead = new Map<string, Promise<{ asset: AssetDetail; moment: RegionsView | null }>>();
 /** A refresh of the asset shown is under way. */
 let refreshing = false;
+/** The latest `open`: an earlier one answered later (the owner stepped on) shows nothing. */
+let opening = 0;
 const AHEAD = 8;
 function early(id: string) {
   let p = ahead.get(id);
@@ -70,6 +72,8 @@ export const useViewer = create<ViewerState>((set, get) => ({
   loading: false,
   error: null,
   async open(id, at) {
+    const mine = ++opening;
+    const latest = () => mine === opening;
     set({ loading: true, error: null, highlight: at.box });
     try {
       const known = get().asset?.video_id === id && get().asset?.status === 'completed' ? (get().asset as AssetDetail) : null;
@@ -79,16 +83,16 @@ export const useViewer = create<ViewerState>((set, get) => ({
       if (first && first.asset.status !== 'completed') ahead.delete(id);
       if (asset.kind === 'document') {
         const page = await getPage(id, Math.max(1, Math.min(at.page ?? 1, asset.page_count ?? 1)));
-        set({ asset, page, moment: null, loading: false });
+        if (latest()) set({ asset, page, moment: null, loading: false });
       } else {
         const t = asset.kind === 'image' ? 0 : at.timestamp;
         const moment = t === 0 && first?.moment && first.asset.status === 'completed' ? first.moment : await getRegionsAt(id, t);
         const known = get().transcript;
         const transcript = asset.kind !== 'video' ? null : known?.video_id === id ? known : await getTranscript(id);
-        set({ asset, page: null, moment, transcript, loading: false });
+        if (latest()) set({ asset, page: null, moment, transcript, loading: false });
       }
     } catch (err) {
-      set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
+      if (latest()) set({ loading: false, error: err instanceof ApiError ? err.message : String(err) });
     }
   },
   async refresh(timestamp) {
