@@ -102,6 +102,19 @@ describe('ocr stage', () => {
     240_000,
   ); // digits.png, 2000 × 1000 px of handwriting, takes most of a minute alone
 
+  it('reads a photo in which the text is a small part (a page held up in a group photo) without failing', async () => {
+    const { default: sharp } = await import('sharp');
+    // (A PNG: the detector finds the page as measured.) The part cut out around it, at the quick look's scale, is
+    // shorter than the contrast window: the stage failed on it ("hist_local: window too large").
+    const page = await sharp(corpus('ocr/images/imageTextN.png')).flatten({ background: '#ffffff' }).resize({ width: 480 }).png().toBuffer();
+    const data = await sharp(corpus('faces/face-api-samples/sample5.jpg'))
+      .composite([{ input: page, left: 900, top: 400 }])
+      .png()
+      .toBuffer();
+    const d = await indexed({ name: 'page-held-up.png', data }, { faces: false, people: false, objects: false, labels: false, captions: false });
+    expect(d.index.report.stages.ocr.state).toBe('ok');
+  });
+
   it('reads no text into a line of sheet music (ocr/images/notes.png)', async () => {
     const d = await indexed(corpus('ocr/images/notes.png'));
     const regions = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data;
@@ -177,6 +190,20 @@ describe('a picture prepared for reading', () => {
       const image = await sharp(file).withMetadata({ density }).png().toBuffer();
       const ready = await sharp(await prepareForReading(image, { upscale: false, longSide: 1024 })).metadata();
       expect(ready.density).toBe(density);
+    }
+  });
+
+  it('prepares a part narrower or shorter than its contrast window (a word cut out of a large photo)', async () => {
+    const { default: sharp } = await import('sharp');
+    const { prepareForReading } = await import('../server/ml/ocr.ts');
+    const part = await sharp(corpus('ocr/images/imageTextN.png')).extract({ left: 40, top: 40, width: 120, height: 30 }).png().toBuffer();
+    for (const [size, want] of [
+      [{ upscale: false, longSide: 60 }, [60, 15]],
+      [{ upscale: false, longSide: 40 }, [40, 10]],
+      [{ upscale: false, longSide: 120 }, [120, 30]],
+    ] as const) {
+      const ready = await sharp(await prepareForReading(part, size)).metadata();
+      expect([ready.width, ready.height]).toEqual(want);
     }
   });
 });

@@ -203,6 +203,9 @@ export function readingScale(width: number, height: number, opts: ReadingSize): 
   return opts.upscale && width < 1000 ? Math.min(3, 3000 / long) : long > cap ? cap / long : 1;
 }
 
+/** Side of the window over which contrast is evened out (CLAHE) before reading. */
+const CONTRAST_WINDOW = 48;
+
 export async function prepareForReading(image: Picture, opts: ReadingSize): Promise<Buffer> {
   const meta = await open(image).metadata();
   const width = meta.width ?? 1;
@@ -217,9 +220,12 @@ export async function prepareForReading(image: Picture, opts: ReadingSize): Prom
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  // The picture's resolution goes with it, as it did through the PNG: tesseract reads by it.
-  return open({ data: gray.data, width: gray.info.width, height: gray.info.height, channels: gray.info.channels })
-    .clahe({ width: 48, height: 48, maxSlope: 5 })
+  // The picture's resolution goes with it, as it did through the PNG: tesseract reads by it. The
+  // contrast window fits inside the picture (a small part of a photo, around a word, may be
+  // narrower than it: libvips refuses a window larger than the picture).
+  const { width: w, height: h } = gray.info;
+  return open({ data: gray.data, width: w, height: h, channels: gray.info.channels })
+    .clahe({ width: Math.min(CONTRAST_WINDOW, w), height: Math.min(CONTRAST_WINDOW, h), maxSlope: 5 })
     .withMetadata({ density: meta.density ?? 72 })
     .png({ compressionLevel: 1 })
     .toBuffer();
