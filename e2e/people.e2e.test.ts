@@ -204,5 +204,32 @@ describe('People', () => {
     await page.getByRole('button', { name: 'not John Schneider (face 1)' }).click();
     await page.getByRole('combobox', { name: 'this is (face 1)' }).waitFor();
     expect((await app.t.api('GET', `/people/${john.person_id}`, { key })).body.data.face_count).toBe(john.face_count);
+    // Said again, and the owner steps on to the next photo before the answer comes (held 1 s): the
+    // viewer stays on the photo stepped to.
+    await page.locator('.box-face').first().click();
+    await page.keyboard.type('john');
+    await page.getByRole('option', { name: 'John Schneider' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const notThem = page.getByRole('button', { name: 'not John Schneider (face 1)' });
+    await notThem.waitFor();
+    const removal = /\/api\/v1\/people\/[^/]+\/remove$/;
+    let answered = false;
+    await page.route(removal, async (route) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      await route.continue();
+      answered = true;
+    });
+    const here = await page.evaluate(() => window.location.hash);
+    await notThem.click();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((h) => window.location.hash !== h, here);
+    const next = await page.evaluate(() => window.location.hash);
+    await expect.poll(() => answered, { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => window.location.hash)).toBe(next);
+    expect(await page.getByTestId('viewer').locator('h2').textContent()).not.toContain('small-john-2.jpg');
+    await page.unroute(removal);
+    expect((await app.t.api('GET', `/people/${john.person_id}`, { key })).body.data.face_count).toBe(john.face_count);
   }, 180_000);
 });

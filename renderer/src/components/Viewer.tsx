@@ -186,7 +186,10 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     img.src = asset.media_url;
   }, [detail, asset, id]);
   const onDetail = useCallback((zoomed: boolean) => setDetail(zoomed), []);
-  const reopen = () => void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
+  // After an answer about this asset (who a face is): read again, unless the owner has stepped on meanwhile.
+  const reopen = () => {
+    if (window.location.hash.startsWith(`#/view/${encodeURIComponent(id)}`)) void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
+  };
   const withFrom = (hash: string) => (from ? stepHash({ id, hash }, from) : hash);
   const turn = (n: number) => asset && go(withFrom(viewHash(asset.video_id, { page: n })));
   const step = (delta: number) => {
