@@ -1,7 +1,7 @@
 // Never turn an upright photo: the faces stage's way-up judgement (faces.run.ts, `upright`) on every
 // photo of the folders given, as stored (all upright: any turn is a photo shown wrong) and turned a
 // quarter clockwise (the turn that shows it upright again is 270; recall). In this process, one
-// core, the real face models; pictures prepared as the stage prepares them (1024 px long side).
+// core, the real face models; each picture through the stored frame, as the stage gets it.
 // A wallpaper package's sizes of one picture count once (the largest); files under 4 KB (icons)
 // are left out. Usage: npm run bench -- upright <folder>... The figures of docs/performance.md:
 // ../shared/corpus; the Debian packages mate-backgrounds, gnome-backgrounds, ukui-wallpapers,
@@ -9,9 +9,11 @@
 // `dpkg-deb -x` into one folder); node_modules/@vladmandic/human/assets; and the pages of
 // ../shared/corpus/docs/carroll-wonderland.pdf as the extract stage draws them (renderAll).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { detectFaces, FACE_INPUT_LONG_SIDE } from '../server/ml/human.ts';
+import { detectFaces } from '../server/ml/human.ts';
+import { extractImage } from '../server/media/image.ts';
 import { upright } from '../server/indexer/stages/faces.run.ts';
 import { writeResults } from './report.ts';
 
@@ -38,14 +40,22 @@ function photos(dir: string): string[] {
   return [...bySet.values()].sort();
 }
 
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-upright-'));
+process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * The picture as the faces stage gets it: the frame extraction stores (a JPEG of at most 2048 px,
+ * EXIF orientation applied), decoded; a quarter-turned copy is written losslessly first, as a
+ * sideways photo without an EXIF orientation would come.
+ */
 async function rgbOf(file: string, turn: number) {
-  const { data, info } = await sharp(file)
-    .rotate()
-    .rotate(turn)
-    .resize({ width: FACE_INPUT_LONG_SIDE, height: FACE_INPUT_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  let src = file;
+  if (turn) {
+    src = path.join(scratch, 'turned.png');
+    await sharp(file).rotate().rotate(turn).png().toFile(src);
+  }
+  await extractImage(src, path.extname(src).toLowerCase(), scratch);
+  const { data, info } = await sharp(path.join(scratch, 'frame.jpg')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
