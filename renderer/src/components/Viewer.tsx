@@ -188,7 +188,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const onDetail = useCallback((zoomed: boolean) => setDetail(zoomed), []);
   // After an answer about this asset (who a face is): read again, unless the owner has stepped on meanwhile.
   const reopen = () => {
-    if (window.location.hash.startsWith(`#/view/${encodeURIComponent(id)}`)) void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
+    if (useNav.getState().route.id === id) void open(id, { page: pageNo, timestamp: t, box: parseBox(box) });
   };
   const withFrom = (hash: string) => (from ? stepHash({ id, hash }, from) : hash);
   const turn = (n: number) => asset && go(withFrom(viewHash(asset.video_id, { page: n })));

@@ -25,12 +25,10 @@ const SURE = 0.8;
  */
 const LEVEL = (40 * Math.PI) / 180;
 
-/** The picture turned clockwise by `turn` degrees. */
-async function turned(rgb: Rgb, turn: Turn): Promise<Rgb> {
-  const { data, info } = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
-    .rotate(turn)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+/** The picture turned clockwise by `turn` degrees; smoothed by a Gaussian of σ `smoothing` px where given. */
+async function turned(rgb: Rgb, turn: Turn, smoothing?: number): Promise<Rgb> {
+  const picture = sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } }).rotate(turn);
+  const { data, info } = await (smoothing ? picture.blur(smoothing) : picture).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -96,8 +94,7 @@ export async function upright(rgb: Rgb, first: DetectedFace[]): Promise<{ turn: 
   }
   if (best.turn === 0) return asStored;
   const seenRolled = first.some((f) => f.score >= SURE && !level(f) && levelledBy(f) === best.turn);
-  if (best.sure < SEVERAL && !seenRolled) return asStored;
-  if (best.sure < SEVERAL && !(await holdsUnderSmoothing(rgb, best.turn))) return asStored;
+  if (best.sure < SEVERAL && (!seenRolled || !(await holdsUnderSmoothing(rgb, best.turn)))) return asStored;
   return { turn: best.turn, faces: mapBack(best.faces, best.turn, rgb.width, rgb.height) };
 }
 
@@ -115,13 +112,7 @@ const SMOOTHING = 0.8;
  * smoothed). Asked only where a lone face would turn the picture.
  */
 async function holdsUnderSmoothing(rgb: Rgb, turn: Turn): Promise<boolean> {
-  const { data, info } = await sharp(rgb.data, { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
-    .rotate(turn)
-    .blur(SMOOTHING)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const faces = await detectFaces({ data, width: info.width, height: info.height }, undefined, { whereOnly: true });
-  return sureAndLevel(faces) > 0;
+  return sureAndLevel(await detectFaces(await turned(rgb, turn, SMOOTHING), undefined, { whereOnly: true })) > 0;
 }
 
 /** The photo's own EXIF orientation (extraction applied it): then the picture is not turned again. */
