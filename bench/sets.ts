@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
 
-export const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/corpus');
+/** ../shared/corpus, or MEDIA_INDEX_BENCH_CORPUS (a copy of its files, on a machine without it). */
+export const CORPUS = process.env.MEDIA_INDEX_BENCH_CORPUS || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/corpus');
 const c = (p: string) => path.join(CORPUS, p);
 
 /** Photos of people, scenes, objects and text (bench:index, bench:ab). */

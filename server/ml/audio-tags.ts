@@ -1,7 +1,7 @@
 // Sound events with an Audio Spectrogram Transformer fine-tuned on AudioSet (transformers.js, from
 // the models folder only). AudioSet is multi-label, so each label's score is its own sigmoid, not a
 // share of a softmax. Loaded once per process and model.
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, type TensorLike, shaped } from './transformers.ts';
 
 /** AST looks at 1024 frames of 10 ms: windows of 10.24 s of 16 kHz audio. */
@@ -18,7 +18,7 @@ function tagger(modelsRoot: string, model: string): Promise<Tagger> {
   return loadOnce(['sounds', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
     const extractor = await t.AutoFeatureExtractor.from_pretrained(model);
-    const m = await t.AutoModelForAudioClassification.from_pretrained(model, { dtype: 'q8', device: executionProvider() });
+    const m = await onProvider(model, (device) => t.AutoModelForAudioClassification.from_pretrained(model, { dtype: 'q8', device }));
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       extract: shaped<Tagger['extract']>(extractor),

@@ -1,7 +1,7 @@
 // Image captioning (a ViT encoder + GPT-2 decoder, vit-gpt2-image-captioning, through
 // transformers.js, from the models folder only): one sentence per picture. Loaded once per process
 // and model.
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, shaped } from './transformers.ts';
 
 interface Captioner {
@@ -14,7 +14,7 @@ function captioner(modelsRoot: string, model: string): Promise<Captioner> {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
-      run: shaped<Captioner['run']>(await t.pipeline('image-to-text', model, { dtype: 'q8', device: executionProvider() })),
+      run: shaped<Captioner['run']>(await onProvider(model, (device) => t.pipeline('image-to-text', model, { dtype: 'q8', device }))),
       RawImage: shaped<Captioner['RawImage']>(t.RawImage),
     };
   });

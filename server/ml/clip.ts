@@ -1,7 +1,7 @@
 // Pictures and words in one space (CLIP through transformers.js, from the models folder only):
 // unit-length picture embeddings from the vision half, text embeddings from the text half, and
 // zero-shot scores over a list of phrases. Each half is loaded once per process and model.
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
 
 /** CLIP's learned temperature (logit_scale = ln 100): the softmax of zero-shot scores uses it. */
@@ -19,7 +19,7 @@ function visionHalf(modelsRoot: string, model: string) {
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       processor: shaped<Processor>(await t.AutoProcessor.from_pretrained(model)),
-      model: shaped<Callable>(await t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
+      model: shaped<Callable>(await onProvider(model, (device) => t.CLIPVisionModelWithProjection.from_pretrained(model, { dtype: 'fp32', device }))),
       RawImage: shaped<RawImageClass>(t.RawImage),
     };
   });
@@ -31,7 +31,7 @@ function textHalf(modelsRoot: string, model: string) {
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       tokenizer: shaped<Tokenizer>(await t.AutoTokenizer.from_pretrained(model)),
-      model: shaped<Callable>(await t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
+      model: shaped<Callable>(await onProvider(model, (device) => t.CLIPTextModelWithProjection.from_pretrained(model, { dtype: 'fp32', device }))),
     };
   });
 }

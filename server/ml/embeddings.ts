@@ -1,6 +1,6 @@
 // Sentence embeddings through transformers.js (feature extraction, mean pooling, unit length),
 // from the models folder only. Loaded once per process and model.
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, shaped } from './transformers.ts';
 
 type Extractor = (texts: string[], opts: { pooling: 'mean'; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>;
@@ -9,7 +9,7 @@ export async function embedTexts(modelsRoot: string, model: string, texts: strin
   const p = loadOnce(['sentences', modelsRoot, model], async () => {
     const t = await transformersAt(modelsRoot);
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
-    return shaped<Extractor>(await t.pipeline('feature-extraction', model, { dtype: 'q8', device: executionProvider() }));
+    return shaped<Extractor>(await onProvider(model, (device) => t.pipeline('feature-extraction', model, { dtype: 'q8', device })));
   });
   const extract = await p;
   if (texts.length === 0) return [];

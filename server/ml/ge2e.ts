@@ -5,7 +5,7 @@
 // its own frames. The session is loaded once per process and model folder.
 import fs from 'node:fs';
 import path from 'node:path';
-import { executionProvider } from './providers.ts';
+import { ortSession } from './providers.ts';
 import { loadOnce } from './transformers.ts';
 
 export interface Ge2eConfig {
@@ -103,10 +103,7 @@ type Ort = typeof import('onnxruntime-node');
 function session(dir: string): Promise<{ ort: Ort; run: import('onnxruntime-node').InferenceSession }> {
   return loadOnce(['ge2e', dir], async () => {
     const ort = await import('onnxruntime-node');
-    const device = executionProvider();
-    const run = await ort.InferenceSession.create(path.join(dir, 'onnx', 'model.onnx'), {
-      executionProviders: device === 'cpu' ? ['cpu'] : [device, 'cpu'],
-    });
+    const run = await ortSession('ge2e-resemblyzer', path.join(dir, 'onnx', 'model.onnx'));
     return { ort, run };
   });
 }

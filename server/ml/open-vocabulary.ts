@@ -3,7 +3,7 @@
 // query; a box's score for it is a sigmoid, kept at `minConfidence`, overlapping boxes of one phrase
 // reduced by non-maximum suppression. Loaded once per process and model.
 import { cornersOfArray, iou } from '../geometry.ts';
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, type TensorLike, shaped } from './transformers.ts';
 
 interface Detector {
@@ -20,7 +20,9 @@ function detector(modelsRoot: string, model: string): Promise<Detector> {
     return {
       tokenizer: shaped<Detector['tokenizer']>(await t.AutoTokenizer.from_pretrained(model)),
       processor: shaped<Detector['processor']>(await t.AutoImageProcessor.from_pretrained(model)),
-      model: shaped<Detector['model']>(await t.AutoModelForZeroShotObjectDetection.from_pretrained(model, { dtype: 'q8', device: executionProvider() })),
+      model: shaped<Detector['model']>(
+        await onProvider(model, (device) => t.AutoModelForZeroShotObjectDetection.from_pretrained(model, { dtype: 'q8', device })),
+      ),
       RawImage: shaped<Detector['RawImage']>(t.RawImage),
     };
   });

@@ -60,3 +60,56 @@ export function executionProvider(): Provider {
   const order: Provider[] = wanted === 'auto' ? ['cuda', 'dml', 'coreml'] : [wanted as Provider];
   return (chosen = order.find((p) => available.includes(p)) ?? 'cpu');
 }
+
+/** The provider each model's session was made on in this process (a GPU one may have refused it). */
+const madeOn = new Map<string, Provider>();
+const refused = new Set<string>();
+
+/** The provider `model` runs on in this process: where its session was made, else the one it will be given. */
+export function providerOf(model: string): Provider {
+  return madeOn.get(model) ?? executionProvider();
+}
+
+/** Where `model`'s session was made in this process; null if it was not loaded here. */
+export function providerRan(model: string): Provider | null {
+  return madeOn.get(model) ?? null;
+}
+
+/**
+ * Loads `model` on the provider the models are given, and on the CPU where that provider refuses it
+ * (its library or the driver's missing, no GPU, an operator it lacks): the reason is written to the
+ * log once per provider and process, and the report's provider says where it ran.
+ */
+export async function onProvider<T>(model: string, load: (provider: Provider) => Promise<T>): Promise<T> {
+  const wanted = executionProvider();
+  if (wanted !== 'cpu') {
+    try {
+      const got = await load(wanted);
+      madeOn.set(model, wanted);
+      return got;
+    } catch (err) {
+      if (!refused.has(wanted)) {
+        refused.add(wanted);
+        process.stderr.write(`${wanted} could not take ${model}, which runs on the CPU: ${(err as Error).message.split('\n')[0]}\n`);
+      }
+    }
+  }
+  const got = await load('cpu');
+  madeOn.set(model, 'cpu');
+  return got;
+}
+
+/** An ONNX Runtime session of `file` on the provider the models are given (the CPU where it refuses); CPU options apply to the CPU alone. */
+export async function ortSession(
+  model: string,
+  file: string,
+  cpuOptions: import('onnxruntime-node').InferenceSession.SessionOptions = {},
+): Promise<import('onnxruntime-node').InferenceSession> {
+  const ort = await import('onnxruntime-node');
+  return onProvider(model, (p) =>
+    ort.InferenceSession.create(
+      file,
+      p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] },
+    ),
+  );
+}

@@ -3,7 +3,7 @@
 // with its own front end (ge2e.ts) when the model's config says so. Loaded once per process and model.
 import path from 'node:path';
 import { ge2eConfig, ge2eEmbeddings } from './ge2e.ts';
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
 
 interface Embedder {
@@ -17,7 +17,7 @@ function embedder(modelsRoot: string, model: string): Promise<Embedder> {
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
     return {
       extract: shaped<Embedder['extract']>(await t.AutoFeatureExtractor.from_pretrained(model)),
-      model: shaped<Embedder['model']>(await t.AutoModel.from_pretrained(model, { dtype: 'fp32', device: executionProvider() })),
+      model: shaped<Embedder['model']>(await onProvider(model, (device) => t.AutoModel.from_pretrained(model, { dtype: 'fp32', device }))),
     };
   });
 }

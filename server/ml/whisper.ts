@@ -4,7 +4,7 @@
 // after <|startoftranscript|>, over the longest window of speech.
 import { deflateSync } from 'node:zlib';
 import { modelsDir } from './models.ts';
-import { executionProvider } from './providers.ts';
+import { onProvider } from './providers.ts';
 import { loadOnce, transformersAt, shaped } from './transformers.ts';
 
 export interface TranscriptSegment {
@@ -32,9 +32,8 @@ function asr(dataDir: string, model: string): Promise<Asr> {
   const root = modelsDir(dataDir);
   return loadOnce(['asr', root, model], async () => {
     const t = await transformersAt(root);
-    const device = executionProvider();
     // transformers.js types its loaded models loosely: name the call shape used here (checked by the tests' stand-ins).
-    return shaped<Asr>(await t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device: device === 'dml' ? 'dml' : device }));
+    return shaped<Asr>(await onProvider(model, (device) => t.pipeline('automatic-speech-recognition', model, { dtype: 'q8', device })));
   });
 }
 

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { caption, summarize } from '../../ml/captions.ts';
 import { modelsDir } from '../../ml/models.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { ok, withModel } from '../stage.ts';
 import { drawnPage } from '../pictures.ts';
 import { captionsStage, type Caption } from './captions.stage.ts';
@@ -16,5 +16,5 @@ export const runCaptions = withModel(captionsStage, async ({ asset, input: pictu
     if (text) out.push({ timestamp: p.timestamp, page: p.page, text });
   }
   const summary = summarize(out.map((c) => c.text));
-  return ok({ captions: out.length, pictures: pictures.length }, out, { model, provider: executionProvider(), summary });
+  return ok({ captions: out.length, pictures: pictures.length }, out, { model, provider: providerOf(model), summary });
 });

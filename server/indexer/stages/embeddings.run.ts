@@ -4,7 +4,7 @@ import { embedTexts } from '../../ml/embeddings.ts';
 import { embedPictures } from '../../ml/clip.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } from '../../ml/catalogue.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { ExtractError } from '../../media/types.ts';
 import type { NewVector } from '../../store/vectors.repo.ts';
 import { pictures } from '../pictures.ts';
@@ -67,7 +67,7 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
   return ok(counts, sets, {
     model: sets.map((s) => s.model).join(' + '),
     models: Object.fromEntries(sets.map((s) => [s.model, { vectors: s.vectors.length, dim: s.vectors[0]?.vector.length ?? null }])),
-    provider: executionProvider(),
+    provider: providerOf(sets[0]?.model ?? ''),
     dim: sets[0]?.vectors[0]?.vector.length ?? null,
     ...(picturesSkipped ? { pictures_skipped: picturesSkipped } : {}),
   });

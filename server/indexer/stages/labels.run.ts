@@ -5,7 +5,7 @@
 import { embedClipTexts, photoPrompt, zeroShot } from '../../ml/clip.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PICTURE_EMBEDDING_MODEL } from '../../ml/catalogue.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { loadOnce } from '../../ml/transformers.ts';
 import { defineRunner, ok } from '../stage.ts';
 import { labelsStage, type Label, type LabelsOutput, type RegionLite } from './labels.stage.ts';
@@ -170,7 +170,7 @@ export const runLabels = defineRunner(labelsStage, async ({ options, input, data
   let details: Record<string, unknown>;
   if (pictures.length > 0 && isInstalled(dataDir, PICTURE_EMBEDDING_MODEL)) {
     frames = (await zeroShotLabels(dataDir, pictures, minConfidence, topK)).filter((f) => f.labels.length > 0);
-    details = { source: `zero-shot over ${SCENE_LABELS.length} scene labels`, model: PICTURE_EMBEDDING_MODEL, provider: executionProvider() };
+    details = { source: `zero-shot over ${SCENE_LABELS.length} scene labels`, model: PICTURE_EMBEDDING_MODEL, provider: providerOf(PICTURE_EMBEDDING_MODEL) };
   } else {
     const byTime = new Map<number, RegionLite[]>();
     for (const r of regions) byTime.set(r.timestamp, [...(byTime.get(r.timestamp) ?? []), r]);

@@ -11,7 +11,7 @@ import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, type Detect
 import { detectPhrases } from '../../ml/open-vocabulary.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { wordnet } from '../../search/wordnet.ts';
 import { pictures } from '../pictures.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
@@ -119,7 +119,13 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
     { frames, objects: found.length, open_vocabulary: found.filter((f) => f.source !== 'centernet-coco').length },
     found,
     open
-      ? { closed_set: 'centernet-coco', open_vocabulary: OPEN_VOCABULARY_MODEL, provider: executionProvider(), phrases_searched: openPhrases, ...answered }
+      ? {
+          closed_set: 'centernet-coco',
+          open_vocabulary: OPEN_VOCABULARY_MODEL,
+          provider: providerOf(OPEN_VOCABULARY_MODEL),
+          phrases_searched: openPhrases,
+          ...answered,
+        }
       : {
           closed_set: 'centernet-coco',
           // CenterNet runs in Human on TensorFlow.js's WebAssembly backend: the CPU.

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
-import { textRegions, type TextRegion } from '../../ml/text-detect.ts';
+import { BUNDLED_DETECTOR, textRegions, type TextRegion } from '../../ml/text-detect.ts';
+import { providerRan } from '../../ml/providers.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
 import { ExtractError } from '../../media/types.ts';
@@ -203,6 +204,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     languages,
     reader,
     text_models: installed ? [PHOTO_TEXT_MODEL] : [],
-    provider: 'cpu',
+    // The text detector's (tesseract and the document readers run on the CPU).
+    provider: providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu',
   });
 });

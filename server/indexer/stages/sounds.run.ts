@@ -2,7 +2,7 @@
 import { readPcmWav } from '../../ml/vad.ts';
 import { soundEvents } from '../../ml/audio-tags.ts';
 import { modelsDir } from '../../ml/models.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { notApplicable, ok, withModel } from '../stage.ts';
 import { soundsStage } from './sounds.stage.ts';
 
@@ -11,5 +11,5 @@ export const runSounds = withModel(soundsStage, async ({ options, input: audioFi
   const audio = await readPcmWav(audioFile);
   const { windows, events } = await soundEvents(modelsDir(dataDir), model, audio, options.min_confidence ?? 0.25);
   const labels = [...new Set(events.map((e) => e.label))];
-  return ok({ events: events.length, labels: labels.length, windows }, events, { model, provider: executionProvider(), labels });
+  return ok({ events: events.length, labels: labels.length, windows }, events, { model, provider: providerOf(model), labels });
 });

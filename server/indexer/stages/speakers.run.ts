@@ -4,7 +4,7 @@ import { readPcmWav } from '../../ml/vad.ts';
 import { absorbMinor, clusterSpeakers, groupingOf, speakerOf, speechWindows, turnsOf } from '../../ml/diarize.ts';
 import { speakerEmbeddings } from '../../ml/speaker-embeddings.ts';
 import { modelsDir } from '../../ml/models.ts';
-import { executionProvider } from '../../ml/providers.ts';
+import { providerOf } from '../../ml/providers.ts';
 import { speakerName } from '../../store/media.repo.ts';
 import { notApplicable, ok, withModel } from '../stage.ts';
 import { speakersStage } from './speakers.stage.ts';
@@ -13,11 +13,7 @@ export const runSpeakers = withModel(speakersStage, async ({ options, input: { a
   if (!audio) return notApplicable('the video has no audio track');
   const windows = speechWindows(speech);
   if (windows.length === 0)
-    return ok(
-      { speakers: 0, turns: 0 },
-      { turns: [], segments: transcript.map(() => null) },
-      { model, provider: executionProvider(), note: 'no speech found' },
-    );
+    return ok({ speakers: 0, turns: 0 }, { turns: [], segments: transcript.map(() => null) }, { model, provider: providerOf(model), note: 'no speech found' });
   const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows, speech);
   const grouping = groupingOf(model);
   const grouped = clusterSpeakers(vectors, { min: options.min_speakers, max: options.max_speakers, threshold: grouping.sameSpeaker });
@@ -34,6 +30,6 @@ export const runSpeakers = withModel(speakersStage, async ({ options, input: { a
   return ok(
     { speakers, turns: turns.length, windows: windows.length },
     { turns, segments },
-    { model, provider: executionProvider(), speaking_s: Object.fromEntries(talk) },
+    { model, provider: providerOf(model), speaking_s: Object.fromEntries(talk) },
   );
 });

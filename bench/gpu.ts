@@ -1,0 +1,223 @@
+// The GPU against the CPU on the same machine, as the app runs: the service started with
+// MEDIA_INDEX_DEVICE=cpu and with MEDIA_INDEX_DEVICE=cuda (or dml, coreml), interleaved
+// (A B B A …), each cold on a new data folder: photos/s and video × real time with every bundled
+// stage (bench:ab's photos and videos), the provider each stage's last run reports (`media-index
+// doctor`) and, while the GPU side runs, the GPU memory its processes hold (nvidia-smi). Then the
+// ONNX models alone, in a process per provider: the text detector over the same photos (ms a photo,
+// and the regions found, which must agree) and the sentence encoder (all-MiniLM-L6-v2 int8, the
+// embeddings stage's batches of 32 over carroll-wonderland.pdf's passages: passages/s, and how far
+// its vectors lie from the CPU's).
+// Needs the provider installed (`npm run gpu:install`) and the encoder's folder: `--minilm DIR`,
+// else fetched as `npm run real-models -- fetch all-MiniLM-L6-v2` does.
+// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR]
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { arg, spread, writeResults } from './report.ts';
+import { allCompleted, serve, uploadAll, type Service } from './serve.ts';
+import { CORPUS, PHOTOS } from './sets.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CLI = path.resolve(HERE, '../bin/media-index.js');
+const SELF = fileURLToPath(import.meta.url);
+const stringArg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const runs = arg('runs', 3);
+const device = stringArg('device', 'cuda');
+const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/camera.png'].map((f) => path.join(CORPUS, f));
+const VIDEOS = ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi'].map((f) => path.join(CORPUS, f));
+const BOOK = path.join(CORPUS, 'docs/carroll-wonderland.pdf');
+
+interface ModelFigures {
+  provider: Record<string, string>;
+  detector_ms: number[];
+  regions: number[];
+  passages: number;
+  passages_per_s: number[];
+  vectors: number[][];
+}
+
+/** In a process of its own (the provider is chosen once per process): the ONNX models alone. */
+async function models(minilm: string, out: string): Promise<void> {
+  const { textRegions } = await import('../server/ml/text-detect.ts');
+  const { embedTexts } = await import('../server/ml/embeddings.ts');
+  const { modelsDir } = await import('../server/ml/models.ts');
+  const { providerRan } = await import('../server/ml/providers.ts');
+  const { extractPdf } = await import('../server/media/pdf.ts');
+  const { sentenceWindows } = await import('../server/indexer/stages/embeddings.stage.ts');
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-gpu-'));
+  try {
+    execFileSync(process.execPath, [CLI, 'models', 'import', 'all-MiniLM-L6-v2', '--from', minilm, '--data', data], {
+      env: { ...process.env, MEDIA_INDEX_MODELS: '', MEDIA_INDEX_MODEL_MANIFEST: '' },
+      stdio: 'ignore',
+    });
+    for (const p of PHOTOS) await textRegions(p); // each photo's shape seen once, as a long run sees few new ones
+    const detectorMs: number[] = [];
+    const regions: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const t0 = performance.now();
+      for (const p of PHOTOS) {
+        const found = await textRegions(p);
+        if (r === 0) regions.push(found.length);
+      }
+      detectorMs.push((performance.now() - t0) / PHOTOS.length);
+    }
+    const root = modelsDir(data);
+    const { pages } = await extractPdf(BOOK, { assetDir: data, renderAll: false, maxPages: 1000 });
+    const passages = pages.flatMap((p) => p.passages.flatMap((x) => sentenceWindows(x.text.replace(/\s+/g, ' ').trim()))).filter((p) => p.length > 20);
+    const first = await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(0, 32));
+    const rates: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const t0 = performance.now();
+      for (let i = 0; i < passages.length; i += 32) await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(i, i + 32));
+      rates.push(passages.length / ((performance.now() - t0) / 1000));
+    }
+    const figures: ModelFigures = {
+      provider: {
+        text_detector: providerRan('ch_PP-OCRv4_det_infer.onnx') ?? 'not loaded',
+        encoder: providerRan('all-MiniLM-L6-v2') ?? 'not loaded',
+      },
+      detector_ms: detectorMs,
+      regions,
+      passages: passages.length,
+      passages_per_s: rates,
+      vectors: first.slice(0, 8).map((v) => [...v]),
+    };
+    fs.writeFileSync(out, JSON.stringify(figures));
+  } finally {
+    fs.rmSync(data, { recursive: true, force: true });
+  }
+}
+
+/** The GPU memory (MiB) each process holds, by pid; empty without nvidia-smi. */
+function gpuMemory(): Map<number, number> {
+  const r = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8' });
+  const m = new Map<number, number>();
+  if (r.status !== 0) return m;
+  for (const line of r.stdout.trim().split('\n')) {
+    const [pid, mib] = line.split(',').map((s) => Number(s.trim()));
+    if (Number.isFinite(pid)) m.set(pid, mib);
+  }
+  return m;
+}
+
+/** Uploads the files and waits until each is `completed`; a stage that failed stops the benchmark (its time would not be the work's). */
+async function indexAll(s: Service, files: string[]): Promise<{ seconds: number; assets: Array<{ duration_s?: number | null }> }> {
+  const t0 = performance.now();
+  const assets = await allCompleted<{ status: string; duration_s?: number | null; failed_stages: string[] }>(s, await uploadAll(s, files));
+  const seconds = (performance.now() - t0) / 1000;
+  const failed = assets.flatMap((a, i) => a.failed_stages.map((st) => `${path.basename(files[i])}: ${st}`));
+  if (failed.length) throw new Error(`stages failed: ${failed.join(', ')}`);
+  return { seconds, assets };
+}
+
+async function measure(side: string): Promise<{ photos: number; video: number; providers: Record<string, string>; gpu_mib: number }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-gpu-'));
+  const s = await serve(dataDir, { env: { MEDIA_INDEX_DEVICE: side } });
+  let gpuMib = 0;
+  try {
+    await indexAll(s, WARM_UP);
+    const photos = PHOTOS.length / (await indexAll(s, PHOTOS)).seconds;
+    const held = gpuMemory();
+    const tree = new Set([s.pid, ...childPids(s.pid)]);
+    for (const [pid, mib] of held) if (tree.has(pid)) gpuMib += mib;
+    const videos = await indexAll(s, VIDEOS);
+    const videoSeconds = videos.assets.reduce((n, a) => n + (a.duration_s ?? 0), 0);
+    await s.stop();
+    const doctor = JSON.parse(execFileSync(process.execPath, [CLI, 'doctor', '--json', '--data', dataDir], { encoding: 'utf8' })) as {
+      last_runs: Array<{ stage: string; provider: string | null }>;
+    };
+    const providers = Object.fromEntries(doctor.last_runs.map((r) => [r.stage, r.provider ?? 'cpu (not ONNX)']));
+    return { photos, video: videoSeconds / videos.seconds, providers, gpu_mib: gpuMib };
+  } finally {
+    await s.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function childPids(pid: number): number[] {
+  const r = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' });
+  const kids = r.stdout.split('\n').filter(Boolean).map(Number);
+  return kids.flatMap((k) => [k, ...childPids(k)]);
+}
+
+if (process.argv[2] === '--models-process') {
+  await models(process.argv[3], process.argv[4]);
+  process.exit(0);
+}
+
+const minilm =
+  process.argv.includes('--minilm') && stringArg('minilm', '')
+    ? stringArg('minilm', '')
+    : execFileSync(path.join(HERE, '..', 'node_modules', '.bin', 'tsx'), [path.join(HERE, '..', 'scripts', 'real-models.ts'), 'fetch', 'all-MiniLM-L6-v2'], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .pop()!;
+const sides = ['cpu', device];
+const got: Record<string, { photos: number[]; video: number[]; providers: Record<string, string>; gpu_mib: number[] }> = {};
+for (const side of sides) got[side] = { photos: [], video: [], providers: {}, gpu_mib: [] };
+for (let i = 0; i < runs; i++) {
+  const order = i % 2 === 0 ? sides : [...sides].reverse();
+  for (const side of order) {
+    const m = await measure(side);
+    got[side].photos.push(m.photos);
+    got[side].video.push(m.video);
+    got[side].providers = m.providers;
+    got[side].gpu_mib.push(m.gpu_mib);
+    console.log(`run ${i + 1} ${side}: ${m.photos.toFixed(3)} photos/s, video ${m.video.toFixed(2)}× real time, GPU memory ${m.gpu_mib} MiB`);
+  }
+}
+const modelFigures: Record<string, ModelFigures> = {};
+for (const side of sides) {
+  const out = path.join(os.tmpdir(), `mi-bench-gpu-${side}-${process.pid}.json`);
+  execFileSync(process.execPath, [...process.execArgv, SELF, '--models-process', minilm, out], {
+    env: { ...process.env, MEDIA_INDEX_DEVICE: side },
+    stdio: 'inherit',
+  });
+  modelFigures[side] = JSON.parse(fs.readFileSync(out, 'utf8')) as ModelFigures;
+  fs.rmSync(out, { force: true });
+}
+const [cpu, gpu] = [modelFigures.cpu, modelFigures[device]];
+let maxDiff = 0;
+cpu.vectors.forEach((v, i) => v.forEach((x, j) => (maxDiff = Math.max(maxDiff, Math.abs(x - gpu.vectors[i][j])))));
+const p = { cpu: spread(got.cpu.photos, 3), gpu: spread(got[device].photos, 3) };
+const v = { cpu: spread(got.cpu.video, 2), gpu: spread(got[device].video, 2) };
+const det = { cpu: spread(cpu.detector_ms, 1), gpu: spread(gpu.detector_ms, 1) };
+const enc = { cpu: spread(cpu.passages_per_s, 0), gpu: spread(gpu.passages_per_s, 0) };
+const stagesOn = (side: string) =>
+  Object.entries(got[side].providers)
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ');
+writeResults(
+  'gpu',
+  `${device} against the CPU on one machine (${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores), ${runs} interleaved cold runs a side`,
+  {
+    device,
+    cpu_photos_per_s_median: p.cpu.median,
+    cpu_photos_range: p.cpu.range,
+    gpu_photos_per_s_median: p.gpu.median,
+    gpu_photos_range: p.gpu.range,
+    photos_gpu_over_cpu: Math.round((p.gpu.median / p.cpu.median) * 100) / 100,
+    cpu_video_x_realtime_median: v.cpu.median,
+    gpu_video_x_realtime_median: v.gpu.median,
+    video_gpu_over_cpu: Math.round((v.gpu.median / v.cpu.median) * 100) / 100,
+    gpu_memory_of_service_mib: Math.max(...got[device].gpu_mib),
+    stages_cpu_side: stagesOn('cpu'),
+    stages_gpu_side: stagesOn(device),
+    text_detector_cpu_ms_per_photo: det.cpu.median,
+    text_detector_gpu_ms_per_photo: det.gpu.median,
+    text_detector_provider: `${cpu.provider.text_detector} / ${gpu.provider.text_detector}`,
+    text_regions_same: cpu.regions.join(',') === gpu.regions.join(',') ? 'yes' : `no: ${cpu.regions.join(',')} against ${gpu.regions.join(',')}`,
+    encoder_cpu_passages_per_s: enc.cpu.median,
+    encoder_gpu_passages_per_s: enc.gpu.median,
+    encoder_provider: `${cpu.provider.encoder} / ${gpu.provider.encoder}`,
+    encoder_passages: cpu.passages,
+    encoder_max_abs_difference: Number(maxDiff.toExponential(2)),
+  },
+);
