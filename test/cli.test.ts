@@ -258,6 +258,9 @@ describe('media-index CLI', () => {
     const cuda = report.providers.find((p: { name: string }) => p.name === 'cuda');
     if (cuda && !cuda.installed) expect(before.stdout).toMatch(/^ {2}cuda +not installed \(npm run gpu:install\)/m);
     expect(report.provider).toBe(cuda?.installed ? 'cuda' : 'cpu');
+    // Only a provider other than the CPU is asked to take a model there and then.
+    if (report.provider === 'cpu') expect(report.provider_check).toBeNull();
+    else expect(report.provider_check).toMatchObject({ provider: report.provider, works: expect.any(Boolean) });
 
     expect(cli(['index', '--data', dir, corpus('faces/face-api-samples/sample1.jpg')]).code).toBe(0);
     const after = JSON.parse(cli(['doctor', '--data', dir, '--json']).stdout);

@@ -10,8 +10,8 @@ export function registerDoctor(program: Command): void {
     .addOption(dataOption())
     .option('--json', 'one JSON object')
     .action((opts: { data?: string; json?: boolean }) =>
-      withServices(opts.data, (s) => {
-        const r = s.doctor.report();
+      withServices(opts.data, async (s) => {
+        const r = await s.doctor.report();
         if (opts.json) {
           jsonLine({ ...r });
           return;
@@ -22,6 +22,12 @@ export function registerDoctor(program: Command): void {
           out.push(`  ${p.name.padEnd(10)} ${state}${p.bundled ? '' : ', downloaded apart'}`);
         }
         out.push(`models run on: ${r.provider} (MEDIA_INDEX_DEVICE=${r.device_setting})`);
+        if (r.provider_check)
+          out.push(
+            r.provider_check.works
+              ? `  ${r.provider_check.provider} took the text detector just now`
+              : `  but ${r.provider_check.provider} refused the text detector just now, so the models run on the CPU: ${r.provider_check.reason}`,
+          );
         out.push(r.last_runs.length ? 'last run of each stage:' : 'no stage has run in this data folder yet');
         for (const l of r.last_runs) {
           const on = l.provider ?? 'cpu (not an ONNX model)';

@@ -80,8 +80,7 @@ export function providerRan(model: string): Provider | null {
  * (its library or the driver's missing, no GPU, an operator it lacks): the reason is written to the
  * log once per provider and process, and the report's provider says where it ran.
  */
-export async function onProvider<T>(model: string, load: (provider: Provider) => Promise<T>): Promise<T> {
-  const wanted = executionProvider();
+export async function onProvider<T>(model: string, load: (provider: Provider) => Promise<T>, wanted: Provider = executionProvider()): Promise<T> {
   if (wanted !== 'cpu') {
     try {
       const got = await load(wanted);
@@ -104,12 +103,28 @@ export async function ortSession(
   model: string,
   file: string,
   cpuOptions: import('onnxruntime-node').InferenceSession.SessionOptions = {},
+  wanted: Provider = executionProvider(),
 ): Promise<import('onnxruntime-node').InferenceSession> {
   const ort = await import('onnxruntime-node');
-  return onProvider(model, (p) =>
-    ort.InferenceSession.create(
-      file,
-      p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] },
-    ),
+  return onProvider(
+    model,
+    (p) =>
+      ort.InferenceSession.create(
+        file,
+        p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] },
+      ),
+    wanted,
   );
+}
+
+/** Why `provider` cannot run the ONNX model `file` here (its library, the driver's, no device…); null when it can (`media-index doctor`). */
+export async function providerRefusal(file: string, provider: Provider): Promise<string | null> {
+  const ort = await import('onnxruntime-node');
+  try {
+    const session = await ort.InferenceSession.create(file, { executionProviders: [provider] });
+    await session.release();
+    return null;
+  } catch (err) {
+    return (err as Error).message.split('\n')[0];
+  }
 }

@@ -219,10 +219,13 @@ async function textProbability(
  * session of its own there, the most recently used few kept. Laying every picture on one square
  * instead changes what the detector finds (its backbone pools over the whole input).
  */
-const SHAPES_KEPT = 16;
+export const SHAPES_KEPT = 16;
 const atShape = new Map<string, { session: Promise<InferenceSession>; running: number }>();
 
-async function runAtShape(file: string, shape: string, feeds: InferenceSession.FeedsType): Promise<InferenceSession.ReturnType> {
+/** How many shape sessions this process holds (for the tests). */
+export const shapeSessionsHeld = (): number => atShape.size;
+
+export async function runAtShape(file: string, shape: string, feeds: InferenceSession.FeedsType): Promise<InferenceSession.ReturnType> {
   const key = `${file}\u0000${shape}`;
   let entry = atShape.get(key);
   if (entry) atShape.delete(key);

@@ -3,7 +3,8 @@
 // provider its last run says it ran on.
 import type { Store } from '../store/index.ts';
 import { env } from '../config.ts';
-import { executionProvider, providersPresent, type ProviderPresence } from '../ml/providers.ts';
+import { executionProvider, providerRefusal, providersPresent, type ProviderPresence } from '../ml/providers.ts';
+import { BUNDLED_DETECTOR } from '../ml/text-detect.ts';
 
 export interface DoctorReport {
   node: string;
@@ -14,21 +15,26 @@ export interface DoctorReport {
   device_setting: string;
   /** The provider the ONNX models are given now. */
   provider: string;
+  /** Where that provider is not the CPU: whether it took a model when asked just now (the bundled text detector), and why not. */
+  provider_check: { provider: string; works: boolean; reason: string | null } | null;
   last_runs: Array<{ stage: string; finished_at: string; provider: string | null; model: string | null }>;
 }
 
 export class DoctorService {
   constructor(private readonly store: Store) {}
 
-  report(): DoctorReport {
+  async report(): Promise<DoctorReport> {
     const { onnxruntime, providers } = providersPresent();
+    const provider = executionProvider();
+    const refusal = provider === 'cpu' ? null : await providerRefusal(BUNDLED_DETECTOR.file, provider);
     return {
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
       onnxruntime,
       providers,
       device_setting: env.device,
-      provider: executionProvider(),
+      provider,
+      provider_check: provider === 'cpu' ? null : { provider, works: refusal === null, reason: refusal },
       last_runs: this.store.runs.lastRunsByStage().map((r) => ({ ...r, finished_at: new Date(r.finished_at).toISOString() })),
     };
   }
