@@ -8,6 +8,7 @@
 // lomiri-wallpapers(-16.04, -20.04) and plasma-workspace-wallpapers (`apt-get download`, then
 // `dpkg-deb -x` into one folder); node_modules/@vladmandic/human/assets; and the pages of
 // ../shared/corpus/docs/carroll-wonderland.pdf as the extract stage draws them (renderAll).
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,7 +65,18 @@ if (!dirs.length) {
   console.error('usage: npm run bench -- upright <folder>...');
   process.exit(2);
 }
-const files = dirs.flatMap(photos);
+// The same picture in two folders (OpenCV's samples and the corpus's copies of them) counts once.
+const seen = new Set<string>();
+const folderOf = new Map<string, string>();
+const files = dirs.flatMap((d) =>
+  photos(d).filter((f) => {
+    const hash = createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+    if (seen.has(hash)) return false;
+    seen.add(hash);
+    folderOf.set(f, d);
+    return true;
+  }),
+);
 const turnedUpright: string[] = [];
 let quarterRight = 0;
 let withFaces = 0;
@@ -90,6 +102,7 @@ writeResults('upright', `Which way up on ${files.length} upright photos (${dirs.
   upright_turned_list: turnedUpright.join('; ') || 'none',
   quarter_turned_set_right: quarterRight,
   quarter_recall: Math.round((quarterRight / Math.max(1, files.length)) * 1000) / 1000,
+  per_folder: dirs.map((d) => `${d} ${files.filter((f) => folderOf.get(f) === d).length}`).join('; '),
   seconds: Math.round((performance.now() - t0) / 1000),
 });
 process.exit(0);

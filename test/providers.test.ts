@@ -81,6 +81,12 @@ describe('execution providers', () => {
     expect(shapeSessionsHeld()).toBe(2);
     for (let i = 0; i < SHAPES_KEPT + 2; i++) await runAtShape(BUNDLED_DETECTOR.file, `${32 * (i + 1)}x32`, input(32 * (i + 1), 32));
     expect(shapeSessionsHeld()).toBe(SHAPES_KEPT);
+    // Many shapes at once (two pictures of an indexer process in flight, and more): none is let go
+    // while a call waits on it, so every run answers.
+    const many = Array.from({ length: SHAPES_KEPT + 6 }, (_, i) => runAtShape(BUNDLED_DETECTOR.file, `${32 * (i + 1)}x64`, input(32 * (i + 1), 64)));
+    expect((await Promise.all(many)).every((r) => r[one.outputNames[0]].dims[3] > 0)).toBe(true);
+    await runAtShape(BUNDLED_DETECTOR.file, '32x32', input(32, 32));
+    expect(shapeSessionsHeld()).toBe(SHAPES_KEPT);
     await one.release();
   }, 60_000);
 

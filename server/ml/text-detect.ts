@@ -229,18 +229,21 @@ export async function runAtShape(file: string, shape: string, feeds: InferenceSe
   const key = `${file}\u0000${shape}`;
   let entry = atShape.get(key);
   if (entry) atShape.delete(key);
-  else entry = { session: ortSession(path.basename(file), file), running: 0 };
+  else {
+    const made = { session: ortSession(path.basename(file), file), running: 0 };
+    made.session.catch(() => atShape.get(key) === made && atShape.delete(key)); // tried again next time
+    entry = made;
+  }
   atShape.set(key, entry); // the most recently used last
+  entry.running++; // counted before any wait, so that no other call lets it go meanwhile
   for (const [k, e] of atShape) {
     if (atShape.size <= SHAPES_KEPT) break;
-    if (e.running > 0 || k === key) continue;
+    if (e.running > 0) continue;
     atShape.delete(k);
     void e.session.then((s) => s.release()).catch(() => {});
   }
-  const session = await entry.session;
-  entry.running++;
   try {
-    return await session.run(feeds);
+    return await (await entry.session).run(feeds);
   } finally {
     entry.running--;
   }
