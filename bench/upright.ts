@@ -6,8 +6,11 @@
 // are left out. Usage: npm run bench -- upright <folder>... The figures of docs/performance.md:
 // ../shared/corpus; the Debian packages mate-backgrounds, gnome-backgrounds, ukui-wallpapers,
 // lomiri-wallpapers(-16.04, -20.04) and plasma-workspace-wallpapers (`apt-get download`, then
-// `dpkg-deb -x` into one folder); node_modules/@vladmandic/human/assets; and the pages of
-// ../shared/corpus/docs/carroll-wonderland.pdf as the extract stage draws them (renderAll).
+// `dpkg-deb -x` into one folder); node_modules/@vladmandic/human/assets; the sample pictures of
+// OpenCV 4.6.0 (Debian source tarball, samples/data); the text photos of the OCR tests (the cache
+// folder of test/helpers/text-photos.ts); the pages of ../shared/corpus/docs/carroll-wonderland.pdf
+// (`pdftoppm -r 110 -jpeg`); and the screens e2e/screenshots holds after `vitest run e2e`.
+// A picture found in two folders counts once.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
