@@ -9,7 +9,9 @@
 // its vectors lie from the CPU's).
 // Needs the provider installed (`npm run gpu:install`) and the encoder's folder: `--minilm DIR`,
 // else fetched as `npm run real-models -- fetch all-MiniLM-L6-v2` does.
-// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR]
+// `--photos DIR` times the pictures of a folder instead (a camera's folder: few shapes), and then
+// neither the videos nor the models alone are run.
+// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR] | gpu -- --photos DIR [--runs 2]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +33,14 @@ const device = stringArg('device', 'cuda');
 const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/camera.png'].map((f) => path.join(CORPUS, f));
 const VIDEOS = ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi'].map((f) => path.join(CORPUS, f));
 const BOOK = path.join(CORPUS, 'docs/carroll-wonderland.pdf');
+const photoDir = stringArg('photos', '');
+const SET = photoDir
+  ? fs
+      .readdirSync(photoDir)
+      .filter((f) => /\.(jpe?g|png)$/i.test(f))
+      .sort()
+      .map((f) => path.join(photoDir, f))
+  : PHOTOS;
 
 interface ModelFigures {
   provider: Record<string, string>;
@@ -121,11 +131,11 @@ async function measure(side: string): Promise<{ photos: number; video: number; p
   let gpuMib = 0;
   try {
     await indexAll(s, WARM_UP);
-    const photos = PHOTOS.length / (await indexAll(s, PHOTOS)).seconds;
+    const photos = SET.length / (await indexAll(s, SET)).seconds;
     const held = gpuMemory();
     const tree = new Set([s.pid, ...childPids(s.pid)]);
     for (const [pid, mib] of held) if (tree.has(pid)) gpuMib += mib;
-    const videos = await indexAll(s, VIDEOS);
+    const videos = photoDir ? { assets: [], seconds: 1 } : await indexAll(s, VIDEOS);
     const videoSeconds = videos.assets.reduce((n, a) => n + (a.duration_s ?? 0), 0);
     await s.stop();
     const doctor = JSON.parse(execFileSync(process.execPath, [CLI, 'doctor', '--json', '--data', dataDir], { encoding: 'utf8' })) as {
@@ -150,7 +160,7 @@ if (process.argv[2] === '--models-process') {
   process.exit(0);
 }
 
-const minilm =
+const minilm = () =>
   process.argv.includes('--minilm') && stringArg('minilm', '')
     ? stringArg('minilm', '')
     : execFileSync(path.join(HERE, '..', 'node_modules', '.bin', 'tsx'), [path.join(HERE, '..', 'scripts', 'real-models.ts'), 'fetch', 'all-MiniLM-L6-v2'], {
@@ -170,13 +180,37 @@ for (let i = 0; i < runs; i++) {
     got[side].video.push(m.video);
     got[side].providers = m.providers;
     got[side].gpu_mib.push(m.gpu_mib);
-    console.log(`run ${i + 1} ${side}: ${m.photos.toFixed(3)} photos/s, video ${m.video.toFixed(2)}× real time, GPU memory ${m.gpu_mib} MiB`);
+    console.log(
+      `run ${i + 1} ${side}: ${m.photos.toFixed(3)} photos/s${photoDir ? '' : `, video ${m.video.toFixed(2)}× real time`}, GPU memory ${m.gpu_mib} MiB`,
+    );
   }
 }
+if (photoDir) {
+  const f = { cpu: spread(got.cpu.photos, 3), gpu: spread(got[device].photos, 3) };
+  writeResults(
+    'gpu-folder',
+    `${device} against the CPU on one machine, the ${SET.length} pictures of ${path.basename(photoDir)}, ${runs} interleaved cold runs a side`,
+    {
+      device,
+      pictures: SET.length,
+      cpu_photos_per_s_median: f.cpu.median,
+      cpu_photos_range: f.cpu.range,
+      gpu_photos_per_s_median: f.gpu.median,
+      gpu_photos_range: f.gpu.range,
+      photos_gpu_over_cpu: Math.round((f.gpu.median / f.cpu.median) * 100) / 100,
+      gpu_memory_of_service_mib: Math.max(...got[device].gpu_mib),
+      stages_gpu_side: Object.entries(got[device].providers)
+        .map(([k, x]) => `${k} ${x}`)
+        .join(', '),
+    },
+  );
+  process.exit(0);
+}
+const modelDir = minilm();
 const modelFigures: Record<string, ModelFigures> = {};
 for (const side of sides) {
   const out = path.join(os.tmpdir(), `mi-bench-gpu-${side}-${process.pid}.json`);
-  execFileSync(process.execPath, [...process.execArgv, SELF, '--models-process', minilm, out], {
+  execFileSync(process.execPath, [...process.execArgv, SELF, '--models-process', modelDir, out], {
     env: { ...process.env, MEDIA_INDEX_DEVICE: side },
     stdio: 'inherit',
   });
