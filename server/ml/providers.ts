@@ -117,6 +117,25 @@ export async function ortSession(
   );
 }
 
+/**
+ * What the system's loader says of CUDA's provider library where it cannot load it (a CUDA library
+ * missing from the library path, say): ONNX Runtime's own error says only that it failed, and
+ * writes the cause to its log.
+ */
+function loaderSays(provider: Provider): string | null {
+  if (provider !== 'cuda' || process.platform !== 'linux') return null;
+  const root = path.join(path.dirname(require.resolve('onnxruntime-node')), '..');
+  const lib = path.join(root, 'bin', 'napi-v6', 'linux', process.arch, 'libonnxruntime_providers_cuda.so');
+  try {
+    process.dlopen({ exports: {} }, lib);
+    return null;
+  } catch (err) {
+    const message = (err as Error).message;
+    // Loaded, but not a Node module (what it is not meant to be): the loader found everything it needs.
+    return /cannot open shared object|undefined symbol|version .* not found/.test(message) ? message : null;
+  }
+}
+
 /** Why `provider` cannot run the ONNX model `file` here (its library, the driver's, no device…); null when it can (`media-index doctor`). */
 export async function providerRefusal(file: string, provider: Provider): Promise<string | null> {
   const ort = await import('onnxruntime-node');
@@ -125,6 +144,8 @@ export async function providerRefusal(file: string, provider: Provider): Promise
     await session.release();
     return null;
   } catch (err) {
-    return (err as Error).message.split('\n')[0];
+    const said = (err as Error).message.split('\n')[0];
+    const loader = loaderSays(provider);
+    return loader ? `${said} (${loader})` : said;
   }
 }

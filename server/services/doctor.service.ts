@@ -4,7 +4,6 @@
 import type { Store } from '../store/index.ts';
 import { env } from '../config.ts';
 import { executionProvider, providerRefusal, providersPresent, type ProviderPresence } from '../ml/providers.ts';
-import { BUNDLED_DETECTOR } from '../ml/text-detect.ts';
 
 export interface DoctorReport {
   node: string;
@@ -26,7 +25,8 @@ export class DoctorService {
   async report(): Promise<DoctorReport> {
     const { onnxruntime, providers } = providersPresent();
     const provider = executionProvider();
-    const refusal = provider === 'cpu' ? null : await providerRefusal(BUNDLED_DETECTOR.file, provider);
+    // The detector's module (and the picture library under it) loads only here: the service starts without model libraries.
+    const refusal = provider === 'cpu' ? null : await providerRefusal((await import('../ml/text-detect.ts')).BUNDLED_DETECTOR.file, provider);
     return {
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
