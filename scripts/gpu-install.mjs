@@ -95,7 +95,21 @@ async function main() {
     );
   const wheelAt = args.indexOf('--wheel');
   if (wheelAt >= 0) {
-    await installFromWheel(path.resolve(args[wheelAt + 1] ?? ''), bin);
+    const wheel = args[wheelAt + 1];
+    if (!wheel || !fs.statSync(wheel, { throwIfNoEntry: false })?.isFile()) {
+      console.error(`--wheel needs the path of an onnxruntime-gpu ${version} wheel for Linux x64 (got ${wheel ?? 'nothing'})`);
+      return 2;
+    }
+    if (!path.basename(wheel).startsWith(`onnxruntime_gpu-${version}-`)) {
+      console.error(`${path.basename(wheel)} is not onnxruntime-gpu ${version}: the provider must be of the same version as onnxruntime-node (${version})`);
+      return 2;
+    }
+    try {
+      await installFromWheel(path.resolve(wheel), bin);
+    } catch (err) {
+      console.error(`the CUDA provider could not be installed: ${err.message}`);
+      return 1;
+    }
     done();
     return 0;
   }
