@@ -1,7 +1,8 @@
 // What the app's keyboard shortcuts leave alone: keys typed into a text field, a list box or a dialog.
 import { useEffect, type RefObject } from 'react';
 
-export const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, select, [role=dialog], dialog';
+// A closed <dialog> still on the page (until its close event is handled) is not one: its button may hold the keyboard for a moment.
+export const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textarea, select, [role=dialog], dialog[open]';
 
 /** Whether a key went to a field or a dialog (which have keys of their own). */
 export const typing = (target: EventTarget | null): boolean => Boolean((target as Element | null)?.closest?.(TEXT_ENTRY));

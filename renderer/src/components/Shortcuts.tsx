@@ -54,6 +54,8 @@ export function ShortcutSheet() {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== '?' || typing(e.target)) return;
       e.preventDefault();
+      // Closed a moment ago and not yet gone (its close event waits): shown again as it is.
+      if (dialog.current && !dialog.current.open) dialog.current.showModal();
       setOpen(true);
     };
     // The desktop window's Help menu asks for it too.
@@ -70,7 +72,7 @@ export function ShortcutSheet() {
   }, [open]);
   if (!open) return null;
   return (
-    <dialog ref={dialog} className="shortcuts" aria-label="keyboard shortcuts" onClose={() => setOpen(false)}>
+    <dialog ref={dialog} className="shortcuts" aria-label="keyboard shortcuts" onClose={() => !dialog.current?.open && setOpen(false)}>
       <h2>Keyboard shortcuts</h2>
       {SHORTCUTS.map(([group, keys]) => (
         <section key={group}>
