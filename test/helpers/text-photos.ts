@@ -97,3 +97,22 @@ export async function textPhotos(): Promise<string> {
   }
   return dir;
 }
+
+/**
+ * One picture out of an archive above (a Debian source tarball), kept in the cache folder under its
+ * own name: for tests that need a real photo the corpus lacks (messi5.jpg of OpenCV's samples).
+ */
+export async function archivePicture(archive: keyof typeof ARCHIVES, member: string): Promise<string> {
+  const out = path.join(CACHE, 'pictures', path.basename(member));
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-archive-picture-'));
+  try {
+    execFileSync('tar', ['-xf', await fetched(archive), '-C', tmp, member]);
+    fs.copyFileSync(path.join(tmp, member), `${out}.part`);
+    fs.renameSync(`${out}.part`, out);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return out;
+}

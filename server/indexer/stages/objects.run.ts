@@ -4,7 +4,10 @@
 // coincides with a face (IoU ≥ 0.7; a pet's own box is its body, far larger than a face) goes. Caller phrases naming a COCO class, or a WordNet synonym of one ("automobile",
 // "sofa"), are answered by the closed-set detector. The other phrases (the spec's list and the rest
 // of the caller's `vocabulary`) go to the open-vocabulary detector (OWLv2) when it is installed;
-// while it is not, the report names the phrases not searched.
+// while it is not, the report names the phrases not searched. Where the first look finds people, a
+// second look at the part of the picture they stand in, seen larger, finds the small things they
+// hold, kick or carry (secondLookAt, objects.stage.ts).
+import type { Sharp } from 'sharp';
 import { cornersOfXYWH, iou, relativeBox, type XYWH } from '../../geometry.ts';
 import { ExtractError } from '../../media/types.ts';
 import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
@@ -15,7 +18,7 @@ import { providerOf } from '../../ml/providers.ts';
 import { wordnet } from '../../search/wordnet.ts';
 import { pictures } from '../pictures.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
-import { SPEC_PHRASES, objectsStage, type FoundObject } from './objects.stage.ts';
+import { SPEC_PHRASES, addedBySecondLook, objectsStage, secondLookAt, type FoundObject, type SecondLook } from './objects.stage.ts';
 
 /** The COCO class a phrase names: itself, its singular, or a WordNet synonym of a one-word phrase. */
 export function cocoClassFor(phrase: string): string | null {
@@ -45,6 +48,22 @@ export const CLOSED_SET_MIN_CONFIDENCE = 0.45;
  */
 export const OPEN_VOCABULARY_MIN_CONFIDENCE = 0.2;
 
+/** CenterNet on a part of a picture (or all of it), padded to a square at its right and bottom; boxes in the picture's pixels. */
+async function lookAt(image: Sharp, size: { width: number; height: number }, part: SecondLook | null): Promise<DetectedObject[]> {
+  const region = part ?? { left: 0, top: 0, width: size.width, height: size.height };
+  const long = Math.max(region.width, region.height);
+  // Brought to the detector's own input side here (with a proper filter) rather than inside tf.js;
+  // padded at the bottom and right, so boxes keep their coordinates.
+  const square = part?.square ?? Math.min(long, OBJECT_INPUT_SIDE);
+  const img = part ? image.clone().extract({ left: part.left, top: part.top, width: part.width, height: part.height }) : image.clone();
+  const { data } = await img
+    .resize(square, square, { fit: 'contain', position: 'left top', background: '#000000' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const found = await detectObjects({ width: region.width, height: region.height, data }, { data, width: square, height: square }, long / square);
+  return found.map((o) => ({ ...o, box: [o.box[0] + region.left, o.box[1] + region.top, o.box[2], o.box[3]] }));
+}
+
 export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir }) => {
   const minConfidence = options.min_confidence ?? CLOSED_SET_MIN_CONFIDENCE;
   // The open-vocabulary detector scores on another scale: its own default unless the caller sets one.
@@ -57,20 +76,31 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   const found: FoundObject[] = [];
   let frames = 0;
   let facesNotAnimals = 0;
+  let secondLooks = 0;
+  let foundInSecondLooks = 0;
   try {
     for await (const pic of pictures(asset, assetDir, input, 1)) {
       frames++;
       const { width, height } = pic.rgb;
       const side = Math.max(width, height);
-      // Padded to a square at the bottom and right, so boxes keep their coordinates, and brought
-      // down to the detector's own input side here (with a proper filter) rather than inside tf.js.
-      const square = Math.min(side, OBJECT_INPUT_SIDE);
-      const { data } = await pic.image
-        .clone()
-        .resize(square, square, { fit: 'contain', position: 'left top', background: '#000000' })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      let detected = (await detectObjects(pic.rgb, { data, width: square, height: square }, side / square)).filter((o) => o.score >= minConfidence);
+      let detected = (await lookAt(pic.image, pic.rgb, null)).filter((o) => o.score >= minConfidence);
+      const second = secondLookAt(
+        detected.filter((o) => o.label === 'person').map((o) => o.box),
+        width,
+        height,
+        OBJECT_INPUT_SIDE,
+      );
+      if (second) {
+        secondLooks++;
+        const more = addedBySecondLook(
+          detected,
+          (await lookAt(pic.image, pic.rgb, second)).filter((o) => o.score >= minConfidence),
+          second,
+          pic.rgb,
+        );
+        foundInSecondLooks += more.length;
+        detected = [...detected, ...more];
+      }
       if (detected.some((o) => ANIMALS.has(o.label))) {
         const kept = notFaces(detected, await detectFaces(pic.rgb, undefined, { whereOnly: true }));
         facesNotAnimals += detected.length - kept.length;
@@ -114,6 +144,8 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   const answered = {
     phrases_answered_by_closed_set: Object.fromEntries(closedSet.filter(([, c]) => c !== null)),
     ...(facesNotAnimals ? { faces_not_taken_for_animals: facesNotAnimals } : {}),
+    second_looks: secondLooks,
+    found_in_second_looks: foundInSecondLooks,
   };
   return ok(
     { frames, objects: found.length, open_vocabulary: found.filter((f) => f.source !== 'centernet-coco').length },
