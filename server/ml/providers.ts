@@ -21,10 +21,13 @@ export interface ProviderPresence {
   installed: boolean;
 }
 
+/** The onnxruntime-node package's own folder. */
+const ortRoot = (): string => path.join(path.dirname(require.resolve('onnxruntime-node')), '..');
+
 /** The onnxruntime-node package's folder of native binaries, and what is in it. */
 function ortBinaries(): { version: string | null; libs: string[] } {
   try {
-    const root = path.join(path.dirname(require.resolve('onnxruntime-node')), '..');
+    const root = ortRoot();
     const bin = path.join(root, 'bin');
     const libs = fs.existsSync(bin) ? (fs.readdirSync(bin, { recursive: true }) as string[]).map((f) => path.basename(f)) : [];
     const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
@@ -124,8 +127,7 @@ export async function ortSession(
  */
 function loaderSays(provider: Provider): string | null {
   if (provider !== 'cuda' || process.platform !== 'linux') return null;
-  const root = path.join(path.dirname(require.resolve('onnxruntime-node')), '..');
-  const lib = path.join(root, 'bin', 'napi-v6', 'linux', process.arch, 'libonnxruntime_providers_cuda.so');
+  const lib = path.join(ortRoot(), 'bin', 'napi-v6', 'linux', process.arch, 'libonnxruntime_providers_cuda.so');
   try {
     process.dlopen({ exports: {} }, lib);
     return null;
