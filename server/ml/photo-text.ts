@@ -13,6 +13,7 @@ import { readLines, unclipped, type OrientedBox, type RecognizerModel } from './
 import { open, pixelsOf, type Pixels } from './pixels.ts';
 import type { OcrLine, OcrParagraph } from './ocr.ts';
 import { PHOTO_TEXT_MODEL } from './catalogue.ts';
+import { insideQuad, lineInPicture, pageQuad, rectify } from './page-perspective.ts';
 
 /**
  * Long side the detector looks at; smaller pictures are enlarged up to twice (small print in a
@@ -62,19 +63,51 @@ export interface LineFound extends OcrLine {
   line: OrientedBox;
 }
 
-/** The lines of text of a picture (upright), read, sure enough, in reading order; boxes in its pixels. */
-export async function readPhotoLines(image: Pixels, models: PhotoTextModels): Promise<LineFound[]> {
+/** Long side at most of a page's text block drawn again as the rectangle it was printed as. */
+const RECTIFIED_LONG_SIDE = 2048;
+
+/**
+ * The lines of text of a picture (upright), read, sure enough, in reading order; boxes in its
+ * pixels. A page photographed at a slant (page-perspective.ts) has its text block drawn again as a
+ * rectangle and read there too, the lines found outside the block read where they are; of the two
+ * readings, the one with more characters read, weighed by how sure the recognizer is of each, is
+ * kept (a block drawn from margins found wrong reads worse, and a slant the recognizer takes in its
+ * stride reads as well as drawn again). `perspective: false` reads every line where it is.
+ */
+export async function readPhotoLines(image: Pixels, models: PhotoTextModels, opts: { perspective?: boolean } = {}): Promise<LineFound[]> {
   const rgb = image.channels === 3 ? image : await pixelsOf(open(image).removeAlpha().toColourspace('srgb'));
   const size = { width: rgb.width, height: rgb.height };
   const boxes = await textLines(rgb, size, { model: models.detector, longSide: PHOTO_TEXT_LONG_SIDE, enlarge: true });
-  const read = await readLines(rgb, boxes, models.recognizer, STRETCH);
+  const asFound = await readHere(rgb, boxes, models, size);
+  const quad = opts.perspective === false ? null : pageQuad(boxes, size);
+  const page = quad ? rectify(rgb, quad, RECTIFIED_LONG_SIDE) : null;
+  if (!quad || !page) return inReadingOrder(asFound, (l) => l.line);
+  const inBlock = await readHere(page, await textLines(page, page, { model: models.detector, longSide: PHOTO_TEXT_LONG_SIDE, enlarge: true }), models, page);
+  const drawnAgain = [
+    ...inBlock.map((l) => {
+      const line = lineInPicture(l.line, page.toPicture);
+      return { ...l, line, bbox: bounds(unclipped(line), size) };
+    }),
+    ...asFound.filter((l) => !insideQuad(quad, [l.line.cx, l.line.cy])),
+  ];
+  return inReadingOrder(sureCharacters(drawnAgain) > sureCharacters(asFound) ? drawnAgain : asFound, (l) => l.line);
+}
+
+/** Characters read (spaces aside), each weighed by the line's confidence. */
+function sureCharacters(lines: LineFound[]): number {
+  return lines.reduce((n, l) => n + (l.confidence / 100) * l.text.replace(/\s/g, '').length, 0);
+}
+
+/** The lines of `boxes` read in `rgb`, those worth keeping, with their bounds in it. */
+async function readHere(rgb: Pixels, boxes: OrientedBox[], models: PhotoTextModels, size: { width: number; height: number }): Promise<LineFound[]> {
+  const read = boxes.length ? await readLines(rgb, boxes, models.recognizer, STRETCH) : [];
   const found: LineFound[] = [];
   boxes.forEach((line, i) => {
     const { text, confidence } = read[i];
     if (!worthKeeping(text, confidence)) return;
     found.push({ text, confidence: confidence * 100, bbox: bounds(unclipped(line), size), line });
   });
-  return inReadingOrder(found, (l) => l.line);
+  return found;
 }
 
 /** The axis-aligned bounds of a turned box, inside the picture. */

@@ -35,7 +35,7 @@ type PagesToRead = number[];
 
 export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   name: 'ocr',
-  version: 1,
+  version: 2,
   kinds: ['video', 'image', 'document'],
   dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.ocr}; photos and frames: ${PHOTO_TEXT_MODEL} where installed`,
