@@ -14,7 +14,7 @@ import { makePdf } from '../test/helpers/pdf.ts';
 import sharp from 'sharp';
 import { ffmpeg } from '../test/helpers/ffmpeg.ts';
 import { importWithCli } from './helpers.ts';
-import { readPdfPages, renderPdfPages } from '../server/media/pdf.ts';
+import { slantedPage } from '../test/helpers/slanted-page.ts';
 import { photoTextModels, readPhotoLines } from '../server/ml/photo-text.ts';
 
 const HELD_OUT = TEXT_PHOTOS.filter((_, i) => i % 2 === 1);
@@ -63,21 +63,7 @@ describe('text in photos read by a real PP-OCRv6', () => {
   });
 
   it('reads a page photographed at a strong slant, its text block drawn again as a rectangle, and boxes its lines where they are in the photo', async () => {
-    // Page 12 of Wonderland (the slant's settings were chosen on pages 20 and 45), drawn at 1754 px
-    // and seen at a slant by ffmpeg's perspective filter: the far edge of its text a little over half
-    // as long as the near one.
-    const book = corpus('docs/carroll-wonderland.pdf');
-    const truth = (await readPdfPages(book, 12, 12))[0].lines.map((l) => l.text).join('\n');
-    const dir = tempDir('mi-real-slant-');
-    let png: Buffer | undefined;
-    for await (const p of renderPdfPages(book, [12], 1754)) png = p.png;
-    fs.writeFileSync(path.join(dir, 'page.png'), png!);
-    const slanted = path.join(dir, 'slanted.png');
-    ffmpeg(
-      '-i $0 -vf pad=1441:1854:100:50:gray,perspective=x0=520:y0=380:x1=960:y1=330:x2=20:y2=1830:x3=1430:y3=1800:sense=destination $1',
-      path.join(dir, 'page.png'),
-      slanted,
-    );
+    const { file: slanted, truth } = await slantedPage(tempDir('mi-real-slant-'));
     const up = await t.upload(key, slanted, { pipeline: 'arrow', options: OCR_ONLY });
     expect(up.status).toBe(201);
     await t.waitCompleted(key, up.body.data.video_id, 300_000);

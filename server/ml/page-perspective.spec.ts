@@ -97,7 +97,7 @@ describe('a page photographed at a slant', () => {
       [190, 90],
       [10, 90],
     ];
-    const page = rectify({ data, width: W, height: H }, quad, 2048)!;
+    const page = rectify({ data, width: W, height: H, channels: 3 }, quad, 2048)!;
     expect(page.channels).toBe(3);
     // The rectangle's left part is the picture's black half, its right part the white one.
     const at = (x: number, y: number) => page.data[(Math.floor(y) * page.width + Math.floor(x)) * 3];
@@ -108,5 +108,13 @@ describe('a page photographed at a slant', () => {
     expect(insideQuad(quad, [line.cx, line.cy])).toBe(true);
     expect(Math.abs(line.angle)).toBeLessThan(0.01);
     expect(insideQuad(quad, [5, 5])).toBe(false);
+    // One channel in, one out (a grey photo).
+    const grey = rectify(
+      { data: Buffer.from(Array.from({ length: W * H }, (_, i) => (i % W < W / 2 ? 0 : 255))), width: W, height: H, channels: 1 },
+      quad,
+      2048,
+    )!;
+    expect(grey.data.length).toBe(grey.width * grey.height);
+    expect(grey.data[Math.floor(grey.height / 2) * grey.width + Math.floor(grey.width * 0.75)]).toBe(255);
   });
 });

@@ -12,6 +12,9 @@ export type Quad = readonly [Point, Point, Point, Point];
 /** A plane projection as a 3 × 3 matrix, row by row, its last entry 1. */
 export type Homography = readonly number[];
 
+/** Long side at most of a page's text block drawn again as the rectangle it was printed as. */
+export const RECTIFIED_LONG_SIDE = 2048;
+
 /** Lines needed before the text is taken for a page's block. */
 export const MIN_PAGE_LINES = 8;
 /**
@@ -200,14 +203,14 @@ const SCALE = 1.5;
 
 /**
  * The text block drawn as a rectangle, at SCALE times that of its near side (its long side at most
- * `maxSide`), white where it falls outside the picture; and the projection taking the rectangle's
+ * `maxSide`), white where it falls outside the picture, with the picture's channels; and the projection taking the rectangle's
  * pixels back to the picture's.
  */
-export function rectify(
-  rgb: { data: Buffer; width: number; height: number },
+export function rectify<C extends number>(
+  image: { data: Buffer; width: number; height: number; channels: C },
   quad: Quad,
   maxSide: number,
-): { data: Buffer; width: number; height: number; channels: 3; toPicture: Homography } | null {
+): { data: Buffer; width: number; height: number; channels: C; toPicture: Homography } | null {
   const w0 = Math.max(distance(quad[0], quad[1]), distance(quad[3], quad[2]));
   const h0 = Math.max(distance(quad[0], quad[3]), distance(quad[1], quad[2]));
   const k = Math.min(SCALE, maxSide / ((1 + 2 * BORDER) * Math.max(w0, h0)));
@@ -225,8 +228,8 @@ export function rectify(
     quad,
   );
   if (!toPicture || width < 8 || height < 8) return null;
-  const out = Buffer.alloc(width * height * 3, 255);
-  const { data, width: W, height: H } = rgb;
+  const { data, width: W, height: H, channels: n } = image;
+  const out = Buffer.alloc(width * height * n, 255);
   const h = toPicture;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -239,15 +242,15 @@ export function rectify(
       const [x0, y0] = [Math.floor(px), Math.floor(py)];
       const [x1, y1] = [Math.min(W - 1, x0 + 1), Math.min(H - 1, y0 + 1)];
       const [fx, fy] = [px - x0, py - y0];
-      const o = (y * width + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const top = data[(y0 * W + x0) * 3 + c] * (1 - fx) + data[(y0 * W + x1) * 3 + c] * fx;
-        const bottom = data[(y1 * W + x0) * 3 + c] * (1 - fx) + data[(y1 * W + x1) * 3 + c] * fx;
+      const o = (y * width + x) * n;
+      for (let c = 0; c < n; c++) {
+        const top = data[(y0 * W + x0) * n + c] * (1 - fx) + data[(y0 * W + x1) * n + c] * fx;
+        const bottom = data[(y1 * W + x0) * n + c] * (1 - fx) + data[(y1 * W + x1) * n + c] * fx;
         out[o + c] = Math.round(top * (1 - fy) + bottom * fy);
       }
     }
   }
-  return { data: out, width, height, channels: 3, toPicture };
+  return { data: out, width, height, channels: n, toPicture };
 }
 
 /**
@@ -265,5 +268,27 @@ export function lineInPicture(b: OrientedBox, toPicture: Homography): OrientedBo
     length: distance(p, q),
     thickness: distance(above, below),
     angle: Math.atan2(q[1] - p[1], q[0] - p[0]),
+  };
+}
+
+/** A box of the drawn rectangle (corners in its pixels) as the box holding it in the picture, inside the picture. */
+export function boundsInPicture(
+  b: { x0: number; y0: number; x1: number; y1: number },
+  toPicture: Homography,
+  size: { width: number; height: number },
+): { x0: number; y0: number; x1: number; y1: number } {
+  const corners = (
+    [
+      [b.x0, b.y0],
+      [b.x1, b.y0],
+      [b.x1, b.y1],
+      [b.x0, b.y1],
+    ] as const
+  ).map((p) => project(toPicture, p));
+  return {
+    x0: Math.max(0, Math.min(...corners.map((p) => p[0]))),
+    y0: Math.max(0, Math.min(...corners.map((p) => p[1]))),
+    x1: Math.min(size.width, Math.max(...corners.map((p) => p[0]))),
+    y1: Math.min(size.height, Math.max(...corners.map((p) => p[1]))),
   };
 }

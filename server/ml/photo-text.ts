@@ -13,7 +13,7 @@ import { readLines, unclipped, type OrientedBox, type RecognizerModel } from './
 import { open, pixelsOf, type Pixels } from './pixels.ts';
 import type { OcrLine, OcrParagraph } from './ocr.ts';
 import { PHOTO_TEXT_MODEL } from './catalogue.ts';
-import { insideQuad, lineInPicture, pageQuad, rectify } from './page-perspective.ts';
+import { RECTIFIED_LONG_SIDE, insideQuad, lineInPicture, pageQuad, rectify } from './page-perspective.ts';
 
 /**
  * Long side the detector looks at; smaller pictures are enlarged up to twice (small print in a
@@ -62,9 +62,6 @@ export function photoTextModels(modelsDir: string): PhotoTextModels {
 export interface LineFound extends OcrLine {
   line: OrientedBox;
 }
-
-/** Long side at most of a page's text block drawn again as the rectangle it was printed as. */
-const RECTIFIED_LONG_SIDE = 2048;
 
 /**
  * The lines of text of a picture (upright), read, sure enough, in reading order; boxes in its

@@ -74,6 +74,10 @@ export function detectorSize(width: number, height: number, longSide = DETECT_LO
 /** The regions of text in a picture (a file or encoded image), largest first; none where it holds no text. */
 export async function textRegions(image: Picture): Promise<TextRegion[]> {
   const { p, width, height } = await textProbability(image);
+  return regionsOf(p, width, height);
+}
+
+function regionsOf(p: Float32Array, width: number, height: number): TextRegion[] {
   return components(p, width, height)
     .map(({ x0, y0, x1, y1, mean }) => ({
       x: x0 / width,
@@ -83,6 +87,15 @@ export async function textRegions(image: Picture): Promise<TextRegion[]> {
       score: Math.round(mean * 1000) / 1000,
     }))
     .sort((a, b) => b.w * b.h - a.w * a.h);
+}
+
+/** textRegions and, worked out only when asked for, textLines (at `size`) from one look of the bundled detector. */
+export async function textRegionsAndLines(
+  image: Picture,
+  size: { width: number; height: number },
+): Promise<{ regions: TextRegion[]; lines: () => OrientedBox[] }> {
+  const { p, width, height } = await textProbability(image);
+  return { regions: regionsOf(p, width, height), lines: () => linesOf(p, width, height, size) };
 }
 
 /**
@@ -95,7 +108,12 @@ export async function textLines(
   size: { width: number; height: number },
   { model = BUNDLED_DETECTOR, longSide = DETECT_LONG_SIDE, enlarge = false }: { model?: DetectorModel; longSide?: number; enlarge?: boolean } = {},
 ): Promise<OrientedBox[]> {
-  const { p, width: W, height: H } = await textProbability(image, model, longSide, enlarge);
+  const { p, width, height } = await textProbability(image, model, longSide, enlarge);
+  return linesOf(p, width, height, size);
+}
+
+/** The lines of a probability map of `W` × `H`, in pixels of the picture at `size`. */
+function linesOf(p: Float32Array, W: number, H: number, size: { width: number; height: number }): OrientedBox[] {
   const [kx, ky] = [size.width / W, size.height / H];
   const at = (j: number): [number, number] => [((j % W) + 0.5) * kx, (Math.floor(j / W) + 0.5) * ky];
   const out: OrientedBox[] = [];

@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
-import { BUNDLED_DETECTOR, textRegions, type TextRegion } from '../../ml/text-detect.ts';
+import { BUNDLED_DETECTOR, textRegionsAndLines, type TextRegion } from '../../ml/text-detect.ts';
+import type { OrientedBox } from '../../ml/text-recognize.ts';
+import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFIED_LONG_SIDE } from '../../ml/page-perspective.ts';
 import { providerRan } from '../../ml/providers.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
@@ -89,12 +91,19 @@ async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo'
   }
   const image = isPixels(picture) ? picture : await uprightOnWhite(picture);
   const [w, h] = [image.width, image.height];
-  const regions = await textRegions(image);
+  const { regions, lines } = await textRegionsAndLines(image, { width: w, height: h });
   if (regions.length === 0) return [];
   if (ppocr) return normalize(paragraphsOf(await readPhotoLines(image, ppocr)), w, h);
   // The quick look, where one is worth it, reads only around the regions found.
   const looked = worthALook(w, h, prepare);
   if (looked && !(await textAround(image, w, h, regions, languages))) return [];
+  const asFound = await readLevelled(image, languages, prepare, looked);
+  return regions.length >= MIN_PAGE_LINES ? readSlantedPage(image, lines(), languages, prepare, asFound) : asFound;
+}
+
+/** A photo or frame read by tesseract, turned level first where its lines of text are tilted. */
+async function readLevelled(image: Pixels, languages: OcrLanguage[], prepare: 'photo' | 'frame', looked: boolean): Promise<ReadParagraph[]> {
+  const [w, h] = [image.width, image.height];
   const skew = await textSkew(image);
   if (skew === 0) return normalize(await readPicture(image, w, h, languages, prepare, looked), w, h);
   const turned = await pixelsOf(open(image).rotate(skew, { background: '#ffffff' }));
@@ -106,6 +115,35 @@ async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo'
     h,
   );
 }
+
+/**
+ * A page photographed at a slant (ml/page-perspective.ts; `lines` as the detector found them): its text block drawn again as the
+ * rectangle it was printed as and read there, its boxes taken back to the photo, with the
+ * paragraphs read as found outside the block; kept where it reads more characters, weighed by
+ * tesseract's confidence, than `asFound` (the reading as the photo is). Tesseract reads a page seen
+ * at a slant badly: a page of Wonderland, 0.31 of its words as found, 0.68 drawn again.
+ */
+async function readSlantedPage(
+  image: Pixels,
+  lines: OrientedBox[],
+  languages: OcrLanguage[],
+  prepare: 'photo' | 'frame',
+  asFound: ReadParagraph[],
+): Promise<ReadParagraph[]> {
+  const [w, h] = [image.width, image.height];
+  const quad = pageQuad(lines, { width: w, height: h });
+  const page = quad ? rectify(image, quad, RECTIFIED_LONG_SIDE) : null;
+  if (!quad || !page) return asFound;
+  const back = (b: Corners) => boundsInPicture(b, page.toPicture, { width: w, height: h });
+  const drawn = scaled(await readPicture(page, page.width, page.height, languages, prepare, true), 1, back);
+  const outside = asFound.filter((p) => !insideQuad(quad, [(p.box.x + p.box.w / 2) * w, (p.box.y + p.box.h / 2) * h]));
+  const drawnAgain = [...normalize(drawn, w, h), ...outside];
+  return sureCharacters(drawnAgain) > sureCharacters(asFound) ? drawnAgain : asFound;
+}
+
+/** Characters read (spaces aside), each weighed by its line's confidence. */
+const sureCharacters = (paragraphs: ReadParagraph[]): number =>
+  paragraphs.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.confidence * l.text.replace(/\s/g, '').length, 0), 0);
 
 /**
  * The quick look: whether tesseract reads anything in the part of the picture around the regions
