@@ -68,6 +68,29 @@ describe('a page photographed at a slant', () => {
     });
   });
 
+  it('finds the block of a page of hundreds of lines from a spread of them, and gives up on a slant beyond belief', () => {
+    const seen: Quad = [
+      [300, 200],
+      [700, 200],
+      [830, 450],
+      [170, 450],
+    ];
+    const h = homography(FLAT_COLUMN, seen)!;
+    // 400 lines 0.75 px apart (flat): the margins are tried on 48 of them.
+    const many = Array.from({ length: 400 }, (_, i) =>
+      lineInPicture({ cx: i % 2 ? 400 : 415, cy: 100 + 0.75 * i, length: i % 2 ? 600 : 570, thickness: 0.5, angle: 0 }, h),
+    );
+    expect(pageQuad(many, { width: 1000, height: 800 })).not.toBeNull();
+    // The far edge a sixth of the near one: margins found that wrong are not believed.
+    const extreme = homography(FLAT_COLUMN, [
+      [470, 200],
+      [530, 200],
+      [830, 450],
+      [170, 450],
+    ])!;
+    expect(pageQuad(slantedLines(extreme), { width: 1000, height: 800 })).toBeNull();
+  });
+
   it('leaves alone a page seen square, a page merely turned, and a picture with a few lines', () => {
     const square = homography(FLAT_COLUMN, FLAT_COLUMN)!;
     expect(pageQuad(slantedLines(square), { width: 800, height: 600 })).toBeNull();

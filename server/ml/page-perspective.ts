@@ -23,6 +23,13 @@ export const MIN_PAGE_LINES = 8;
  * (a page of Wonderland at 1.4: 0.995 of its words against 1.000 flat, and 0.782 at 3).
  */
 export const MIN_KEYSTONE = 1.25;
+/** …and no more than this: beyond it the margins were found wrong (a page of Wonderland at a 40 % slant measures 1.9). */
+export const MAX_KEYSTONE = 4;
+/**
+ * Lines whose ends are tried for the margins (evenly spread from the first to the last): the search
+ * scores each pair of ends against all of them, and a screenshot of a table gives hundreds of lines.
+ */
+const MARGIN_LINES = 48;
 /** Share of the body lines that must start (end) on the left (right) margin line. */
 const MIN_MARGIN_SHARE = 0.4;
 
@@ -129,7 +136,8 @@ function ends(b: OrientedBox, shift = 0): [Point, Point] {
  * The quadrilateral of a page's text block seen in perspective, or null: too few lines of a page's
  * body (at least MIN_PAGE_LINES of at least half the usual long line's length, running the same way
  * within 20°), margins not found (ends of lines not aligned), or the block no more slanted than
- * MIN_KEYSTONE (a flat or merely turned page is read as it is).
+ * MIN_KEYSTONE (a flat or merely turned page is read as it is) — one side that much longer than the
+ * opposite one — or more than MAX_KEYSTONE.
  */
 export function pageQuad(lines: readonly OrientedBox[], size: { width: number; height: number }): Quad | null {
   if (lines.length < MIN_PAGE_LINES) return null;
@@ -138,26 +146,29 @@ export function pageQuad(lines: readonly OrientedBox[], size: { width: number; h
   const angle = median(body.map((l) => l.angle));
   body = body.filter((l) => Math.abs(l.angle - angle) <= (20 * Math.PI) / 180);
   if (body.length < MIN_PAGE_LINES) return null;
+  // From top to bottom; the margins are tried on at most MARGIN_LINES of them.
+  const [n0, n1] = [-Math.sin(angle), Math.cos(angle)];
+  const across = (l: OrientedBox) => l.cx * n0 + l.cy * n1;
+  const sorted = [...body].sort((a, b) => across(a) - across(b));
+  const tried =
+    sorted.length <= MARGIN_LINES ? sorted : Array.from({ length: MARGIN_LINES }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (MARGIN_LINES - 1))]);
   // Line ends jitter by a letter's part; a paragraph's indent is two or three lines' thickness.
-  const thickness = body.map((l) => 0.75 * l.thickness);
-  const centre: Point = [body.reduce((s, l) => s + l.cx, 0) / body.length, body.reduce((s, l) => s + l.cy, 0) / body.length];
+  const thickness = tried.map((l) => 0.75 * l.thickness);
+  const centre: Point = [tried.reduce((s, l) => s + l.cx, 0) / tried.length, tried.reduce((s, l) => s + l.cy, 0) / tried.length];
   const left = margin(
-    body.map((l) => ends(l)[0]),
+    tried.map((l) => ends(l)[0]),
     thickness,
     centre,
     MIN_MARGIN_SHARE,
   );
   const right = margin(
-    body.map((l) => ends(l)[1]),
+    tried.map((l) => ends(l)[1]),
     thickness,
     centre,
     MIN_MARGIN_SHARE,
   );
   if (!left || !right) return null;
   // Top and bottom: the axes of the first and last body lines, moved out by half their thickness.
-  const [n0, n1] = [-Math.sin(angle), Math.cos(angle)];
-  const across = (l: OrientedBox) => l.cx * n0 + l.cy * n1;
-  const sorted = [...body].sort((a, b) => across(a) - across(b));
   const [first, last] = [sorted[0], sorted[sorted.length - 1]];
   const top = through(...ends(first, -first.thickness / 2));
   const bottom = through(...ends(last, last.thickness / 2));
@@ -171,7 +182,7 @@ export function pageQuad(lines: readonly OrientedBox[], size: { width: number; h
   if (!convex(quad)) return null;
   const [topSide, rightSide, bottomSide, leftSide] = [0, 1, 2, 3].map((i) => distance(quad[i], quad[(i + 1) % 4]));
   const keystone = Math.max(topSide / bottomSide, bottomSide / topSide, leftSide / rightSide, rightSide / leftSide);
-  return keystone >= MIN_KEYSTONE ? quad : null;
+  return keystone >= MIN_KEYSTONE && keystone <= MAX_KEYSTONE ? quad : null;
 }
 
 /** Whether the corners turn the same way all round (clockwise on the screen: top left, top right, …). */
@@ -236,6 +247,7 @@ export function rectify<C extends number>(
       // Pixel centres.
       const [u, v] = [x + 0.5, y + 0.5];
       const w = h[6] * u + h[7] * v + h[8];
+      if (!(w > 0)) continue;
       const px = (h[0] * u + h[1] * v + h[2]) / w - 0.5;
       const py = (h[3] * u + h[4] * v + h[5]) / w - 0.5;
       if (px < 0 || py < 0 || px > W - 1 || py > H - 1) continue;

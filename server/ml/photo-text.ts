@@ -80,11 +80,14 @@ export async function readPhotoLines(image: Pixels, models: PhotoTextModels, opt
   const page = quad ? rectify(rgb, quad, RECTIFIED_LONG_SIDE) : null;
   if (!quad || !page) return inReadingOrder(asFound, (l) => l.line);
   const inBlock = await readHere(page, await textLines(page, page, { model: models.detector, longSide: PHOTO_TEXT_LONG_SIDE, enlarge: true }), models, page);
+  // Each line once: from the block drawn again where its middle is in the block, else as found.
   const drawnAgain = [
-    ...inBlock.map((l) => {
-      const line = lineInPicture(l.line, page.toPicture);
-      return { ...l, line, bbox: bounds(unclipped(line), size) };
-    }),
+    ...inBlock
+      .map((l) => {
+        const line = lineInPicture(l.line, page.toPicture);
+        return { ...l, line, bbox: bounds(unclipped(line), size) };
+      })
+      .filter((l) => insideQuad(quad, [l.line.cx, l.line.cy])),
     ...asFound.filter((l) => !insideQuad(quad, [l.line.cx, l.line.cy])),
   ];
   return inReadingOrder(sureCharacters(drawnAgain) > sureCharacters(asFound) ? drawnAgain : asFound, (l) => l.line);

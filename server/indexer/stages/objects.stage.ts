@@ -89,7 +89,7 @@ export interface SecondLook {
  * stands SECOND_LOOK_MIN_PERSON_PX tall in it; null when no one was found or the look would gain too
  * little (a portrait, a crowd filling the picture, a street's small walkers). CenterNet sees the whole picture at 512 px, where a ball at a footballer's
  * feet is a few pixels across and scored under the threshold (messi5.jpg: 0.43); the people's part
- * seen larger scores it 0.55–0.63.
+ * seen larger scores it 0.52.
  */
 export function secondLookAt(people: readonly XYWH[], width: number, height: number, inputSide: number): SecondLook | null {
   if (people.length === 0) return null;

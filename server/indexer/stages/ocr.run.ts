@@ -136,8 +136,9 @@ async function readSlantedPage(
   if (!quad || !page) return asFound;
   const back = (b: Corners) => boundsInPicture(b, page.toPicture, { width: w, height: h });
   const drawn = scaled(await readPicture(page, page.width, page.height, languages, prepare, true), 1, back);
-  const outside = asFound.filter((p) => !insideQuad(quad, [(p.box.x + p.box.w / 2) * w, (p.box.y + p.box.h / 2) * h]));
-  const drawnAgain = [...normalize(drawn, w, h), ...outside];
+  // Each paragraph once: from the block drawn again where its middle is in the block, else as found.
+  const inBlock = (p: ReadParagraph) => insideQuad(quad, [(p.box.x + p.box.w / 2) * w, (p.box.y + p.box.h / 2) * h]);
+  const drawnAgain = [...normalize(drawn, w, h).filter(inBlock), ...asFound.filter((p) => !inBlock(p))];
   return sureCharacters(drawnAgain) > sureCharacters(asFound) ? drawnAgain : asFound;
 }
 
