@@ -17,6 +17,14 @@ function slantedLines(h: ReturnType<typeof homography>, count = 16): OrientedBox
   return out;
 }
 
+/** FLAT_COLUMN seen from below at a slant: the far (top) edge 0.6 times as long as the near one, the height foreshortened. */
+const SEEN: Quad = [
+  [300, 200],
+  [700, 200],
+  [830, 450],
+  [170, 450],
+];
+
 const FLAT_COLUMN: Quad = [
   [100, 95],
   [700, 95],
@@ -45,14 +53,7 @@ describe('a page photographed at a slant', () => {
   });
 
   it('finds the block of a slanted page from its lines, on its flush margins rather than its indents', () => {
-    // Seen from below at a slant: the far (top) edge 0.6 times as long as the near one, the height foreshortened.
-    const seen: Quad = [
-      [300, 200],
-      [700, 200],
-      [830, 450],
-      [170, 450],
-    ];
-    const h = homography(FLAT_COLUMN, seen)!;
+    const h = homography(FLAT_COLUMN, SEEN)!;
     const quad = pageQuad(slantedLines(h), { width: 1000, height: 800 });
     expect(quad).not.toBeNull();
     // The block runs from the flush left edge (x = 100 flat) to the longest lines' end (x = 700),
@@ -69,13 +70,7 @@ describe('a page photographed at a slant', () => {
   });
 
   it('finds the block of a page of hundreds of lines from a spread of them, and gives up on a slant beyond belief', () => {
-    const seen: Quad = [
-      [300, 200],
-      [700, 200],
-      [830, 450],
-      [170, 450],
-    ];
-    const h = homography(FLAT_COLUMN, seen)!;
+    const h = homography(FLAT_COLUMN, SEEN)!;
     // 400 lines 0.75 px apart (flat): the margins are tried on 48 of them.
     const many = Array.from({ length: 400 }, (_, i) =>
       lineInPicture({ cx: i % 2 ? 400 : 415, cy: 100 + 0.75 * i, length: i % 2 ? 600 : 570, thickness: 0.5, angle: 0 }, h),
@@ -100,12 +95,7 @@ describe('a page photographed at a slant', () => {
     ];
     const turned = homography(FLAT_COLUMN, FLAT_COLUMN.map(turn) as unknown as Quad)!; // a map of a tuple of four is four
     expect(pageQuad(slantedLines(turned), { width: 800, height: 600 })).toBeNull();
-    const slanted = homography(FLAT_COLUMN, [
-      [300, 200],
-      [700, 200],
-      [830, 450],
-      [170, 450],
-    ])!;
+    const slanted = homography(FLAT_COLUMN, SEEN)!;
     expect(pageQuad(slantedLines(slanted, 5), { width: 1000, height: 800 })).toBeNull();
   });
 
