@@ -223,14 +223,15 @@ export const OBJECT_INPUT_SIDE = 512;
 
 /**
  * COCO objects. The detector works on a square input: the picture padded at its right and bottom,
- * never stretched, at most OBJECT_INPUT_SIDE across; `k` is the picture's pixels per square pixel.
+ * never stretched, at most OBJECT_INPUT_SIDE across; `k` is the picture's pixels per square pixel, and
+ * boxes are clipped to its `size`.
  */
-export async function detectObjects(rgb: Rgb, square: Rgb, k = 1): Promise<DetectedObject[]> {
+export async function detectObjects(size: { width: number; height: number }, square: Rgb, k = 1): Promise<DetectedObject[]> {
   const r = await detect(square, { face: { enabled: false }, object: { enabled: true } });
   return r.object.map((o) => {
     const [x, y, w, h] = o.box.map((v) => v * k);
-    const x1 = Math.min(rgb.width, x + w);
-    const y1 = Math.min(rgb.height, y + h);
+    const x1 = Math.min(size.width, x + w);
+    const y1 = Math.min(size.height, y + h);
     return { box: [x, y, Math.max(0, x1 - x), Math.max(0, y1 - y)], label: String(o.label), score: Number(o.score) };
   });
 }

@@ -60,7 +60,7 @@ async function lookAt(image: Sharp, size: { width: number; height: number }, par
     .resize(square, square, { fit: 'contain', position: 'left top', background: '#000000' })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const found = await detectObjects({ width: region.width, height: region.height, data }, { data, width: square, height: square }, long / square);
+  const found = await detectObjects(region, { data, width: square, height: square }, long / square);
   return found.map((o) => ({ ...o, box: [o.box[0] + region.left, o.box[1] + region.top, o.box[2], o.box[3]] }));
 }
 
