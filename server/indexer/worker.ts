@@ -1,10 +1,9 @@
 // Entry of an indexer process: runs one stage at a time for the host and answers with its outcome.
 // Holds no database handle for writing: the host records every outcome.
 import fs from 'node:fs';
-import { STAGE_ORDER } from './registry.ts';
 import { scratchDirOf } from '../store/files.ts';
-import { runStage } from './runners.ts';
-import type { RunRequest, WorkerMessage } from './protocol.ts';
+import { isStageName, runStage, warmStage } from './runners.ts';
+import type { RunRequest, WarmRequest, WorkerMessage } from './protocol.ts';
 import { failed, type StageOutcome } from './stage.ts';
 import { closeExiftool } from '../media/raw.ts';
 
@@ -18,7 +17,7 @@ delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 
 /** Under the desktop shell the process is an Electron utility process, which talks over parentPort. */
 interface ParentPort {
-  on(event: 'message', fn: (e: { data: RunRequest }) => void): void;
+  on(event: 'message', fn: (e: { data: RunRequest | WarmRequest }) => void): void;
   postMessage(msg: WorkerMessage): void;
 }
 const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
@@ -45,7 +44,7 @@ function scratchIn(dataDir: string): void {
 }
 
 async function handle(req: RunRequest): Promise<StageOutcome> {
-  if (!STAGE_ORDER.includes(req.stage)) return failed('unknown_stage', req.stage);
+  if (!isStageName(req.stage)) return failed('unknown_stage', req.stage);
   scratchIn(req.dataDir);
   let outcome: StageOutcome;
   try {
@@ -61,7 +60,11 @@ async function handle(req: RunRequest): Promise<StageOutcome> {
   return outcome;
 }
 
-function onRequest(msg: RunRequest): void {
+function onRequest(msg: RunRequest | WarmRequest): void {
+  if (msg?.type === 'warm') {
+    for (const stage of msg.stages) if (isStageName(stage)) void warmStage(stage);
+    return;
+  }
   if (msg?.type !== 'run') return;
   void handle(msg).then((outcome) => send({ type: 'done', jobId: msg.jobId, outcome }));
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { limits } from '../config.ts';
-import { RAW_EXTENSIONS } from '../contract/assets.ts';
+import { RAW_EXTENSIONS } from '../contract/extensions.ts';
 import { MIN_PREVIEW_SIDE, rawPreview } from './raw.ts';
 import { findFfmpeg, ffmpegFailure, runTool } from './ffmpeg.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput } from './types.ts';

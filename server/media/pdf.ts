@@ -47,6 +47,8 @@ function heap(lib: WrappedPdfiumModule): Heap {
 }
 
 let pdfiumPromise: Promise<WrappedPdfiumModule> | null = null;
+/** Compiles and initialises PDFium ahead of the first document (an indexer process told documents are coming). */
+export const warmPdfium = async (): Promise<void> => void (await pdfium());
 /** PDFium, compiled and initialised once (≈ 70 ms). */
 function pdfium(): Promise<WrappedPdfiumModule> {
   pdfiumPromise ??= (async () => {

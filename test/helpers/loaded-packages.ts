@@ -1,5 +1,7 @@
 // Run as its own process: starts the service (no indexer processes) on a temp data folder, answers
-// one authenticated request, and prints the npm packages this process imported, as JSON.
+// one authenticated request, and prints the npm packages this process imported, as JSON. With the
+// argument `indexer`: loads an indexer process's entry instead, as a process starts it, and prints
+// what it imported before its first run.
 import { register } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
 import fs from 'node:fs';
@@ -22,6 +24,15 @@ register(
   { data: { port: port2 }, transferList: [port2] },
 );
 
+const packagesOf = () => [...new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter((p): p is string => Boolean(p)))].sort();
+
+if (process.argv[2] === 'indexer') {
+  await import('../../server/indexer/worker.ts');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  process.stdout.write(`${JSON.stringify({ packages: packagesOf() })}\n`);
+  process.exit(0);
+}
+
 const { loadConfig } = await import('../../server/config.ts');
 const { startServer } = await import('../../server/server.ts');
 const { AuthService } = await import('../../server/services/auth.service.ts');
@@ -32,5 +43,4 @@ const r = await fetch(`${server.url}/api/v1/videos`, { headers: { 'X-API-Key': k
 await server.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 await new Promise((resolve) => setTimeout(resolve, 100));
-const packages = new Set(urls.map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1]).filter((p): p is string => Boolean(p)));
-process.stdout.write(`${JSON.stringify({ status: r.status, packages: [...packages].sort() })}\n`);
+process.stdout.write(`${JSON.stringify({ status: r.status, packages: packagesOf() })}\n`);

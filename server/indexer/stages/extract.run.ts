@@ -53,6 +53,9 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
   return c;
 }
 
+/** Loads ahead what reading a document's pages needs: its code and PDFium. */
+export const warmExtract = async (): Promise<void> => (await import('../../media/pdf.ts')).warmPdfium();
+
 export const runExtract = defineRunner(extractStage, async ({ asset, assetDir }) => {
   let size: number;
   try {
