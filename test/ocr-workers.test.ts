@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
-import { closeOcr, ocrWorkerSets, recognize, type OcrParagraph } from '../server/ml/ocr.ts';
+import { closeOcr, ocrWorkerSets, recognize, setOcrIdleEnd, type OcrParagraph } from '../server/ml/ocr.ts';
 
 const threads = () => fs.readdirSync('/proc/self/task').length;
 const text = (ps: OcrParagraph[]) => ps.map((p) => p.text).join('\n');
@@ -39,5 +39,27 @@ describe('tesseract workers', () => {
     expect(ocrWorkerSets()).toEqual(['eng+hin']);
     // The English worker's thread is gone: as many threads as with one worker.
     expect(await settled(withOne)).toBeLessThanOrEqual(withOne);
+  }, 60_000);
+
+  it('ends a worker left idle, and loads one again for the next reading, which reads the same', async () => {
+    const image = corpus('ocr/images/imageTextN.png');
+    setOcrIdleEnd(300);
+    try {
+      const before = threads();
+      const first = text(await recognize(image, ['en']));
+      // Readings one after another keep it.
+      const second = text(await recognize(image, ['en']));
+      expect(second).toBe(first);
+      expect(ocrWorkerSets()).toEqual(['eng']);
+      const deadline = Date.now() + 5000;
+      while (ocrWorkerSets().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(ocrWorkerSets()).toEqual([]);
+      // Its thread is gone.
+      expect(await settled(before)).toBeLessThanOrEqual(before);
+      expect(text(await recognize(image, ['en']))).toBe(first);
+      expect(ocrWorkerSets()).toEqual(['eng']);
+    } finally {
+      setOcrIdleEnd(5_000);
+    }
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 // OCR through tesseract.js with the traineddata shipped in @tesseract.js-data/{eng,hin} (LSTM
-// "best_int" models), read from disk: nothing is fetched. One tesseract worker per language set
-// stays loaded for the life of the indexer process.
+// "best_int" models), read from disk: nothing is fetched. One tesseract worker at a time, kept while
+// it is used (see readerFor).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,16 +52,42 @@ function languageFolder(): string {
 }
 
 interface Reader {
+  /** Its language set (tesseract's codes, joined by +). */
+  codes: string;
   worker: Promise<Worker>;
   /** The page layout mode the worker is set to now. */
   mode: PSM;
   /** The last reading asked of it: readings take turns, each in the mode it asked for. */
   turn: Promise<unknown>;
+  /** Readings asked and not yet done. */
+  pending: number;
+  /** Ends the worker once it has been idle for `idleEndMs`. */
+  idle: NodeJS.Timeout | null;
 }
 
 const readers = new Map<string, Reader>();
 /** Workers of another language set, ended once their readings are done. */
 const retiring = new Set<Promise<unknown>>();
+
+/**
+ * A worker no reading has asked for in this long ends, and its memory (≈ 140 MiB with English and
+ * Hindi) goes back while the process indexes what needs no tesseract (photos read by PP-OCR, faces,
+ * objects); the next reading loads one again (≈ 0.7 s). Pages that need OCR come one after another
+ * (a scanned document's pages, a folder of scans) and keep it.
+ */
+let idleEndMs = 5_000;
+/** Sets the idle time after which a worker ends (tests). */
+export function setOcrIdleEnd(ms: number): void {
+  idleEndMs = ms;
+}
+
+/** Ends a worker once the readings asked of it are done. */
+function retire(old: Reader): void {
+  if (old.idle) clearTimeout(old.idle);
+  const ending = old.turn.then(async () => (await old.worker).terminate()).catch(() => undefined);
+  retiring.add(ending);
+  void ending.finally(() => retiring.delete(ending));
+}
 
 /**
  * The worker of a language set, shared by the page layout modes: a reading in another mode than the
@@ -76,9 +102,7 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
   if (!r) {
     for (const [other, old] of readers) {
       readers.delete(other);
-      const ending = old.turn.then(async () => (await old.worker).terminate()).catch(() => undefined);
-      retiring.add(ending);
-      void ending.finally(() => retiring.delete(ending));
+      retire(old);
     }
     const worker = createWorker(codes, OEM.LSTM_ONLY, { langPath: languageFolder(), cacheMethod: 'none', gzip: true }).then(async (w) => {
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, preserve_interword_spaces: '1', debug_file: '/dev/null' } as Parameters<
@@ -86,7 +110,7 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
       >[0]);
       return w;
     });
-    r = { worker, mode: PSM.AUTO, turn: Promise.resolve() };
+    r = { codes, worker, mode: PSM.AUTO, turn: Promise.resolve(), pending: 0, idle: null };
     readers.set(codes, r);
     // A worker that could not start is not remembered (unless another took its place): the next reading tries again.
     const mine = r;
@@ -100,6 +124,9 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
 /** Runs `fn` on the language set's worker in `mode`, after the readings asked before it. */
 function inMode<T>(languages: readonly OcrLanguage[], mode: PSM, fn: (worker: Worker) => Promise<T>): Promise<T> {
   const r = readerFor(languages);
+  r.pending++;
+  if (r.idle) clearTimeout(r.idle);
+  r.idle = null;
   const run = r.turn.then(async () => {
     const worker = await r.worker;
     if (r.mode !== mode) {
@@ -109,6 +136,15 @@ function inMode<T>(languages: readonly OcrLanguage[], mode: PSM, fn: (worker: Wo
     return fn(worker);
   });
   r.turn = run.catch(() => undefined);
+  void r.turn.then(() => {
+    if (--r.pending > 0 || readers.get(r.codes) !== r) return;
+    r.idle = setTimeout(() => {
+      if (r.pending > 0 || readers.get(r.codes) !== r) return;
+      readers.delete(r.codes);
+      retire(r);
+    }, idleEndMs);
+    r.idle.unref();
+  });
   return run;
 }
 
@@ -304,6 +340,7 @@ export function ocrWorkerSets(): string[] {
 
 export async function closeOcr(): Promise<void> {
   const all = [...readers.values()];
+  for (const r of all) if (r.idle) clearTimeout(r.idle);
   readers.clear();
   await Promise.all([...all.map(async (r) => (await r.worker.catch(() => null))?.terminate()), ...retiring]);
 }
