@@ -217,7 +217,7 @@ class PdfPage {
    * PDF user space to the displayed page, in points from its top left corner: PDFium's own mapping
    * (crop box and rotation) read at three points, as an affine transform.
    */
-  private toDisplay(): (x: number, y: number) => [number, number] {
+  private toDisplay(): [ox: number, oy: number, m0: number, m1: number, m2: number, m3: number] {
     const { lib, scratch } = this.doc;
     const K = 64; // device pixels a point: the mapping answers in whole pixels
     const at = (x: number, y: number): [number, number] => {
@@ -227,8 +227,8 @@ class PdfPage {
     const [ox, oy] = at(0, 0);
     const [ax, ay] = at(1000, 0);
     const [bx, by] = at(0, 1000);
-    const m = [(ax - ox) / 1000, (ay - oy) / 1000, (bx - ox) / 1000, (by - oy) / 1000];
-    return (x, y) => [ox + m[0] * x + m[2] * y, oy + m[1] * x + m[3] * y];
+    // (x, y) → (ox + m0·x + m2·y, oy + m1·x + m3·y)
+    return [ox, oy, (ax - ox) / 1000, (ay - oy) / 1000, (bx - ox) / 1000, (by - oy) / 1000];
   }
 
   /**
@@ -242,44 +242,36 @@ class PdfPage {
     const text = lib.FPDFText_LoadPage(this.handle);
     if (!text) return [];
     const raw = rawText(lib);
-    const display = this.toDisplay();
+    // The mapping to the displayed page, as numbers: this loop runs once a glyph (≈ 2,000 a page)
+    // and allocates nothing of its own but the lines it ends.
+    const [ox, oy, m0, m1, m2, m3] = this.toDisplay();
     const out: PdfLine[] = [];
+    const page = { width: this.width, height: this.height };
     try {
       const count = lib.FPDFText_CountChars(text);
-      let chars: string[] = [];
-      let box: { x0: number; y0: number; x1: number; y1: number } | null = null;
+      let chars = '';
+      // The line's box so far (none while x0 > x1).
+      let x0 = Infinity;
+      let y0 = Infinity;
+      let x1 = -Infinity;
+      let y1 = -Infinity;
       let broken = false;
       let size = 0;
       const end = (): void => {
-        const str = normalizeSpace(chars.join(''));
-        if (str && box) {
-          out.push({ text: str, bbox: relativeBox(box, { width: this.width, height: this.height }), size, broken: broken || NOT_TEXT.test(str) });
+        const str = normalizeSpace(chars);
+        if (str && x0 <= x1) {
+          out.push({ text: str, bbox: relativeBox({ x0, y0, x1, y1 }, page), size, broken: broken || NOT_TEXT.test(str) });
         }
-        chars = [];
-        box = null;
+        chars = '';
+        x0 = y0 = Infinity;
+        x1 = y1 = -Infinity;
         broken = false;
         size = 0;
-      };
-      // A glyph's extent across the line: its loose box (FS_RECTF: left, top, right, bottom).
-      const across = (): [number, number] | null => {
-        const [x0] = display(scratch.f32(0), scratch.f32(1));
-        const [x1] = display(scratch.f32(2), scratch.f32(3));
-        return x0 === x1 ? null : [Math.min(x0, x1), Math.max(x0, x1)];
       };
       // The size of a glyph's text: its font size under the glyph's matrix, asked again only where
       // the glyph's loose box changes height (a new font or size).
       let lastLoose = -1;
       let lastSize = 0;
-      const glyphSize = (i: number): number => {
-        const loose = Math.abs(scratch.f32(1) - scratch.f32(3));
-        if (loose !== lastLoose) {
-          lastLoose = loose;
-          const fontSize = lib.FPDFText_GetFontSize(text, i);
-          lastSize = lib.FPDFText_GetMatrix(text, i, scratch.ptr) ? fontSize * Math.hypot(scratch.f32(2), scratch.f32(3)) : loose;
-          if (!(lastSize > 0)) lastSize = loose;
-        }
-        return lastSize;
-      };
       for (let i = 0; i < count; i++) {
         const code = raw.GetUnicode(text, i);
         if (code === 0x0d || code === 0x0a) {
@@ -287,18 +279,35 @@ class PdfPage {
           continue;
         }
         const hyphen = LINE_END_HYPHENS.has(code);
-        chars.push(hyphen ? '-' : String.fromCodePoint(code));
+        chars += hyphen ? '-' : String.fromCodePoint(code);
         if (code !== 0x20 && !raw.IsGenerated(text, i)) {
           if (raw.HasUnicodeMapError(text, i) === 1) broken = true;
-          const x = raw.GetLooseCharBox(text, i, scratch.ptr) ? across() : null;
-          if (x) {
-            // As a line is set: from its baseline, 0.8 of the size above and 0.2 below.
-            const glyph = glyphSize(i);
-            raw.GetCharOrigin(text, i, scratch.ptr, scratch.ptr + 8);
-            const baseline = display(scratch.f64(0), scratch.f64(1))[1];
-            size = Math.max(size, glyph);
-            const b = { x0: x[0], y0: baseline - glyph * 0.8, x1: x[1], y1: baseline + glyph * 0.2 };
-            box = box ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) } : b;
+          // A glyph's extent across the line: its loose box (FS_RECTF: left, top, right, bottom).
+          if (raw.GetLooseCharBox(text, i, scratch.ptr)) {
+            const left = scratch.f32(0);
+            const top = scratch.f32(1);
+            const right = scratch.f32(2);
+            const bottom = scratch.f32(3);
+            const ax = ox + m0 * left + m2 * top;
+            const bx = ox + m0 * right + m2 * bottom;
+            if (ax !== bx) {
+              // As a line is set: from its baseline, 0.8 of the size above and 0.2 below.
+              const loose = Math.abs(top - bottom);
+              if (loose !== lastLoose) {
+                lastLoose = loose;
+                const fontSize = lib.FPDFText_GetFontSize(text, i);
+                lastSize = lib.FPDFText_GetMatrix(text, i, scratch.ptr) ? fontSize * Math.hypot(scratch.f32(2), scratch.f32(3)) : loose;
+                if (!(lastSize > 0)) lastSize = loose;
+              }
+              const glyph = lastSize;
+              raw.GetCharOrigin(text, i, scratch.ptr, scratch.ptr + 8);
+              const baseline = oy + m1 * scratch.f64(0) + m3 * scratch.f64(1);
+              size = Math.max(size, glyph);
+              x0 = Math.min(x0, ax, bx);
+              x1 = Math.max(x1, ax, bx);
+              y0 = Math.min(y0, baseline - glyph * 0.8);
+              y1 = Math.max(y1, baseline + glyph * 0.2);
+            }
           }
         }
         // PDFium runs a word hyphenated at the end of a line on into the next line's text: the
