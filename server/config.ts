@@ -15,6 +15,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   maxUploadBytes: number;
   stageTimeoutMs: number;
+  /** An indexer process without work for this long ends, giving back the memory of its models. */
+  indexerIdleMs: number;
   /** Host header names accepted besides the loopback names. */
   allowedHosts: string[];
   /** The built app served at `/` (dist/renderer). */
@@ -135,6 +137,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     },
     maxUploadBytes: overrides.maxUploadBytes ?? intEnv('MEDIA_INDEX_MAX_UPLOAD_BYTES', 20 * 1024 ** 3),
     stageTimeoutMs: overrides.stageTimeoutMs ?? intEnv('MEDIA_INDEX_STAGE_TIMEOUT_MS', 30 * 60_000),
+    indexerIdleMs: overrides.indexerIdleMs ?? intEnv('MEDIA_INDEX_INDEXER_IDLE_MS', 60_000),
     allowedHosts:
       overrides.allowedHosts ??
       (process.env.MEDIA_INDEX_ALLOWED_HOSTS ?? '')

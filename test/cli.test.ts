@@ -271,6 +271,24 @@ describe('media-index CLI', () => {
     expect(cli(['doctor', '--data', dir]).stdout).toMatch(/^ {2}faces +cpu +\d{4}-/m);
   }, 120_000);
 
+  it("index indexes the paths it is given and leaves the data folder's libraries to serve", () => {
+    const dir = data();
+    const lib = data();
+    fs.copyFileSync(corpus('docs/a-text.pdf'), path.join(lib, 'a-text.pdf'));
+    const env = { MEDIA_INDEX_LIBRARY_ROOTS: path.dirname(lib), MEDIA_INDEX_LIBRARY_SETTLE_MS: '0' };
+    expect(cli(['libraries', 'add', lib, '--data', dir, '--workers', '1'], env).code).toBe(0);
+    // A file that arrives in the library afterwards: found by the next scan of it, under serve.
+    fs.copyFileSync(corpus('office/a-text.docx'), path.join(lib, 'a-text.docx'));
+    const r = cli(['index', '--data', dir, corpus('office/a-text.odt'), '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ event: 'summary', indexed: 1 });
+    expect(cli(['libraries', 'list', '--data', dir], env).stdout).toMatch(/watching {2}1 assets/);
+    const db = new Database(path.join(dir, 'media-index.sqlite'), { readonly: true });
+    const assets = db.prepare('SELECT COUNT(*) AS n FROM assets').get() as { n: number };
+    db.close();
+    expect(assets.n).toBe(2);
+  }, 120_000);
+
   it('libraries add, list, scan and remove: on their own, and through a running service', async () => {
     const dir = data();
     const lib = data();

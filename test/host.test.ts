@@ -246,3 +246,43 @@ describe('IndexerHost when work is coming', () => {
     }
   });
 });
+
+describe('IndexerHost when work is done', () => {
+  it('ends a process left without work for idleEndMs, and starts one again for new work', async () => {
+    const store = openStore(tempDir());
+    const channels: ScriptedChannel[] = [];
+    const exits: Array<number | null> = [];
+    const logs: string[] = [];
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      idleEndMs: 200,
+      log: (m) => logs.push(m),
+      launch: () => {
+        const ch = new ScriptedChannel((req, c) => c.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } }));
+        ch.onExit((code) => exits.push(code));
+        channels.push(ch);
+        return ch;
+      },
+    });
+    try {
+      const first = seedAsset(store, 'vid_aaaaaaaaaaaaaaaaaaaa');
+      host.start();
+      await until(() => store.assets.byId(first)!.status !== 'processing');
+      expect(channels).toHaveLength(1);
+      // Idle: it ends, as asked, and is not counted as a crash (no new process, no back-off).
+      await until(() => exits.length === 1);
+      expect(host.workerPids).toEqual([]);
+      expect(logs.some((m) => /ended after 0 s without work/.test(m))).toBe(true);
+      expect(logs.some((m) => /exited/.test(m))).toBe(false);
+      // New work starts a process again at once.
+      const second = seedAsset(store, 'vid_bbbbbbbbbbbbbbbbbbbb');
+      host.kick();
+      await until(() => store.assets.byId(second)!.status !== 'processing');
+      expect(channels).toHaveLength(2);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+});

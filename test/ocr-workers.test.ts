@@ -59,7 +59,7 @@ describe('tesseract workers', () => {
       expect(text(await recognize(image, ['en']))).toBe(first);
       expect(ocrWorkerSets()).toEqual(['eng']);
     } finally {
-      setOcrIdleEnd(5_000);
+      setOcrIdleEnd(30_000);
     }
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 // The indexer host: a pool of indexer processes (sized to the cores). It takes ready runs from the
 // stage queue (queue.ts), hands each to a free process with what the stage's `prepare` read from the
 // store, and gives the outcome back to the queue, which records it (the one writer). A process that
-// dies or hangs is replaced; its run is retried, then failed.
+// dies or hangs is replaced; its run is retried, then failed. A process left without work for
+// `idleEndMs` ends, and its memory (the models it loaded) goes back; the next work starts one again.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
@@ -27,12 +28,16 @@ interface Slot {
   channel: WorkerChannel;
   ready: boolean;
   job: InFlight | null;
+  /** Ends the process once it has had no run for `idleEndMs`. */
+  idle: NodeJS.Timeout | null;
 }
 
 export interface HostOptions {
   workers: number;
   launch: WorkerLauncher;
   stageTimeoutMs: number;
+  /** A process without a run for this long ends (default 60 s). */
+  idleEndMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -116,6 +121,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     this.stopping = true;
     const exits: Promise<void>[] = [];
     for (const slot of this.slots) {
+      if (slot.idle) clearTimeout(slot.idle);
       if (slot.job) {
         clearTimeout(slot.job.timer);
         this.queue.requeue(slot.job.assetId, slot.job.stage);
@@ -137,7 +143,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   }
 
   private spawn(): void {
-    const slot: Slot = { channel: this.opts.launch(), ready: false, job: null };
+    const slot: Slot = { channel: this.opts.launch(), ready: false, job: null, idle: null };
     this.slots.add(slot);
     slot.channel.onMessage((msg: WorkerMessage) => {
       if (msg.type === 'ready') {
@@ -212,11 +218,29 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       while (this.slots.size < want) this.spawn();
     }
     const free = [...this.slots].filter((s) => s.ready && !s.job);
-    if (free.length === 0) return;
-    for (const { assetId, stage } of this.queue.next(free.length)) {
-      const slot = free[0];
-      if (this.dispatch(slot, assetId, stage)) free.shift();
+    if (free.length > 0) {
+      for (const { assetId, stage } of this.queue.next(free.length)) {
+        const slot = free[0];
+        if (this.dispatch(slot, assetId, stage)) free.shift();
+      }
     }
+    for (const slot of this.slots) {
+      if (slot.job && slot.idle) {
+        clearTimeout(slot.idle);
+        slot.idle = null;
+      } else if (!slot.job && slot.ready && !slot.idle) {
+        slot.idle = setTimeout(() => this.endIdle(slot), this.opts.idleEndMs ?? 60_000);
+        slot.idle.unref();
+      }
+    }
+  }
+
+  /** Ends a process that has had no run for `idleEndMs`: not a crash, and nothing to retry. */
+  private endIdle(slot: Slot): void {
+    slot.idle = null;
+    if (slot.job || this.stopping || !this.slots.delete(slot)) return;
+    this.log(`indexer process ${slot.channel.pid} ended after ${Math.round((this.opts.idleEndMs ?? 60_000) / 1000)} s without work`);
+    slot.channel.kill();
   }
 
   /**

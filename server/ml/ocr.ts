@@ -71,11 +71,12 @@ const retiring = new Set<Promise<unknown>>();
 
 /**
  * A worker no reading has asked for in this long ends, and its memory (≈ 140 MiB with English and
- * Hindi) goes back while the process indexes what needs no tesseract (photos read by PP-OCR, faces,
- * objects); the next reading loads one again (≈ 0.7 s). Pages that need OCR come one after another
- * (a scanned document's pages, a folder of scans) and keep it.
+ * Hindi) goes back while the process goes on with what needs no tesseract (photos without text,
+ * faces, objects); the next reading loads one again (≈ 0.7 s). Pages and photos with text come
+ * seconds apart, not tens of seconds, and keep it (at 5 s, a worker would be loaded again for many
+ * of the fifth of photos that hold text).
  */
-let idleEndMs = 5_000;
+let idleEndMs = 30_000;
 /** Sets the idle time after which a worker ends (tests). */
 export function setOcrIdleEnd(ms: number): void {
   idleEndMs = ms;
