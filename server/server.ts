@@ -44,7 +44,11 @@ export async function openCore(
   await store.files.sweep(store.assets.allIds());
   const graph = createServices(store, config, { log });
   const { queue, purger, sync, space, writer, people, assets, reads, libraries, modelPulls } = graph;
-  const host = new IndexerHost(store, { workers: config.workers, launch: opts.launch ?? forkLauncher, stageTimeoutMs: config.stageTimeoutMs, idleEndMs: config.indexerIdleMs, log }, queue);
+  const host = new IndexerHost(
+    store,
+    { workers: config.workers, launch: opts.launch ?? forkLauncher, stageTimeoutMs: config.stageTimeoutMs, idleEndMs: config.indexerIdleMs, log },
+    queue,
+  );
   host.on('run-finished', (e) => {
     purger.kick();
     if (e.code === 'no_space') space.arm();
