@@ -190,19 +190,24 @@ describe('IndexerHost and runs that have nothing to do', () => {
   });
 });
 
+/** A launcher of scripted processes that keeps each channel it starts. */
+function recordedLaunch(behave: Behaviour): { launch: () => ScriptedChannel; channels: ScriptedChannel[] } {
+  const channels: ScriptedChannel[] = [];
+  return {
+    channels,
+    launch: () => {
+      const ch = new ScriptedChannel(behave);
+      channels.push(ch);
+      return ch;
+    },
+  };
+}
+
 describe('IndexerHost when work is coming', () => {
   it('starts every process before any run is queued when told to, and has each load those stages ahead', async () => {
     const store = openStore(tempDir());
-    const channels: ScriptedChannel[] = [];
-    const host = new IndexerHost(store, {
-      workers: 2,
-      stageTimeoutMs: 60_000,
-      launch: () => {
-        const ch = new ScriptedChannel(() => {});
-        channels.push(ch);
-        return ch;
-      },
-    });
+    const { launch, channels } = recordedLaunch(() => {});
+    const host = new IndexerHost(store, { workers: 2, stageTimeoutMs: 60_000, launch });
     try {
       host.start();
       // No work: no process (an idle service stays light).
@@ -250,18 +255,17 @@ describe('IndexerHost when work is coming', () => {
 describe('IndexerHost when work is done', () => {
   it('ends a process left without work for idleEndMs, and starts one again for new work', async () => {
     const store = openStore(tempDir());
-    const channels: ScriptedChannel[] = [];
-    const exits: Array<number | null> = [];
     const logs: string[] = [];
+    const { launch, channels } = recordedLaunch((req, c) => c.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } }));
+    const exits: Array<number | null> = [];
     const host = new IndexerHost(store, {
       workers: 1,
       stageTimeoutMs: 60_000,
       idleEndMs: 200,
       log: (m) => logs.push(m),
       launch: () => {
-        const ch = new ScriptedChannel((req, c) => c.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } }));
+        const ch = launch();
         ch.onExit((code) => exits.push(code));
-        channels.push(ch);
         return ch;
       },
     });

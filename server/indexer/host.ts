@@ -15,6 +15,8 @@ export type { RunFinishedEvent } from './queue.ts';
 
 /** A stage run whose process died this many times is failed instead of retried. */
 export const MAX_ATTEMPTS = 2;
+/** How long a process may go without a run before it ends, unless the options say. */
+const IDLE_END_MS = 60_000;
 
 interface InFlight {
   jobId: number;
@@ -36,7 +38,7 @@ export interface HostOptions {
   workers: number;
   launch: WorkerLauncher;
   stageTimeoutMs: number;
-  /** A process without a run for this long ends (default 60 s). */
+  /** A process without a run for this long ends (default IDLE_END_MS). */
   idleEndMs?: number;
   log?: (msg: string) => void;
 }
@@ -229,17 +231,21 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         clearTimeout(slot.idle);
         slot.idle = null;
       } else if (!slot.job && slot.ready && !slot.idle) {
-        slot.idle = setTimeout(() => this.endIdle(slot), this.opts.idleEndMs ?? 60_000);
+        slot.idle = setTimeout(() => this.endIdle(slot), this.idleEndMs);
         slot.idle.unref();
       }
     }
+  }
+
+  private get idleEndMs(): number {
+    return this.opts.idleEndMs ?? IDLE_END_MS;
   }
 
   /** Ends a process that has had no run for `idleEndMs`: not a crash, and nothing to retry. */
   private endIdle(slot: Slot): void {
     slot.idle = null;
     if (slot.job || this.stopping || !this.slots.delete(slot)) return;
-    this.log(`indexer process ${slot.channel.pid} ended after ${Math.round((this.opts.idleEndMs ?? 60_000) / 1000)} s without work`);
+    this.log(`indexer process ${slot.channel.pid} ended after ${Math.round(this.idleEndMs / 1000)} s without work`);
     slot.channel.kill();
   }
 

@@ -1,6 +1,6 @@
 // OCR through tesseract.js with the traineddata shipped in @tesseract.js-data/{eng,hin} (LSTM
 // "best_int" models), read from disk: nothing is fetched. One tesseract worker at a time, kept while
-// it is used (see readerFor).
+// it is used (see readerFor and idleEndMs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,8 +59,6 @@ interface Reader {
   mode: PSM;
   /** The last reading asked of it: readings take turns, each in the mode it asked for. */
   turn: Promise<unknown>;
-  /** Readings asked and not yet done. */
-  pending: number;
   /** Ends the worker once it has been idle for `idleEndMs`. */
   idle: NodeJS.Timeout | null;
 }
@@ -111,7 +109,7 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
       >[0]);
       return w;
     });
-    r = { codes, worker, mode: PSM.AUTO, turn: Promise.resolve(), pending: 0, idle: null };
+    r = { codes, worker, mode: PSM.AUTO, turn: Promise.resolve(), idle: null };
     readers.set(codes, r);
     // A worker that could not start is not remembered (unless another took its place): the next reading tries again.
     const mine = r;
@@ -125,7 +123,6 @@ function readerFor(languages: readonly OcrLanguage[]): Reader {
 /** Runs `fn` on the language set's worker in `mode`, after the readings asked before it. */
 function inMode<T>(languages: readonly OcrLanguage[], mode: PSM, fn: (worker: Worker) => Promise<T>): Promise<T> {
   const r = readerFor(languages);
-  r.pending++;
   if (r.idle) clearTimeout(r.idle);
   r.idle = null;
   const run = r.turn.then(async () => {
@@ -136,11 +133,13 @@ function inMode<T>(languages: readonly OcrLanguage[], mode: PSM, fn: (worker: Wo
     }
     return fn(worker);
   });
-  r.turn = run.catch(() => undefined);
-  void r.turn.then(() => {
-    if (--r.pending > 0 || readers.get(r.codes) !== r) return;
+  const turn = (r.turn = run.catch(() => undefined));
+  // Once the last reading asked of it is done, it ends unless another is asked for meanwhile.
+  const last = () => r.turn === turn && readers.get(r.codes) === r;
+  void turn.then(() => {
+    if (!last()) return;
     r.idle = setTimeout(() => {
-      if (r.pending > 0 || readers.get(r.codes) !== r) return;
+      if (!last()) return;
       readers.delete(r.codes);
       retire(r);
     }, idleEndMs);
