@@ -38,7 +38,8 @@ describe('faces, objects and labels', () => {
     const expected: Record<string, number> = { 'sample1.jpg': 3, 'sample2.jpg': 3, 'sample3.jpg': 3 };
     for (const [name, n] of Object.entries(expected)) {
       const d = await indexed(corpus(`faces/face-api-samples/${name}`));
-      expect(d.index.report.stages.faces, name).toMatchObject({ state: 'ok', counts: { faces: n } });
+      // Human's networks ran on ONNX Runtime (the CPU here), not on TensorFlow.js.
+      expect(d.index.report.stages.faces, name).toMatchObject({ state: 'ok', counts: { faces: n }, details: { runtime: 'onnxruntime', provider: 'cpu' } });
       const r = await regions(d.video_id);
       expect(r.faces).toHaveLength(n);
       for (const f of r.faces) {

@@ -86,19 +86,36 @@ export function providerRan(model: string): Provider | null {
 export async function onProvider<T>(model: string, load: (provider: Provider) => Promise<T>, wanted: Provider = executionProvider()): Promise<T> {
   if (wanted !== 'cpu') {
     try {
-      const got = await load(wanted);
-      madeOn.set(model, wanted);
-      return got;
+      return made(model, wanted, await load(wanted));
     } catch (err) {
-      if (!refused.has(wanted)) {
-        refused.add(wanted);
-        process.stderr.write(`${wanted} could not take ${model}, which runs on the CPU: ${(err as Error).message.split('\n')[0]}\n`);
-      }
+      refusedBy(wanted, model, err);
     }
   }
-  const got = await load('cpu');
-  madeOn.set(model, 'cpu');
-  return got;
+  return made(model, 'cpu', await load('cpu'));
+}
+
+/** `onProvider` for a session made synchronously. */
+export function onProviderSync<T>(model: string, load: (provider: Provider) => T, wanted: Provider = executionProvider()): T {
+  if (wanted !== 'cpu') {
+    try {
+      return made(model, wanted, load(wanted));
+    } catch (err) {
+      refusedBy(wanted, model, err);
+    }
+  }
+  return made(model, 'cpu', load('cpu'));
+}
+
+function made<T>(model: string, provider: Provider, session: T): T {
+  madeOn.set(model, provider);
+  return session;
+}
+
+/** Says once per provider and process why it refused a model. */
+function refusedBy(provider: Provider, model: string, err: unknown): void {
+  if (refused.has(provider)) return;
+  refused.add(provider);
+  process.stderr.write(`${provider} could not take ${model}, which runs on the CPU: ${(err as Error).message.split('\n')[0]}\n`);
 }
 
 /** An ONNX Runtime session of `file` on the provider the models are given (the CPU where it refuses); CPU options apply to the CPU alone. */

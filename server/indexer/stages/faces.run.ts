@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import { clampBox } from '../../geometry.ts';
 import { ExtractError } from '../../media/types.ts';
-import { detectFaces, type DetectedFace } from '../../ml/human.ts';
+import { detectFaces, humanRuntime, type DetectedFace } from '../../ml/human.ts';
 import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';
 import { pictures } from '../pictures.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
@@ -184,7 +184,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   return ok(
     { frames, faces: found.length, good_faces: found.filter((f) => f.good).length, dropped_small: dropped },
     found,
-    // Human runs on TensorFlow.js's WebAssembly backend: the CPU whatever ONNX Runtime has (media-index doctor).
-    { provider: 'cpu', runtime: 'tfjs-wasm', ...(orientation ? { orientation_detected: orientation } : {}) },
+    // Where the description network ran (ONNX Runtime's provider, or TensorFlow.js on the CPU).
+    { ...humanRuntime('faceres'), ...(orientation ? { orientation_detected: orientation } : {}) },
   );
 });

@@ -10,7 +10,7 @@
 import type { Sharp } from 'sharp';
 import { cornersOfXYWH, iou, relativeBox, type XYWH } from '../../geometry.ts';
 import { ExtractError } from '../../media/types.ts';
-import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, type DetectedObject } from '../../ml/human.ts';
+import { COCO_LABELS, OBJECT_INPUT_SIDE, detectFaces, detectObjects, humanRuntime, type DetectedObject } from '../../ml/human.ts';
 import { detectPhrases } from '../../ml/open-vocabulary.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
@@ -160,8 +160,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         }
       : {
           closed_set: 'centernet-coco',
-          // CenterNet runs in Human on TensorFlow.js's WebAssembly backend: the CPU.
-          provider: 'cpu',
+          ...humanRuntime('centernet'),
           open_vocabulary: `model_not_installed: ${OPEN_VOCABULARY_MODEL}`,
           phrases_not_searched: openPhrases,
           ...answered,
