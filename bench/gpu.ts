@@ -3,15 +3,16 @@
 // (A B B A …), each cold on a new data folder: photos/s and video × real time with every bundled
 // stage (bench:ab's photos and videos), the provider each stage's last run reports (`media-index
 // doctor`) and, while the GPU side runs, the GPU memory its processes hold (nvidia-smi). Then the
-// ONNX models alone, in a process per provider: the text detector over the same photos (ms a photo,
-// and the regions found, which must agree) and the sentence encoder (all-MiniLM-L6-v2 int8, the
-// embeddings stage's batches of 32 over carroll-wonderland.pdf's passages: passages/s, and how far
-// its vectors lie from the CPU's).
-// Needs the provider installed (`npm run gpu:install`) and the encoder's folder: `--minilm DIR`,
-// else fetched as `npm run real-models -- fetch all-MiniLM-L6-v2` does.
+// models alone, in a process per provider: the text detector over the same photos (ms a photo, and
+// the regions found, which must agree), Human's face and object networks (ONNX Runtime: ms a photo
+// for the faces and the objects, and how far the face embeddings lie from the CPU's) and, with
+// `--minilm DIR` (or `--minilm fetch`, as `npm run real-models -- fetch all-MiniLM-L6-v2` does),
+// the sentence encoder (all-MiniLM-L6-v2 int8, the embeddings stage's batches of 32 over
+// carroll-wonderland.pdf's passages: passages/s, and how far its vectors lie from the CPU's).
+// Needs the provider installed (`npm run gpu:install`).
 // `--photos DIR` times the pictures of a folder instead (a camera's folder: few shapes), and then
 // neither the videos nor the models alone are run.
-// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR] | gpu -- --photos DIR [--runs 2]
+// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR|fetch] | gpu -- --photos DIR [--runs 2]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +47,11 @@ interface ModelFigures {
   provider: Record<string, string>;
   detector_ms: number[];
   regions: number[];
+  faces_ms: number[];
+  objects_ms: number[];
+  /** The faces found per photo, and the first photo's face embeddings. */
+  faces: number[];
+  face_vectors: number[][];
   passages: number;
   passages_per_s: number[];
   vectors: number[][];
@@ -54,6 +60,8 @@ interface ModelFigures {
 /** In a process of its own (the provider is chosen once per process): the ONNX models alone. */
 async function models(minilm: string, out: string): Promise<void> {
   const { textRegions } = await import('../server/ml/text-detect.ts');
+  const { detectFaces, detectObjects, OBJECT_INPUT_SIDE } = await import('../server/ml/human.ts');
+  const sharp = (await import('sharp')).default;
   const { embedTexts } = await import('../server/ml/embeddings.ts');
   const { modelsDir } = await import('../server/ml/models.ts');
   const { providerRan } = await import('../server/ml/providers.ts');
@@ -61,10 +69,11 @@ async function models(minilm: string, out: string): Promise<void> {
   const { sentenceWindows } = await import('../server/indexer/stages/embeddings.stage.ts');
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-gpu-'));
   try {
-    execFileSync(process.execPath, [CLI, 'models', 'import', 'all-MiniLM-L6-v2', '--from', minilm, '--data', data], {
-      env: { ...process.env, MEDIA_INDEX_MODELS: '', MEDIA_INDEX_MODEL_MANIFEST: '' },
-      stdio: 'ignore',
-    });
+    if (minilm)
+      execFileSync(process.execPath, [CLI, 'models', 'import', 'all-MiniLM-L6-v2', '--from', minilm, '--data', data], {
+        env: { ...process.env, MEDIA_INDEX_MODELS: '', MEDIA_INDEX_MODEL_MANIFEST: '' },
+        stdio: 'ignore',
+      });
     for (const p of PHOTOS) await textRegions(p); // each photo's shape seen once, as a long run sees few new ones
     const detectorMs: number[] = [];
     const regions: number[] = [];
@@ -76,7 +85,58 @@ async function models(minilm: string, out: string): Promise<void> {
       }
       detectorMs.push((performance.now() - t0) / PHOTOS.length);
     }
+    // Human's networks, as the faces and objects stages give them a photo.
+    const rgb = async (p: string, square?: number) => {
+      let img = sharp(p).rotate().removeAlpha();
+      if (square) img = img.resize({ width: square, height: square, fit: 'contain', position: 'left top', background: '#000' });
+      const { data: px, info } = await img.raw().toBuffer({ resolveWithObject: true });
+      return { data: px, width: info.width, height: info.height };
+    };
+    const pictures = await Promise.all(PHOTOS.map((p) => rgb(p)));
+    const squares = await Promise.all(PHOTOS.map((p) => rgb(p, OBJECT_INPUT_SIDE)));
+    for (const [i, px] of pictures.entries()) {
+      await detectFaces(px);
+      await detectObjects({ width: OBJECT_INPUT_SIDE, height: OBJECT_INPUT_SIDE }, squares[i]);
+    }
+    const facesMs: number[] = [];
+    const objectsMs: number[] = [];
+    const faceCounts: number[] = [];
+    let faceVectors: number[][] = [];
+    for (let r = 0; r < 3; r++) {
+      let t0 = performance.now();
+      for (const [i, px] of pictures.entries()) {
+        const found = await detectFaces(px);
+        if (r === 0) faceCounts.push(found.length);
+        if (r === 0 && i === 0) faceVectors = found.map((f) => [...f.embedding]);
+      }
+      facesMs.push((performance.now() - t0) / PHOTOS.length);
+      t0 = performance.now();
+      for (const sq of squares) await detectObjects({ width: OBJECT_INPUT_SIDE, height: OBJECT_INPUT_SIDE }, sq);
+      objectsMs.push((performance.now() - t0) / PHOTOS.length);
+    }
     const root = modelsDir(data);
+    if (!minilm) {
+      fs.writeFileSync(
+        out,
+        JSON.stringify({
+          provider: {
+            text_detector: providerRan('ch_PP-OCRv4_det_infer.onnx') ?? 'not loaded',
+            faces: providerRan('human/faceres') ?? 'not loaded',
+            objects: providerRan('human/centernet') ?? 'not loaded',
+          },
+          detector_ms: detectorMs,
+          regions,
+          faces_ms: facesMs,
+          objects_ms: objectsMs,
+          faces: faceCounts,
+          face_vectors: faceVectors,
+          passages: 0,
+          passages_per_s: [],
+          vectors: [],
+        } satisfies ModelFigures),
+      );
+      return;
+    }
     const { pages } = await extractPdf(BOOK, { assetDir: data, renderAll: false, maxPages: 1000 });
     const passages = pages.flatMap((p) => p.passages.flatMap((x) => sentenceWindows(x.text.replace(/\s+/g, ' ').trim()))).filter((p) => p.length > 20);
     const first = await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(0, 32));
@@ -89,10 +149,16 @@ async function models(minilm: string, out: string): Promise<void> {
     const figures: ModelFigures = {
       provider: {
         text_detector: providerRan('ch_PP-OCRv4_det_infer.onnx') ?? 'not loaded',
+        faces: providerRan('human/faceres') ?? 'not loaded',
+        objects: providerRan('human/centernet') ?? 'not loaded',
         encoder: providerRan('all-MiniLM-L6-v2') ?? 'not loaded',
       },
       detector_ms: detectorMs,
       regions,
+      faces_ms: facesMs,
+      objects_ms: objectsMs,
+      faces: faceCounts,
+      face_vectors: faceVectors,
       passages: passages.length,
       passages_per_s: rates,
       vectors: first.slice(0, 8).map((v) => [...v]),
@@ -161,7 +227,7 @@ if (process.argv[2] === '--models-process') {
 }
 
 const minilm = () =>
-  process.argv.includes('--minilm') && stringArg('minilm', '')
+  stringArg('minilm', '') !== 'fetch'
     ? stringArg('minilm', '')
     : execFileSync(path.join(HERE, '..', 'node_modules', '.bin', 'tsx'), [path.join(HERE, '..', 'scripts', 'real-models.ts'), 'fetch', 'all-MiniLM-L6-v2'], {
         encoding: 'utf8',
@@ -220,10 +286,14 @@ for (const side of sides) {
 const [cpu, gpu] = [modelFigures.cpu, modelFigures[device]];
 let maxDiff = 0;
 cpu.vectors.forEach((v, i) => v.forEach((x, j) => (maxDiff = Math.max(maxDiff, Math.abs(x - gpu.vectors[i][j])))));
+const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / (Math.hypot(...a) * Math.hypot(...b));
+const faceCosines = cpu.face_vectors.map((v, i) => (gpu.face_vectors[i] ? cosine(v, gpu.face_vectors[i]) : 0));
+const fac = { cpu: spread(cpu.faces_ms, 1), gpu: spread(gpu.faces_ms, 1) };
+const obj = { cpu: spread(cpu.objects_ms, 1), gpu: spread(gpu.objects_ms, 1) };
 const p = { cpu: spread(got.cpu.photos, 3), gpu: spread(got[device].photos, 3) };
 const v = { cpu: spread(got.cpu.video, 2), gpu: spread(got[device].video, 2) };
 const det = { cpu: spread(cpu.detector_ms, 1), gpu: spread(gpu.detector_ms, 1) };
-const enc = { cpu: spread(cpu.passages_per_s, 0), gpu: spread(gpu.passages_per_s, 0) };
+const enc = cpu.passages ? { cpu: spread(cpu.passages_per_s, 0), gpu: spread(gpu.passages_per_s, 0) } : { cpu: { median: 0 }, gpu: { median: 0 } };
 const stagesOn = (side: string) =>
   Object.entries(got[side].providers)
     .map(([k, x]) => `${k} ${x}`)
@@ -248,10 +318,25 @@ writeResults(
     text_detector_gpu_ms_per_photo: det.gpu.median,
     text_detector_provider: `${cpu.provider.text_detector} / ${gpu.provider.text_detector}`,
     text_regions_same: cpu.regions.join(',') === gpu.regions.join(',') ? 'yes' : `no: ${cpu.regions.join(',')} against ${gpu.regions.join(',')}`,
-    encoder_cpu_passages_per_s: enc.cpu.median,
-    encoder_gpu_passages_per_s: enc.gpu.median,
-    encoder_provider: `${cpu.provider.encoder} / ${gpu.provider.encoder}`,
-    encoder_passages: cpu.passages,
-    encoder_max_abs_difference: Number(maxDiff.toExponential(2)),
+    faces_cpu_ms_per_photo: fac.cpu.median,
+    faces_gpu_ms_per_photo: fac.gpu.median,
+    objects_cpu_ms_per_photo: obj.cpu.median,
+    objects_gpu_ms_per_photo: obj.gpu.median,
+    faces_provider: `${cpu.provider.faces} / ${gpu.provider.faces}`,
+    objects_provider: `${cpu.provider.objects} / ${gpu.provider.objects}`,
+    faces_found_same:
+      cpu.faces.join(',') === gpu.faces.join(',')
+        ? `yes (${cpu.faces.reduce((a, b) => a + b, 0)})`
+        : `no: ${cpu.faces.join(',')} against ${gpu.faces.join(',')}`,
+    face_embedding_least_cosine: faceCosines.length ? Number(Math.min(...faceCosines).toFixed(5)) : 'no face',
+    ...(cpu.passages
+      ? {
+          encoder_cpu_passages_per_s: enc.cpu.median,
+          encoder_gpu_passages_per_s: enc.gpu.median,
+          encoder_provider: `${cpu.provider.encoder} / ${gpu.provider.encoder}`,
+          encoder_passages: cpu.passages,
+          encoder_max_abs_difference: Number(maxDiff.toExponential(2)),
+        }
+      : { encoder: 'not measured (no --minilm)' }),
   },
 );
