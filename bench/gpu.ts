@@ -12,7 +12,8 @@
 // Needs the provider installed (`npm run gpu:install`).
 // `--photos DIR` times the pictures of a folder instead (a camera's folder: few shapes), and then
 // neither the videos nor the models alone are run.
-// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR|fetch] | gpu -- --photos DIR [--runs 2]
+// `--gpu-workers N` runs the GPU side with N indexer processes (the CPU side keeps one per core).
+// Usage: npm run bench -- gpu [-- --runs 3 --device cuda --minilm DIR|fetch] | gpu -- --photos DIR [--runs 2] [--gpu-workers N]
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,8 @@ const stringArg = (name: string, def: string) => {
   return i > 0 ? process.argv[i + 1] : def;
 };
 const runs = arg('runs', 3);
+/** Indexer processes of the GPU side (`--gpu-workers N`); by default one per core, as on the CPU side. */
+const gpuWorkers = arg('gpu-workers', 0);
 const device = stringArg('device', 'cuda');
 const WARM_UP = ['faces/portraits/grace_hopper_512x512.jpg', 'scenes/skimage/camera.png'].map((f) => path.join(CORPUS, f));
 const VIDEOS = ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi'].map((f) => path.join(CORPUS, f));
@@ -193,7 +196,7 @@ async function indexAll(s: Service, files: string[]): Promise<{ seconds: number;
 
 async function measure(side: string): Promise<{ photos: number; video: number; providers: Record<string, string>; gpu_mib: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-bench-gpu-'));
-  const s = await serve(dataDir, { env: { MEDIA_INDEX_DEVICE: side } });
+  const s = await serve(dataDir, { env: { MEDIA_INDEX_DEVICE: side }, ...(side !== 'cpu' && gpuWorkers ? { workers: gpuWorkers } : {}) });
   let gpuMib = 0;
   try {
     await indexAll(s, WARM_UP);
@@ -264,6 +267,7 @@ if (photoDir) {
       gpu_photos_per_s_median: f.gpu.median,
       gpu_photos_range: f.gpu.range,
       photos_gpu_over_cpu: Math.round((f.gpu.median / f.cpu.median) * 100) / 100,
+      indexer_processes: `cpu ${os.availableParallelism()}, ${device} ${gpuWorkers || os.availableParallelism()}`,
       gpu_memory_of_service_mib: Math.max(...got[device].gpu_mib),
       stages_gpu_side: Object.entries(got[device].providers)
         .map(([k, x]) => `${k} ${x}`)
