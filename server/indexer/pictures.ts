@@ -1,5 +1,5 @@
 // Worker side of the picture stages: each picture they look at (a photo's normalized frame, the
-// picture pages of a document, or frames sampled from a video at the stage's rate), decoded once.
+// picture pages of a document, or frames sampled from a video at the stage's rate), decoded at most once.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,19 +9,36 @@ import type { StageAsset } from './stage.ts';
 import type { PictureInput } from './picture-input.ts';
 import type { PdfPageDrawer } from '../media/pdf.ts';
 
+export interface Rgb {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
 export interface Picture {
   timestamp: number;
   page: number | null;
   image: Sharp;
-  rgb: { data: Buffer; width: number; height: number };
+  /** Its width and height, read from the file's header. */
+  size: { width: number; height: number };
+  /** Its pixels, decoded on the first call (a stage that only resizes it, as objects' first look, never decodes it whole). */
+  pixels(): Promise<Rgb>;
   /** Original pixels per analysed pixel. */
   scale: number;
 }
 
 async function decode(file: string, timestamp: number, page: number | null, scale: number): Promise<Picture> {
   const image = sharp(file).removeAlpha();
-  const { data, info } = await image.clone().raw().toBuffer({ resolveWithObject: true });
-  return { timestamp, page, image, rgb: { data, width: info.width, height: info.height }, scale };
+  const { width, height } = await image.metadata();
+  if (!width || !height) throw new Error(`${path.basename(file)} has no size`);
+  let rgb: Promise<Rgb> | null = null;
+  const pixels = () =>
+    (rgb ??= image
+      .clone()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .then(({ data, info }) => ({ data, width: info.width, height: info.height })));
+  return { timestamp, page, image, size: { width, height }, pixels, scale };
 }
 
 let drawer: PdfPageDrawer | null = null;
@@ -37,7 +54,7 @@ export async function drawnPage(original: string, page: number, file: string): P
   await drawer.draw(original, page, file);
 }
 
-/** Worker side: yields each picture decoded once, then frees it. */
+/** Worker side: yields each picture (decoded at most once), then frees it. */
 export async function* pictures(asset: StageAsset, assetDir: string, input: PictureInput, fps: number): AsyncGenerator<Picture> {
   if (asset.kind === 'image') {
     yield await decode(path.join(assetDir, 'frame.jpg'), 0, null, input.scale);

@@ -49,7 +49,7 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
     };
     try {
       for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS)) {
-        batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: pic.rgb });
+        batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: await pic.pixels() });
         if (batch.length === PICTURE_BATCH) await flush();
       }
       if (batch.length) await flush();

@@ -135,9 +135,10 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   try {
     for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1)) {
       frames++;
-      const { width, height } = pic.rgb;
-      const first = await detectFaces(pic.rgb);
-      const { turn, faces } = mayTurn ? await upright(pic.rgb, first) : { turn: 0 as Turn, faces: first };
+      const rgb = await pic.pixels();
+      const { width, height } = rgb;
+      const first = await detectFaces(rgb);
+      const { turn, faces } = mayTurn ? await upright(rgb, first) : { turn: 0 as Turn, faces: first };
       if (asset.kind === 'image') orientation = turn;
       for (const f of faces) {
         const [x, y, w, h] = f.box;

@@ -81,9 +81,9 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   try {
     for await (const pic of pictures(asset, assetDir, input, 1)) {
       frames++;
-      const { width, height } = pic.rgb;
+      const { width, height } = pic.size;
       const side = Math.max(width, height);
-      let detected = (await lookAt(pic.image, pic.rgb, null)).filter((o) => o.score >= minConfidence);
+      let detected = (await lookAt(pic.image, pic.size, null)).filter((o) => o.score >= minConfidence);
       const second = secondLookAt(
         detected.filter((o) => o.label === 'person').map((o) => o.box),
         width,
@@ -94,15 +94,15 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
         secondLooks++;
         const more = addedBySecondLook(
           detected,
-          (await lookAt(pic.image, pic.rgb, second)).filter((o) => o.score >= minConfidence),
+          (await lookAt(pic.image, pic.size, second)).filter((o) => o.score >= minConfidence),
           second,
-          pic.rgb,
+          pic.size,
         );
         foundInSecondLooks += more.length;
         detected = [...detected, ...more];
       }
       if (detected.some((o) => ANIMALS.has(o.label))) {
-        const kept = notFaces(detected, await detectFaces(pic.rgb, undefined, { whereOnly: true }));
+        const kept = notFaces(detected, await detectFaces(await pic.pixels(), undefined, { whereOnly: true }));
         facesNotAnimals += detected.length - kept.length;
         detected = kept;
       }
