@@ -137,6 +137,8 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
       frames++;
       const rgb = await pic.pixels();
       const { width, height } = rgb;
+      // Each face's sharpness is measured on the pixels decoded here (the same values as from the file, not decoded again per face).
+      const decoded = sharp(rgb.data, { raw: { width, height, channels: 3 } });
       const first = await detectFaces(rgb);
       const { turn, faces } = mayTurn ? await upright(rgb, first) : { turn: 0 as Turn, faces: first };
       if (asset.kind === 'image') orientation = turn;
@@ -151,7 +153,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
           dropped++;
           continue;
         }
-        const sharpness = await laplacianStdev(pic.image, { left, top, width: cw, height: ch });
+        const sharpness = await laplacianStdev(decoded, { left, top, width: cw, height: ch });
         const q = faceQuality({ minSidePx: minSide, laplacianStdev: sharpness, yaw: f.pose.yaw, pitch: f.pose.pitch, confidence: f.score });
         const top1 = [...f.emotions].sort((a, b) => b.score - a.score)[0];
         found.push({
