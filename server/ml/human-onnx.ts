@@ -50,21 +50,32 @@ export function defaultOutputs(json: TfModelJson): string[] {
   return json.modelTopology.node.filter((n) => n.op !== 'Const' && !read.has(n.name)).map((n) => n.name);
 }
 
-/** A TensorFlow.js graph model (`file`, its model.json) run by ONNX Runtime, one session per set of outputs asked for. */
+/** An output's name as a set of outputs is keyed by ("Identity:0" and "Identity" are one output). */
+const outputName = (o: string) => o.replace(/:0$/, '');
+
+/**
+ * A TensorFlow.js graph model (`file`, its model.json) run by ONNX Runtime, one session per set of
+ * outputs asked for (in any order).
+ */
 export class OrtGraph {
   private readonly sessions = new Map<string, { session: SyncSession; input: string; outputs: string[] }>();
   private readonly binding = ortBinding();
 
-  /** Makes the session of the model's default outputs: throws where the graph cannot be written or loaded. */
+  /**
+   * Makes the session of `outputs` (by default the model's own, as GraphModel gives them when asked
+   * for none): throws where the graph cannot be written or loaded.
+   */
   constructor(
     readonly name: string,
     readonly file: string,
+    outputs?: string[],
     private readonly threads = 1,
   ) {
-    this.sessionFor(defaultOutputs(JSON.parse(fs.readFileSync(file, 'utf8')) as TfModelJson));
+    this.sessionFor(outputs ?? defaultOutputs(JSON.parse(fs.readFileSync(file, 'utf8')) as TfModelJson));
   }
 
-  private sessionFor(outputs: string[]) {
+  private sessionFor(wanted: string[]) {
+    const outputs = [...new Set(wanted.map(outputName))].sort();
     const key = outputs.join('\u0000');
     let s = this.sessions.get(key);
     if (!s) {
@@ -82,7 +93,7 @@ export class OrtGraph {
         });
         return made;
       });
-      s = { session, input: session.inputMetadata[0].name, outputs: outputs.map((o) => o.replace(/:0$/, '')) };
+      s = { session, input: session.inputMetadata[0].name, outputs };
       this.sessions.set(key, s);
     }
     return s;
@@ -97,9 +108,10 @@ export class OrtGraph {
     const data = x.dataSync();
     const feeds = { [s.input]: new Tensor('float32', data instanceof Float32Array ? data : Float32Array.from(data), x.shape) };
     const got = s.session.run(feeds, Object.fromEntries(s.outputs.map((o) => [o, null])), {});
-    const tensors = s.outputs.map((o) =>
-      tf.tensor(got[o].data as Float32Array | Int32Array, got[o].dims as number[], got[o].type === 'int32' ? 'int32' : 'float32'),
-    );
+    const tensors = wanted.map((w) => {
+      const t = got[outputName(w)];
+      return tf.tensor(t.data as Float32Array | Int32Array, t.dims as number[], t.type === 'int32' ? 'int32' : 'float32');
+    });
     return tensors.length > 1 ? tensors : tensors[0];
   }
 
@@ -109,10 +121,10 @@ export class OrtGraph {
   }
 }
 
-/** An OrtGraph of `file`, or null (and a line in the log) where it cannot be made. */
-export function ortGraph(name: string, file: string): OrtGraph | null {
+/** An OrtGraph of `file` (see its constructor), or null (and a line in the log) where it cannot be made. */
+export function ortGraph(name: string, file: string, outputs?: string[]): OrtGraph | null {
   try {
-    return new OrtGraph(name, file);
+    return new OrtGraph(name, file, outputs);
   } catch (err) {
     process.stderr.write(`${name} stays on TensorFlow.js: ${(err as Error).message.split('\n')[0]}\n`);
     return null;

@@ -110,13 +110,13 @@ const BASE_CONFIG: Partial<Config> = {
   object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.05, iouThreshold: 0.4, maxDetected: 100, skipFrames: 0 },
 };
 
-/** The packaged networks Human loads with BASE_CONFIG, by its name for each. */
-const PACKAGED: Record<string, string> = {
-  blazeface: 'blazeface.json',
-  facemesh: 'facemesh.json',
-  faceres: 'faceres.json',
-  emotion: 'emotion.json',
-  centernet: 'centernet.json',
+/** The packaged networks Human loads with BASE_CONFIG, by its name for each, and the outputs it asks of them where not their own. */
+const PACKAGED: Record<string, { file: string; outputs?: string[] }> = {
+  blazeface: { file: 'blazeface.json' },
+  facemesh: { file: 'facemesh.json' },
+  faceres: { file: 'faceres.json' },
+  emotion: { file: 'emotion.json' },
+  centernet: { file: 'centernet.json', outputs: ['tower_0/detections'] },
 };
 
 /**
@@ -130,9 +130,9 @@ const PACKAGED: Record<string, string> = {
 function packagedOnOrt(): Map<string, OrtGraph> {
   const graphs = new Map<string, OrtGraph>();
   if (process.env.MEDIA_INDEX_HUMAN_RUNTIME === 'tfjs') return graphs;
-  for (const [name, file] of Object.entries(PACKAGED)) {
+  for (const [name, { file, outputs }] of Object.entries(PACKAGED)) {
     const full = path.resolve(HUMAN_MODELS_DIR, file);
-    const g = ortGraph(`human/${name}`, full);
+    const g = ortGraph(`human/${name}`, full, outputs);
     if (!g) continue;
     graphs.set(full, g);
     const json = JSON.parse(fs.readFileSync(full, 'utf8')) as { weightsManifest: unknown[] };
