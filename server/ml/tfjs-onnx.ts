@@ -257,12 +257,16 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
       case 'RealDiv':
       case 'Minimum':
       case 'Maximum':
-      case 'Equal':
-      case 'FloorMod': {
-        const op = { Add: 'Add', AddV2: 'Add', Sub: 'Sub', Mul: 'Mul', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max', Equal: 'Equal', FloorMod: 'Mod' }[n.op]!;
+      case 'Equal': {
+        const op = { Add: 'Add', AddV2: 'Add', Sub: 'Sub', Mul: 'Mul', RealDiv: 'Div', Minimum: 'Min', Maximum: 'Max', Equal: 'Equal' }[n.op]!;
         add(op, ins.map(valueName), [out]);
         return;
       }
+      case 'FloorMod':
+        // ONNX's Mod takes the divisor's sign (a floor modulo) for integers only.
+        if (n.attr?.T?.type !== 'DT_INT32') throw new Error(`${n.name}: FloorMod of ${n.attr?.T?.type}`);
+        add('Mod', ins.map(valueName), [out]);
+        return;
       case 'FloorDiv': {
         // Integer division truncates in ONNX: the same as flooring for the non-negative indices these graphs divide.
         if (n.attr?.T?.type !== 'DT_INT32') throw new Error(`${n.name}: FloorDiv of ${n.attr?.T?.type}`);
