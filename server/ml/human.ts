@@ -1,7 +1,8 @@
-// Faces and COCO objects through @vladmandic/human on TensorFlow.js's WebAssembly backend, with the
-// models shipped in the package (BlazeFace, FaceMesh, FaceRes 1024-d description, emotion, CenterNet).
-// Loaded once per indexer process. Model files are read from disk: tf.js fetches them, so file://
-// URLs are answered from the file system here; nothing else is fetched.
+// Faces and COCO objects through @vladmandic/human, with the models shipped in the package
+// (BlazeFace, FaceMesh, FaceRes 1024-d description, emotion, CenterNet): Human's pipelines on
+// TensorFlow.js's WebAssembly backend, its networks on ONNX Runtime (see packagedOnOrt). Loaded once
+// per indexer process. Model files are read from disk: tf.js fetches them, so file:// URLs are
+// answered from the file system here; nothing else is fetched.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
