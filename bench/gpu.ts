@@ -117,37 +117,20 @@ async function models(minilm: string, out: string): Promise<void> {
       for (const sq of squares) await detectObjects({ width: OBJECT_INPUT_SIDE, height: OBJECT_INPUT_SIDE }, sq);
       objectsMs.push((performance.now() - t0) / PHOTOS.length);
     }
-    const root = modelsDir(data);
-    if (!minilm) {
-      fs.writeFileSync(
-        out,
-        JSON.stringify({
-          provider: {
-            text_detector: providerRan('ch_PP-OCRv4_det_infer.onnx') ?? 'not loaded',
-            faces: providerRan('human/faceres') ?? 'not loaded',
-            objects: providerRan('human/centernet') ?? 'not loaded',
-          },
-          detector_ms: detectorMs,
-          regions,
-          faces_ms: facesMs,
-          objects_ms: objectsMs,
-          faces: faceCounts,
-          face_vectors: faceVectors,
-          passages: 0,
-          passages_per_s: [],
-          vectors: [],
-        } satisfies ModelFigures),
-      );
-      return;
-    }
-    const { pages } = await extractPdf(BOOK, { assetDir: data, renderAll: false, maxPages: 1000 });
-    const passages = pages.flatMap((p) => p.passages.flatMap((x) => sentenceWindows(x.text.replace(/\s+/g, ' ').trim()))).filter((p) => p.length > 20);
-    const first = await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(0, 32));
-    const rates: number[] = [];
-    for (let r = 0; r < 5; r++) {
-      const t0 = performance.now();
-      for (let i = 0; i < passages.length; i += 32) await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(i, i + 32));
-      rates.push(passages.length / ((performance.now() - t0) / 1000));
+    // The sentence encoder, where its folder was given.
+    let encoder: Pick<ModelFigures, 'passages' | 'passages_per_s' | 'vectors'> = { passages: 0, passages_per_s: [], vectors: [] };
+    if (minilm) {
+      const root = modelsDir(data);
+      const { pages } = await extractPdf(BOOK, { assetDir: data, renderAll: false, maxPages: 1000 });
+      const passages = pages.flatMap((p) => p.passages.flatMap((x) => sentenceWindows(x.text.replace(/\s+/g, ' ').trim()))).filter((p) => p.length > 20);
+      const first = await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(0, 32));
+      const rates: number[] = [];
+      for (let r = 0; r < 5; r++) {
+        const t0 = performance.now();
+        for (let i = 0; i < passages.length; i += 32) await embedTexts(root, 'all-MiniLM-L6-v2', passages.slice(i, i + 32));
+        rates.push(passages.length / ((performance.now() - t0) / 1000));
+      }
+      encoder = { passages: passages.length, passages_per_s: rates, vectors: first.slice(0, 8).map((v) => [...v]) };
     }
     const figures: ModelFigures = {
       provider: {
@@ -162,9 +145,7 @@ async function models(minilm: string, out: string): Promise<void> {
       objects_ms: objectsMs,
       faces: faceCounts,
       face_vectors: faceVectors,
-      passages: passages.length,
-      passages_per_s: rates,
-      vectors: first.slice(0, 8).map((v) => [...v]),
+      ...encoder,
     };
     fs.writeFileSync(out, JSON.stringify(figures));
   } finally {

@@ -299,9 +299,9 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
         const tb = n.attr?.transpose_b?.b ? 1 : 0;
         const gemmIns = [x, valueName(ins[1])];
         if (fused.includes('BiasAdd')) gemmIns.push(valueName(ins[2]));
-        const g = add('Gemm', gemmIns, [fused.length > (fused.includes('BiasAdd') ? 1 : 0) ? fresh(n.name) : out], [ia('transA', ta), ia('transB', tb)]);
-        const act = activation(n, fused, g, ins.slice(2));
-        if (act !== out) add('Identity', [act], [out]);
+        const g = add('Gemm', gemmIns, [fresh(n.name)], [ia('transA', ta), ia('transB', tb)]);
+        // The optimizer removes the Identity.
+        add('Identity', [activation(n, fused, g, ins.slice(2))], [out]);
         return;
       }
       case 'Reshape':
