@@ -196,6 +196,31 @@ describe('ocr stage', () => {
     expect(s.body.data.hits).toHaveLength(1);
     expect(s.body.data.hits[0]).toMatchObject({ timestamp: 0, modality: 'ocr', asset_kind: 'video' });
   });
+
+  it('reads a video frame again only where what changed may hold text: a moving cat is not, a caption that appears is', async () => {
+    // 12 s: a cat crossing a still background; from 6 s on, a page of text stands in the corner.
+    const video = path.join(scratch, 'cat-and-caption.mp4');
+    // prettier-ignore
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v', 'error', '-y',
+      '-f', 'lavfi', '-i', 'color=c=0x406080:s=1280x720:d=12:r=10',
+      '-loop', '1', '-i', corpus('scenes/skimage/chelsea.png'),
+      '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'),
+      '-filter_complex', "[0][1]overlay=x='20+t*60':y=380:shortest=1[a];[2]scale=600:-2[page];[a][page]overlay=x=660:y=30:enable='gte(t,6)',format=yuv420p",
+      '-t', '12', video,
+    ]);
+    const d = await indexed(video, { ocr: { fps: 0.5 }, faces: false, people: false });
+    const ocr = d.index.report.stages.ocr;
+    // Read: the first frame, and the one where the page appears (6 s); the others hold what was read before them.
+    expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 6 }, details: { frames_read: 2 } });
+    const textAt = async (s: number) => readingOrder((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=${s}`, { key })).body.data.text);
+    expect(await textAt(2)).toBe('');
+    expect(await textAt(4)).toBe('');
+    const page = await textAt(6);
+    expect(page).toMatch(/implementation projects/);
+    expect(await textAt(8)).toBe(page);
+    expect(await textAt(10)).toBe(page);
+  });
 });
 
 describe('a picture prepared for reading', () => {

@@ -71,9 +71,12 @@ export function detectorSize(width: number, height: number, longSide = DETECT_LO
   return { width: side(width), height: side(height) };
 }
 
-/** The regions of text in a picture (a file or encoded image), largest first; none where it holds no text. */
-export async function textRegions(image: Picture): Promise<TextRegion[]> {
-  const { p, width, height } = await textProbability(image);
+/**
+ * The regions of text in a picture (a file or encoded image), largest first; none where it holds no
+ * text. Looked at with its long side at most `longSide` pixels.
+ */
+export async function textRegions(image: Picture, longSide = DETECT_LONG_SIDE): Promise<TextRegion[]> {
+  const { p, width, height } = await textProbability(image, BUNDLED_DETECTOR, longSide);
   return regionsOf(p, width, height);
 }
 

@@ -7,14 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
-import { BUNDLED_DETECTOR, textRegionsAndLines, type TextRegion } from '../../ml/text-detect.ts';
+import { BUNDLED_DETECTOR, DETECT_LONG_SIDE, textRegions, textRegionsAndLines, type TextRegion } from '../../ml/text-detect.ts';
 import type { OrientedBox } from '../../ml/text-recognize.ts';
 import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFIED_LONG_SIDE } from '../../ml/page-perspective.ts';
 import { providerRan } from '../../ml/providers.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
+import { changeBetween, overlaps, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
-import { relativeBox, unrotate, type Corners } from '../../geometry.ts';
+import { relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK, inkShare } from '../../media/ink.ts';
 import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
@@ -146,6 +147,18 @@ async function readSlantedPage(
 const sureCharacters = (paragraphs: ReadParagraph[]): number =>
   paragraphs.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.confidence * l.text.replace(/\s/g, '').length, 0), 0);
 
+/** A box (fractions of a picture width × height) in whole pixels of it, at least one on each side. */
+function pixelArea(b: Box, width: number, height: number): { left: number; top: number; width: number; height: number } {
+  const left = Math.floor(b.x * width);
+  const top = Math.floor(b.y * height);
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width - left, Math.ceil((b.x + b.w) * width) - left)),
+    height: Math.max(1, Math.min(height - top, Math.ceil((b.y + b.h) * height) - top)),
+  };
+}
+
 /**
  * The quick look: whether tesseract reads anything in the part of the picture around the regions
  * of text found (their bounding box, with a margin of twice the tallest region — the detector
@@ -160,15 +173,7 @@ async function textAround(image: Pixels, width: number, height: number, regions:
   const y0 = Math.max(0, Math.min(...regions.map((r) => r.y)) - padY);
   const x1 = Math.min(1, Math.max(...regions.map((r) => r.x + r.w)) + padX);
   const y1 = Math.min(1, Math.max(...regions.map((r) => r.y + r.h)) + padY);
-  const left = Math.floor(x0 * width);
-  const top = Math.floor(y0 * height);
-  const area = {
-    left,
-    top,
-    width: Math.max(1, Math.min(width - left, Math.ceil(x1 * width) - left)),
-    height: Math.max(1, Math.min(height - top, Math.ceil(y1 * height) - top)),
-  };
-  let part = await pixelsOf(open(image).extract(area));
+  let part = await pixelsOf(open(image).extract(pixelArea({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, width, height)));
   const skew = await textSkew(part);
   if (skew !== 0) part = await pixelsOf(open(part).rotate(skew, { background: '#ffffff' }));
   const k = readingScale(width, height, { upscale: false, longSide: PROBE_LONG_SIDE });
@@ -200,6 +205,56 @@ async function photoToRead(file: string, ext: string, assetDir: string): Promise
   }
 }
 
+/** What was read in the last video frame read, when, and the sketch of the frame before the next. */
+interface LastRead {
+  sketch: Sketch;
+  readAt: number;
+  paragraphs: ReadParagraph[];
+}
+
+/** Every frame this many seconds after the last frame read is read again (a change too slow to be seen from frame to frame). */
+const REREAD_S = 30;
+
+/** A frame is read again, whole, where the parts that changed since the last frame read cover more than this share of it. */
+const MOST_CHANGED = 0.5;
+
+/**
+ * Whether a video frame still holds the text of the last frame read (`last`), as it stands there,
+ * so that it need not be read: it differs from the frame before it only away from that text, and
+ * nothing is read in the parts that changed. Those parts are looked at alone, at the scale the
+ * whole frame would be, by the text detector, and where it finds text, by the reader (tesseract's
+ * quick look around what was found, or PP-OCR on the part): the detector takes some shapes for
+ * text (a cat's face), and a frame is read again only for what can be read. A camera that does
+ * not move sees people come and go; a screen recording's pointer moves: the rest of the frame is
+ * not looked at again (vtest.avi: 4 of its 40 frames read, against 40). Whole frames are read
+ * where most of the picture changed (a cut, a moving camera), and on a GPU, where the detector
+ * runs at a few shapes only (text-detect.ts).
+ */
+async function sameText(image: Pixels, sketch: Sketch, last: LastRead, languages: OcrLanguage[], ppocr: PhotoTextModels | null): Promise<boolean> {
+  const change = changeBetween(last.sketch, sketch);
+  if (change.boxes.length === 0) return true;
+  const area = change.boxes.reduce((n, b) => n + b.w * b.h, 0);
+  if (area > MOST_CHANGED) return false;
+  if (change.boxes.some((b) => last.paragraphs.some((p) => overlaps(b, p.box)))) return false;
+  if ((providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu') !== 'cpu') return false;
+  const [W, H] = [image.width, image.height];
+  const k = Math.min(1, DETECT_LONG_SIDE / Math.max(W, H));
+  const found: TextRegion[] = [];
+  for (const b of change.boxes) {
+    const area = pixelArea(b, W, H);
+    const part = await pixelsOf(open(image).extract(area));
+    const regions = await textRegions(part, Math.max(area.width, area.height) * k);
+    if (regions.length === 0) continue;
+    if (ppocr) {
+      if ((await readPhotoLines(part, ppocr)).length > 0) return false;
+      continue;
+    }
+    const [kx, ky] = [area.width / W, area.height / H];
+    found.push(...regions.map((r) => ({ ...r, x: area.left / W + r.x * kx, y: area.top / H + r.y * ky, w: r.w * kx, h: r.h * ky })));
+  }
+  return found.length === 0 || !(await textAround(image, W, H, found, languages));
+}
+
 /** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
 const PHOTO_TEXT_LANGUAGES: ReadonlySet<OcrLanguage> = new Set(['en']);
 
@@ -209,6 +264,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const ppocr = installed && languages.every((l) => PHOTO_TEXT_LANGUAGES.has(l)) ? photoTextModels(modelsDir(dataDir)) : null;
   const frames: ReadFrame[] = [];
   let blankPages = 0;
+  let framesKept = 0;
   try {
     if (asset.kind === 'image') {
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
@@ -222,8 +278,17 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     } else {
       const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-ocr-'));
       try {
+        let last: LastRead | null = null;
         for (const f of await sampleFrames(asset.filePath, options.fps ?? 0.5, dir)) {
-          frames.push({ timestamp: f.timestamp, page: null, paragraphs: await read(f.file, languages, 'frame', ppocr) });
+          const image = await uprightOnWhite(f.file);
+          const sketch = await sketchOf(image);
+          if (last && f.timestamp - last.readAt < REREAD_S && (await sameText(image, sketch, last, languages, ppocr))) {
+            last.sketch = sketch;
+            framesKept++;
+          } else {
+            last = { sketch, readAt: f.timestamp, paragraphs: await read(image, languages, 'frame', ppocr) };
+          }
+          frames.push({ timestamp: f.timestamp, page: null, paragraphs: last.paragraphs });
         }
       } finally {
         await fs.promises.rm(dir, { recursive: true, force: true });
@@ -241,6 +306,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const reader = ppocr && asset.kind !== 'document' ? PHOTO_TEXT_MODEL : 'tesseract';
   return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, {
     languages,
+    ...(asset.kind === 'video' ? { frames_read: frames.length - framesKept } : {}),
     reader,
     text_models: installed ? [PHOTO_TEXT_MODEL] : [],
     // The text detector's (tesseract and the document readers run on the CPU).
