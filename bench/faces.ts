@@ -259,7 +259,7 @@ async function embedAll(recognizer: Recognizer, out: string): Promise<void> {
     const side = Math.round(Math.min(f.box[2], f.box[3]));
     const q = faceQuality({
       minSidePx: side,
-      laplacianStdev: await laplacianStdev(sharp(buf), box),
+      laplacianStdev: await laplacianStdev(buf, box),
       yaw: f.pose.yaw,
       pitch: f.pose.pitch,
       confidence: f.score,

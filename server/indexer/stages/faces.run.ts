@@ -138,7 +138,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
       const rgb = await pic.pixels();
       const { width, height } = rgb;
       // Each face's sharpness is measured on the pixels decoded here (the same values as from the file, not decoded again per face).
-      const decoded = sharp(rgb.data, { raw: { width, height, channels: 3 } });
+      const decoded = { ...rgb, channels: 3 as const };
       const first = await detectFaces(rgb);
       const { turn, faces } = mayTurn ? await upright(rgb, first) : { turn: 0 as Turn, faces: first };
       if (asset.kind === 'image') orientation = turn;
