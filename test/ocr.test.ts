@@ -211,7 +211,9 @@ describe('ocr stage', () => {
     ]);
     const d = await indexed(video, { ocr: { fps: 0.5 }, faces: false, people: false });
     const ocr = d.index.report.stages.ocr;
-    // Read: the first frame, and the one where the page appears (6 s); the others hold what was read before them.
+    // Read whole: the first frame, and the one where the page appears (6 s: with the cat's, its part
+    // is most of the frame). Elsewhere only the cat's part is looked at again, and the frames keep
+    // the page's text as it was read.
     expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 6 }, details: { frames_read: 2 } });
     const textAt = async (s: number) => readingOrder((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=${s}`, { key })).body.data.text);
     expect(await textAt(2)).toBe('');
@@ -220,6 +222,34 @@ describe('ocr stage', () => {
     expect(page).toMatch(/implementation projects/);
     expect(await textAt(8)).toBe(page);
     expect(await textAt(10)).toBe(page);
+  });
+
+  it('reads a page revealed a few lines at a time (a slide, a terminal) in the parts that change, as well as whole', async () => {
+    // 12 s: a page of text on white, three more of its lines shown every 2 s until all are.
+    const video = path.join(scratch, 'revealed-page.mp4');
+    // prettier-ignore
+    execFileSync(findFfmpeg()!.ffmpeg, [
+      '-v', 'error', '-y',
+      '-f', 'lavfi', '-i', 'color=c=white:s=1280x720:d=12:r=10',
+      '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'),
+      '-f', 'lavfi', '-i', 'color=c=white:s=1000x720:d=12:r=10',
+      '-filter_complex', "[1]scale=1000:-2[page];[0][page]overlay=x=140:y=100:shortest=1[shown];[shown][2]overlay=x=140:y='100+105*floor(t/2)',format=yuv420p",
+      '-t', '12', video,
+    ]);
+    const d = await indexed(video, { ocr: { fps: 0.5 }, faces: false, people: false });
+    const ocr = d.index.report.stages.ocr;
+    expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 6 }, details: { frames_read: 1, frames_read_in_part: 5 } });
+    const truth = OCR_TRUTH['ocr/images/imageTextN.png'];
+    const recallAt = async (s: number) => {
+      const r = wordRecall(regionsText((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=${s}`, { key })).body.data.text), truth);
+      return r.found / r.of;
+    };
+    // Each frame holds more of the page than the one before, and the last all of it.
+    const recalls = [];
+    for (const s of [0, 2, 4, 6, 8, 10]) recalls.push(await recallAt(s));
+    expect(recalls[0]).toBe(0);
+    for (let i = 1; i < recalls.length; i++) expect(recalls[i]).toBeGreaterThan(recalls[i - 1]);
+    expect(recalls[5]).toBeGreaterThanOrEqual(0.95);
   });
 });
 

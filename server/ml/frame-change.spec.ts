@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { changeBetween, overlaps, sketchOf, SKETCH_WIDTH } from './frame-change.ts';
+import { changeBetween, overlaps, partsToRead, sketchOf, SKETCH_WIDTH } from './frame-change.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
 const frame = () => sharp(corpus('scenes/skimage/coffee.png')).resize(1280, 720, { fit: 'fill' }).removeAlpha();
@@ -52,5 +52,38 @@ describe('changeBetween', () => {
     const a = await sketchOf(await encoded(frame()));
     const b = await sketchOf(await encoded(frame().resize(1280, 960, { fit: 'fill' })));
     expect(changeBetween(a, b)).toEqual({ share: 1, boxes: [{ x: 0, y: 0, w: 1, h: 1 }] });
+  });
+});
+
+describe('partsToRead', () => {
+  const margin = { x: 0.01, y: 0.01 };
+  const para = (x: number, y: number, w: number, h: number) => ({ x, y, w, h });
+
+  it('grows a change to the whole of each paragraph it touches, with the margin, and leaves the others', () => {
+    // A cursor blinking at the end of a prompt line; another paragraph far below.
+    const prompt = para(0.3, 0.18, 0.2, 0.03);
+    const below = para(0.3, 0.6, 0.4, 0.1);
+    const parts = partsToRead([para(0.49, 0.17, 0.03, 0.05)], [prompt, below], margin);
+    expect(parts).toHaveLength(1);
+    const [p] = parts;
+    expect(p.x).toBeCloseTo(0.29, 5);
+    expect(p.y).toBeCloseTo(0.17, 5);
+    expect(p.x + p.w).toBeCloseTo(0.52, 5);
+    expect(p.y + p.h).toBeCloseTo(0.22, 5);
+    expect(overlaps(p, below)).toBe(false);
+  });
+
+  it('joins parts that meet once grown, through a paragraph that touches both', () => {
+    const line = para(0.1, 0.5, 0.8, 0.04);
+    const parts = partsToRead([para(0.05, 0.48, 0.08, 0.08), para(0.85, 0.48, 0.08, 0.08)], [line], margin);
+    expect(parts).toHaveLength(1);
+    expect(parts[0].x).toBeCloseTo(0.05, 5);
+    expect(parts[0].x + parts[0].w).toBeCloseTo(0.93, 5);
+  });
+
+  it('keeps a change away from every paragraph as it is, and a frame edge bounds the growth', () => {
+    expect(partsToRead([para(0.6, 0.6, 0.1, 0.1)], [para(0, 0, 0.2, 0.05)], margin)).toEqual([para(0.6, 0.6, 0.1, 0.1)]);
+    const [edge] = partsToRead([para(0, 0, 0.05, 0.05)], [para(0, 0, 0.2, 0.05)], margin);
+    expect(edge).toEqual({ x: 0, y: 0, w: 0.21, h: 0.06 });
   });
 });

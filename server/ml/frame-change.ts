@@ -2,7 +2,7 @@
 // blurred (its sketch); two sketches are compared in blocks, and the blocks that changed are
 // gathered into boxes. The OCR stage reads a frame again only where it may hold new text.
 import { open, type Picture } from './pixels.ts';
-import type { Box } from '../geometry.ts';
+import { clampBox, unionBox, type Box } from '../geometry.ts';
 
 /** Width of a frame's sketch, in pixels (its height follows the frame's shape). */
 export const SKETCH_WIDTH = 320;
@@ -105,3 +105,37 @@ export function changeBetween(a: Sketch, b: Sketch): Change {
 export function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
+
+/**
+ * The parts of a frame to read again: the boxes that changed (`changed`), each grown to the whole of
+ * every paragraph it touches (and a margin), those that then overlap made one, until no paragraph
+ * is cut by a part. A paragraph outside them all stands as it was read.
+ */
+export function partsToRead(changed: Box[], paragraphs: Box[], margin: { x: number; y: number }): Box[] {
+  const padded = paragraphs.map((p) => {
+    const [x0, y0] = [Math.max(0, p.x - margin.x), Math.max(0, p.y - margin.y)];
+    return clampBox({ x: x0, y: y0, w: Math.min(1, p.x + p.w + margin.x) - x0, h: Math.min(1, p.y + p.h + margin.y) - y0 });
+  });
+  const parts = changed.map((b) => ({ ...b }));
+  for (let grown = true; grown;) {
+    grown = false;
+    for (let i = 0; i < parts.length; i++) {
+      for (let j = 0; j < paragraphs.length; j++) {
+        if (!overlaps(parts[i], paragraphs[j]) || within(padded[j], parts[i])) continue;
+        parts[i] = unionBox([parts[i], padded[j]]);
+        grown = true;
+      }
+      for (let j = parts.length - 1; j > i; j--) {
+        if (!overlaps(parts[i], parts[j])) continue;
+        parts[i] = unionBox([parts[i], parts[j]]);
+        parts.splice(j, 1);
+        grown = true;
+      }
+    }
+  }
+  return parts;
+}
+
+/** Whether `inner` lies within `outer` (to the rounding of clampBox). */
+const within = (inner: Box, outer: Box, e = 2e-5): boolean =>
+  inner.x >= outer.x - e && inner.y >= outer.y - e && inner.x + inner.w <= outer.x + outer.w + e && inner.y + inner.h <= outer.y + outer.h + e;

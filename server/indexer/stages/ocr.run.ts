@@ -13,7 +13,7 @@ import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFI
 import { providerRan } from '../../ml/providers.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
 import { sampleFrames } from '../../media/video.ts';
-import { changeBetween, overlaps, sketchOf, type Sketch } from '../../ml/frame-change.ts';
+import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
 import { relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
@@ -218,41 +218,58 @@ const REREAD_S = 30;
 /** A frame is read again, whole, where the parts that changed since the last frame read cover more than this share of it. */
 const MOST_CHANGED = 0.5;
 
+/** Margin, in pixels of the frame, around a paragraph read again in part of a frame (tesseract reads badly up to the edge of a picture). */
+const PART_MARGIN_PX = 12;
+
 /**
- * Whether a video frame still holds the text of the last frame read (`last`), as it stands there,
- * so that it need not be read: it differs from the frame before it only away from that text, and
- * nothing is read in the parts that changed. Those parts are looked at alone, at the scale the
- * whole frame would be, by the text detector, and where it finds text, by the reader (tesseract's
- * quick look around what was found, or PP-OCR on the part): the detector takes some shapes for
- * text (a cat's face), and a frame is read again only for what can be read. A camera that does
- * not move sees people come and go; a screen recording's pointer moves: the rest of the frame is
- * not looked at again (vtest.avi: 4 of its 40 frames read, against 40). Whole frames are read
- * where most of the picture changed (a cut, a moving camera), and on a GPU, where the detector
- * runs at a few shapes only (text-detect.ts).
+ * What a video frame holds, read only where it changed since the frame before: the paragraphs of
+ * the last frame read that stand away from what changed, and what is read now in the parts that
+ * changed (grown to the whole of each paragraph they touch: partsToRead). Each part is looked at
+ * alone by the text detector, at the scale the whole frame would be, and read (by tesseract as a
+ * frame is, or by PP-OCR) only where the detector finds text. A camera that does not move sees
+ * people come and go; a screen recording's pointer moves and a line is typed: the rest of the
+ * frame is not read again (vtest.avi: 4 of its 40 frames read whole, none in part; movie-hello.mp4,
+ * a terminal: 1 of 4 whole, 3 in part). Null, for a frame to be read whole, where the parts cover
+ * more than half of it (a cut, a moving camera), and on a GPU, where the detector runs at a few
+ * shapes only (text-detect.ts).
  */
-async function sameText(image: Pixels, sketch: Sketch, last: LastRead, languages: OcrLanguage[], ppocr: PhotoTextModels | null): Promise<boolean> {
+async function readChanged(
+  image: Pixels,
+  sketch: Sketch,
+  last: LastRead,
+  languages: OcrLanguage[],
+  ppocr: PhotoTextModels | null,
+): Promise<{ paragraphs: ReadParagraph[]; parts: number } | null> {
   const change = changeBetween(last.sketch, sketch);
-  if (change.boxes.length === 0) return true;
-  const area = change.boxes.reduce((n, b) => n + b.w * b.h, 0);
-  if (area > MOST_CHANGED) return false;
-  if (change.boxes.some((b) => last.paragraphs.some((p) => overlaps(b, p.box)))) return false;
-  if ((providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu') !== 'cpu') return false;
+  if (change.boxes.length === 0) return { paragraphs: last.paragraphs, parts: 0 };
+  if ((providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu') !== 'cpu') return null;
   const [W, H] = [image.width, image.height];
+  const parts = partsToRead(
+    change.boxes,
+    last.paragraphs.map((p) => p.box),
+    { x: PART_MARGIN_PX / W, y: PART_MARGIN_PX / H },
+  );
+  if (parts.reduce((n, b) => n + b.w * b.h, 0) > MOST_CHANGED) return null;
   const k = Math.min(1, DETECT_LONG_SIDE / Math.max(W, H));
-  const found: TextRegion[] = [];
-  for (const b of change.boxes) {
+  const paragraphs = last.paragraphs.filter((p) => !parts.some((b) => overlaps(b, p.box)));
+  let read = 0;
+  for (const b of parts) {
     const area = pixelArea(b, W, H);
     const part = await pixelsOf(open(image).extract(area));
-    const regions = await textRegions(part, Math.max(area.width, area.height) * k);
-    if (regions.length === 0) continue;
-    if (ppocr) {
-      if ((await readPhotoLines(part, ppocr)).length > 0) return false;
-      continue;
-    }
-    const [kx, ky] = [area.width / W, area.height / H];
-    found.push(...regions.map((r) => ({ ...r, x: area.left / W + r.x * kx, y: area.top / H + r.y * ky, w: r.w * kx, h: r.h * ky })));
+    if ((await textRegions(part, Math.max(area.width, area.height) * k)).length === 0) continue;
+    read++;
+    const found = ppocr
+      ? normalize(paragraphsOf(await readPhotoLines(part, ppocr)), part.width, part.height)
+      : await readLevelled(part, languages, 'frame', true);
+    const inFrame = (box: Box): Box => ({
+      x: (area.left + box.x * area.width) / W,
+      y: (area.top + box.y * area.height) / H,
+      w: (box.w * area.width) / W,
+      h: (box.h * area.height) / H,
+    });
+    paragraphs.push(...found.map((p) => ({ ...p, box: inFrame(p.box), lines: p.lines.map((l) => ({ ...l, box: inFrame(l.box) })) })));
   }
-  return found.length === 0 || !(await textAround(image, W, H, found, languages));
+  return { paragraphs, parts: read };
 }
 
 /** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
@@ -264,7 +281,8 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const ppocr = installed && languages.every((l) => PHOTO_TEXT_LANGUAGES.has(l)) ? photoTextModels(modelsDir(dataDir)) : null;
   const frames: ReadFrame[] = [];
   let blankPages = 0;
-  let framesKept = 0;
+  let framesReadWhole = 0;
+  let framesReadInPart = 0;
   try {
     if (asset.kind === 'image') {
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
@@ -282,10 +300,13 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
         for (const f of await sampleFrames(asset.filePath, options.fps ?? 0.5, dir)) {
           const image = await uprightOnWhite(f.file);
           const sketch = await sketchOf(image);
-          if (last && f.timestamp - last.readAt < REREAD_S && (await sameText(image, sketch, last, languages, ppocr))) {
+          const changed = last && f.timestamp - last.readAt < REREAD_S ? await readChanged(image, sketch, last, languages, ppocr) : null;
+          if (last && changed) {
             last.sketch = sketch;
-            framesKept++;
+            last.paragraphs = changed.paragraphs;
+            if (changed.parts > 0) framesReadInPart++;
           } else {
+            framesReadWhole++;
             last = { sketch, readAt: f.timestamp, paragraphs: await read(image, languages, 'frame', ppocr) };
           }
           frames.push({ timestamp: f.timestamp, page: null, paragraphs: last.paragraphs });
@@ -306,7 +327,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
   const reader = ppocr && asset.kind !== 'document' ? PHOTO_TEXT_MODEL : 'tesseract';
   return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, {
     languages,
-    ...(asset.kind === 'video' ? { frames_read: frames.length - framesKept } : {}),
+    ...(asset.kind === 'video' ? { frames_read: framesReadWhole, frames_read_in_part: framesReadInPart } : {}),
     reader,
     text_models: installed ? [PHOTO_TEXT_MODEL] : [],
     // The text detector's (tesseract and the document readers run on the CPU).
