@@ -12,7 +12,8 @@ import { regionsText, wordRecall } from '../test/helpers/word-recall.ts';
 import { STAGE_NAMES } from '../server/contract/stages.ts';
 import { makePdf } from '../test/helpers/pdf.ts';
 import sharp from 'sharp';
-import { ffmpeg } from '../test/helpers/ffmpeg.ts';
+import { ffmpeg, revealedPage } from '../test/helpers/ffmpeg.ts';
+import { OCR_TRUTH } from '../test/fixtures/ocr-truth.ts';
 import { importWithCli } from './helpers.ts';
 import { slantedPage } from '../test/helpers/slanted-page.ts';
 import { photoTextModels, readPhotoLines } from '../server/ml/photo-text.ts';
@@ -121,6 +122,28 @@ describe('text in photos read by a real PP-OCRv6', () => {
     expect(hit).toMatchObject({ modality: 'ocr' });
     expect(hit.timestamp).toBeGreaterThanOrEqual(2);
     expect(hit.timestamp).toBeLessThanOrEqual(4);
+  });
+
+  it('reads a page revealed a few lines at a time in the parts of the frames that change, as well as whole', async () => {
+    const video = revealedPage(path.join(tempDir('mi-real-photo-text-video-'), 'revealed-page.mp4'));
+    const up = await t.upload(key, video, { pipeline: 'arrow', options: OCR_ONLY });
+    expect(up.status).toBe(201);
+    const d = await t.waitCompleted(key, up.body.data.video_id, 300_000);
+    const ocr = d.index.report.stages.ocr;
+    expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 6 }, details: { reader: 'ppocr-v6' } });
+    // PP-OCR's paragraphs are larger than tesseract's: a part grown to one may come to most of the
+    // frame, which is then read whole. Most frames are read in part all the same.
+    expect(ocr.details.frames_read).toBeLessThanOrEqual(2);
+    expect(ocr.details.frames_read + ocr.details.frames_read_in_part).toBe(6);
+    const truth = OCR_TRUTH['ocr/images/imageTextN.png'];
+    const recalls: number[] = [];
+    for (const s of [0, 2, 4, 6, 8, 10]) {
+      const r = wordRecall(regionsText((await t.api('GET', `/videos/${up.body.data.video_id}/regions?timestamp=${s}`, { key })).body.data.text), truth);
+      recalls.push(r.found / r.of);
+    }
+    expect(recalls[0]).toBe(0);
+    for (let i = 1; i < recalls.length; i++) expect(recalls[i]).toBeGreaterThan(recalls[i - 1]);
+    expect(recalls[5]).toBeGreaterThanOrEqual(0.95);
   });
 
   it('installs the files as the pinned entry', () => {

@@ -17,6 +17,7 @@ const BOUND_DEFOCUS = 1;
 const BOUND_DIGITS = 1;
 const BOUND_NOTES = 5;
 import { findFfmpeg } from '../server/media/ffmpeg.ts';
+import { revealedPage } from './helpers/ffmpeg.ts';
 import { slantedPage } from './helpers/slanted-page.ts';
 import { regionsText, wordRecall } from './helpers/word-recall.ts';
 
@@ -225,17 +226,7 @@ describe('ocr stage', () => {
   });
 
   it('reads a page revealed a few lines at a time (a slide, a terminal) in the parts that change, as well as whole', async () => {
-    // 12 s: a page of text on white, three more of its lines shown every 2 s until all are.
-    const video = path.join(scratch, 'revealed-page.mp4');
-    // prettier-ignore
-    execFileSync(findFfmpeg()!.ffmpeg, [
-      '-v', 'error', '-y',
-      '-f', 'lavfi', '-i', 'color=c=white:s=1280x720:d=12:r=10',
-      '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'),
-      '-f', 'lavfi', '-i', 'color=c=white:s=1000x720:d=12:r=10',
-      '-filter_complex', "[1]scale=1000:-2[page];[0][page]overlay=x=140:y=100:shortest=1[shown];[shown][2]overlay=x=140:y='100+105*floor(t/2)',format=yuv420p",
-      '-t', '12', video,
-    ]);
+    const video = revealedPage(path.join(scratch, 'revealed-page.mp4'));
     const d = await indexed(video, { ocr: { fps: 0.5 }, faces: false, people: false });
     const ocr = d.index.report.stages.ocr;
     expect(ocr).toMatchObject({ state: 'ok', counts: { frames: 6 }, details: { frames_read: 1, frames_read_in_part: 5 } });

@@ -58,3 +58,21 @@ export function conversationVideo(out: string): string {
   ]);
   return out;
 }
+
+/**
+ * A page of text (the corpus's imageTextN.png, 1000 px wide) on white in a 1280x720 video of 12 s
+ * at 10 frames a second, shown a few lines more every 2 s (105 px: about three lines, the last
+ * one cut) until all of it is: a slide built up, a terminal typed into. Returns `out`.
+ */
+export function revealedPage(out: string): string {
+  // prettier-ignore
+  execFileSync(findFfmpeg()!.ffmpeg, [
+    '-v', 'error', '-y',
+    '-f', 'lavfi', '-i', 'color=c=white:s=1280x720:d=12:r=10',
+    '-loop', '1', '-i', corpus('ocr/images/imageTextN.png'),
+    '-f', 'lavfi', '-i', 'color=c=white:s=1000x720:d=12:r=10',
+    '-filter_complex', "[1]scale=1000:-2[page];[0][page]overlay=x=140:y=100:shortest=1[shown];[shown][2]overlay=x=140:y='100+105*floor(t/2)',format=yuv420p",
+    '-t', '12', out,
+  ]);
+  return out;
+}
