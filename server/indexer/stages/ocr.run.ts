@@ -215,7 +215,7 @@ interface LastRead {
 /** Every frame this many seconds after the last frame read is read again (a change too slow to be seen from frame to frame). */
 const REREAD_S = 30;
 
-/** A frame is read again, whole, where the parts that changed since the last frame read cover more than this share of it. */
+/** A frame is read whole where the parts of it to read again (partsToRead) cover more than this share of it. */
 const MOST_CHANGED = 0.5;
 
 /** Margin, in pixels of the frame, around a paragraph read again in part of a frame (tesseract reads badly up to the edge of a picture). */
