@@ -5,7 +5,7 @@
 //   quality   = (0.4 size + 0.3 sharpness + 0.3 pose) * detector confidence
 // A face is "good" (it may decide who someone is) when quality >= GOOD_QUALITY and its smaller side
 // is at least 48 px. Small or blurry faces are kept and shown, marked not good.
-import { open, type Picture } from './pixels.ts';
+import type { Picture } from './pixels.ts';
 
 export const GOOD_QUALITY = 0.55;
 export const GOOD_MIN_SIDE_PX = 48;
@@ -37,6 +37,8 @@ export function faceQuality(input: { minSidePx: number; laplacianStdev: number; 
  */
 export async function laplacianStdev(picture: Picture, box: { left: number; top: number; width: number; height: number }): Promise<number> {
   const side = Math.max(box.width, box.height);
+  // sharp is loaded here, where it is used: the service reads this module's thresholds without it.
+  const { open } = await import('./pixels.ts');
   const grey = open(picture).extract(box);
   if (side > 256) grey.resize({ width: Math.round((box.width * 256) / side), height: Math.round((box.height * 256) / side), fit: 'fill' });
   const { data, info } = await grey.grayscale().raw().toBuffer({ resolveWithObject: true });
