@@ -228,7 +228,7 @@ const PART_MARGIN_PX = 12;
  * alone by the text detector, at the scale the whole frame would be, and read (by tesseract as a
  * frame is, or by PP-OCR) only where the detector finds text. A camera that does not move sees
  * people come and go; a screen recording's pointer moves and a line is typed: the rest of the
- * frame is not read again (vtest.avi: 4 of its 40 frames read whole, none in part; movie-hello.mp4,
+ * frame is not read again (vtest.avi: 4 of its 40 frames read whole, 1 in part; movie-hello.mp4,
  * a terminal: 1 of 4 whole, 3 in part). Null, for a frame to be read whole, where the parts cover
  * more than half of it (a cut, a moving camera), and on a GPU, where the detector runs at a few
  * shapes only (text-detect.ts).
