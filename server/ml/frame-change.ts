@@ -30,7 +30,7 @@ export async function sketchOf(picture: Picture): Promise<Sketch> {
 export interface Change {
   /** Share of the blocks that changed (0 to 1; 1 where the sketches differ in shape). */
   share: number;
-  /** The changed blocks gathered by neighbourhood, each box grown by a block, as fractions of the frame; none where nothing changed. */
+  /** The changed blocks gathered by neighbourhood, each box grown by a block (grown boxes may overlap: partsToRead joins them), as fractions of the frame; none where nothing changed. */
   boxes: Box[];
 }
 
@@ -79,20 +79,6 @@ export function changeBetween(a: Sketch, b: Sketch): Change {
       }
     }
     boxes.push({ x0: Math.max(0, box.x0 - 1), y0: Math.max(0, box.y0 - 1), x1: Math.min(bw - 1, box.x1 + 1), y1: Math.min(bh - 1, box.y1 + 1) });
-  }
-  // Grown boxes that overlap are one.
-  for (let merged = true; merged;) {
-    merged = false;
-    for (let i = 0; i < boxes.length && !merged; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [p, q] = [boxes[i], boxes[j]];
-        if (p.x0 > q.x1 || q.x0 > p.x1 || p.y0 > q.y1 || q.y0 > p.y1) continue;
-        boxes[i] = { x0: Math.min(p.x0, q.x0), y0: Math.min(p.y0, q.y0), x1: Math.max(p.x1, q.x1), y1: Math.max(p.y1, q.y1) };
-        boxes.splice(j, 1);
-        merged = true;
-        break;
-      }
-    }
   }
   const toFrame = (b: (typeof boxes)[number]): Box => {
     const [x0, y0] = [(b.x0 * BLOCK) / W, (b.y0 * BLOCK) / H];
