@@ -83,6 +83,8 @@ const perAsset = Math.ceil(VECTORS / ASSETS);
 const insertEntry = filling.db.prepare(
   `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, 'extract', ?, ?, ?, ?, NULL, ?)`,
 );
+// The full-text index is written beside each entry, as the service's SearchRepo does (migration 0030).
+const insertFts = filling.db.prepare('INSERT INTO search_fts(rowid, text) VALUES (?, ?)');
 const insertVector = filling.db.prepare(
   `INSERT INTO vectors (asset_id, model, modality, timestamp, page, ref, region_id, text, vector) VALUES (?, ?, 'passage', ?, 1, ?, NULL, ?, ?)`,
 );
@@ -123,7 +125,10 @@ for (let start = 0; start < ASSETS; start += 1000) {
           ...(r.stage === 'embeddings' ? { details: JSON.stringify({ models: [MODEL] }) } : {}),
         })),
       );
-      for (let p = 0; p < 3; p++) insertEntry.run(id, 'passage', 0, 1, p, sentence(40));
+      for (let p = 0; p < 3; p++) {
+        const text = sentence(40);
+        insertFts.run(insertEntry.run(id, 'passage', 0, 1, p, text).lastInsertRowid, text);
+      }
       for (let k = 0; k < perAsset && made < VECTORS; k++, made++) {
         const v = unitVector(made);
         insertVector.run(id, MODEL, 0, k, `passage ${k}`, Buffer.from(v.buffer));

@@ -54,9 +54,14 @@ const store = openStore(dataDir);
 const ws = store.workspaces.ensure('bench').row;
 const key = new AuthService(store).createKey({ workspace: 'bench', scopes: ['read', 'write'] }).key;
 const effective = deploymentDefaults();
-const entry = store.db.prepare(
+const insertEntry = store.db.prepare(
   `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)`,
 );
+// The full-text index is written beside each entry, as the service's SearchRepo does (migration 0030).
+const insertFts = store.db.prepare('INSERT INTO search_fts(rowid, text) VALUES (?, ?)');
+const entry = {
+  run: (...row: [string, string, string, number, number | null, number | null, string]) => insertFts.run(insertEntry.run(...row).lastInsertRowid, row[6]),
+};
 for (let s = 0; s < ASSETS; s += 1000) {
   store.transaction(() => {
     for (let a = s; a < Math.min(ASSETS, s + 1000); a++) {

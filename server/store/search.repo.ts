@@ -36,21 +36,25 @@ export class SearchRepo {
   /** Replaces the entries a stage wrote for an asset (call inside a transaction). */
   replaceForStage(assetId: string, stage: string, entries: NewEntry[]): void {
     this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ?').run(assetId, stage);
-    const insert = this.db.prepare(
-      `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text)
-       VALUES (@asset_id, @stage, @modality, @timestamp, @page, @ref, @region_id, @text)`,
-    );
-    for (const e of entries) if (e.text.trim()) insert.run({ ...e, asset_id: assetId, stage });
+    for (const e of entries) if (e.text.trim()) this.insert({ ...e, asset_id: assetId, stage });
   }
 
   /** Replaces an asset's file-name entry (a file indexed in place was renamed). */
   replaceName(assetId: string, text: string): void {
     this.db.prepare("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
-    this.db
-      .prepare(
-        `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text) VALUES (?, 'extract', 'name', 0, NULL, NULL, NULL, ?)`,
-      )
-      .run(assetId, text);
+    this.insert({ asset_id: assetId, stage: 'extract', modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text });
+  }
+
+  /**
+   * Stores an entry and indexes its text, in the caller's transaction. The full-text index is
+   * written here, not by a trigger (migration 0030 says why); its deletions still come by trigger.
+   */
+  private insert(e: NewEntry & { asset_id: string; stage: string }): void {
+    const { lastInsertRowid } = this.sql(
+      `INSERT INTO search_entries (asset_id, stage, modality, timestamp, page, ref, region_id, text)
+       VALUES (@asset_id, @stage, @modality, @timestamp, @page, @ref, @region_id, @text)`,
+    ).run(e);
+    this.sql('INSERT INTO search_fts(rowid, text) VALUES (?, ?)').run(lastInsertRowid, e.text);
   }
 
   /** Which of these words the index holds. */

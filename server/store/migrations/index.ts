@@ -29,6 +29,7 @@ import { migration as m0026 } from './0026-orientation-set.ts';
 import { migration as m0027 } from './0027-library-stack-raw.ts';
 import { migration as m0028 } from './0028-speaker-names.ts';
 import { migration as m0029 } from './0029-phase-one-queue.ts';
+import { migration as m0030 } from './0030-search-entries-written-to-fts.ts';
 
 export interface Migration {
   name: string;
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0027,
   m0028,
   m0029,
+  m0030,
 ];

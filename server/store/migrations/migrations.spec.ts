@@ -209,8 +209,27 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = 'vid_1'").get()).toEqual({ n: 3 });
   });
 
+  it('0030 the full-text index written beside each entry: entries kept and found; new entries reach it only when written to it; deletions by trigger', () => {
+    const db = at(number('0030') - 1);
+    seed(db);
+    const entry = (text: string) =>
+      db.prepare("INSERT INTO search_entries (asset_id, stage, modality, timestamp, text) VALUES ('vid_1', 'extract', 'passage', 0, ?)").run(text)
+        .lastInsertRowid;
+    entry('a curious rabbit');
+    migrate(db);
+    const found = (word: string) => (db.prepare('SELECT rowid FROM search_fts WHERE search_fts MATCH ?').all(word) as Array<{ rowid: number }>).length;
+    expect(found('rabbit')).toBe(1); // indexed by the trigger before
+    const id = entry('a white queen');
+    expect(found('queen')).toBe(0); // no trigger now: the repository writes the index
+    db.prepare('INSERT INTO search_fts(rowid, text) VALUES (?, ?)').run(id, 'a white queen');
+    expect(found('queen')).toBe(1);
+    db.prepare('DELETE FROM assets WHERE id = ?').run('vid_1');
+    expect(found('rabbit') + found('queen')).toBe(0); // gone with the asset, through the delete trigger
+    expect(db.prepare("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH 'white OR curious'").get()).toEqual({ n: 0 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
