@@ -1,5 +1,5 @@
 // The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
-import { statementCache, type DB } from './db.ts';
+import { inTransaction, statementCache, type DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
 import { words as wordsOf } from '../search/tokenizer.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
@@ -39,10 +39,12 @@ export class SearchRepo {
     for (const e of entries) if (e.text.trim()) this.insert({ ...e, asset_id: assetId, stage });
   }
 
-  /** Replaces an asset's file-name entry (a file indexed in place was renamed). */
+  /** Replaces an asset's file-name entry (a file indexed in place was renamed), in one transaction. */
   replaceName(assetId: string, text: string): void {
-    this.db.prepare("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
-    this.insert({ asset_id: assetId, stage: 'extract', modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text });
+    inTransaction(this.db, () => {
+      this.db.prepare("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
+      this.insert({ asset_id: assetId, stage: 'extract', modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text });
+    });
   }
 
   /**
