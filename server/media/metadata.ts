@@ -292,19 +292,65 @@ async function photo(file: string, ext: string): Promise<{ meta: Partial<ReadMet
   return { meta: { ...meta, ...fromEmbedded }, regions: regionsOf(xmpOnly), warnings };
 }
 
+/** Folders whose listing is kept, the most recently used last. */
+const LISTINGS_KEPT = 8;
+/**
+ * A listing is kept only once its folder has not changed for this long: a file system that keeps
+ * times to the second or two (FAT, exFAT) would otherwise not show a sidecar written in the same
+ * second as a change it did show.
+ */
+const LISTING_SETTLED_MS = 3000;
+/** Folders' entries by lower-case name, with the folder's modification time when listed. */
+const listings = new Map<string, { mtimeMs: number; byLowerName: Map<string, string[]> }>();
+
+/**
+ * A folder's entries by lower-case name. A folder of 20,000 photos was listed once a photo (20,000
+ * names read 20,000 times); its listing is now kept while the folder's modification time is
+ * unchanged (entries added, removed or renamed change it) and settled.
+ */
+function entriesByLowerName(dir: string): Map<string, string[]> | null {
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(dir).mtimeMs;
+  } catch {
+    return null;
+  }
+  const kept = listings.get(dir);
+  if (kept && kept.mtimeMs === mtimeMs) {
+    listings.delete(dir);
+    listings.set(dir, kept);
+    return kept.byLowerName;
+  }
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const byLowerName = new Map<string, string[]>();
+  for (const n of names) {
+    const key = n.toLowerCase();
+    const same = byLowerName.get(key);
+    if (same) same.push(n);
+    else byLowerName.set(key, [n]);
+  }
+  listings.delete(dir);
+  if (Date.now() - mtimeMs > LISTING_SETTLED_MS) {
+    listings.set(dir, { mtimeMs, byLowerName });
+    if (listings.size > LISTINGS_KEPT) listings.delete(listings.keys().next().value as string);
+  }
+  return byLowerName;
+}
+
 /** The XMP sidecars of a file indexed in place: IMG_1.xmp and IMG_1.jpg.xmp, in any case (IMG_1.JPG.xmp, img_1.XMP). */
 export function sidecarsOf(file: string): string[] {
   const dir = path.dirname(file);
   const base = path.basename(file);
   const stem = base.replace(/\.[^.]+$/, '');
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const wanted = new Set([`${stem}.xmp`, `${base}.xmp`].map((n) => n.toLowerCase()));
-  return names.filter((n) => wanted.has(n.toLowerCase())).map((n) => path.join(dir, n));
+  const entries = entriesByLowerName(dir);
+  if (!entries) return [];
+  const wanted = [...new Set([`${stem}.xmp`, `${base}.xmp`].map((n) => n.toLowerCase()))];
+  return wanted.flatMap((n) => entries.get(n) ?? []).map((n) => path.join(dir, n));
 }
 
 /**

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMetadata, sidecarText } from './metadata.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readMetadata, sidecarText, sidecarsOf } from './metadata.ts';
 
 const PHOTO = fileURLToPath(new URL('../../../shared/corpus/scenes/skimage/coffee.png', import.meta.url));
 const BODY = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -50,5 +50,44 @@ describe('XMP sidecars of every encoding and name', () => {
       expect(read.warnings).toEqual([]);
       expect(read.metadata).toMatchObject({ title: 'Christmas Eve, Café', taken_at: '2019-12-24T15:15:44-04:00' });
     });
+  });
+});
+
+describe('the folder listing the sidecars are looked up in', () => {
+  /** The folder's modification time set a minute back: settled, as a folder of photos is. */
+  const settle = (folder: string) => {
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(folder, past, past);
+  };
+
+  it('lists a settled folder once for all its photos, and again when an entry is added or removed', () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'many-'));
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(folder, `IMG_${i}.jpg`), '');
+    fs.writeFileSync(path.join(folder, 'img_7.JPG.xmp'), BODY);
+    settle(folder);
+    const listed = vi.spyOn(fs, 'readdirSync');
+    try {
+      const found = Array.from({ length: 50 }, (_, i) => sidecarsOf(path.join(folder, `IMG_${i}.jpg`)));
+      expect(found.filter((f) => f.length > 0)).toEqual([[path.join(folder, 'img_7.JPG.xmp')]]);
+      expect(listed).toHaveBeenCalledTimes(1);
+      // A sidecar written: the folder's time changes, and it is listed again.
+      fs.writeFileSync(path.join(folder, 'IMG_3.xmp'), BODY);
+      expect(sidecarsOf(path.join(folder, 'IMG_3.jpg'))).toEqual([path.join(folder, 'IMG_3.xmp')]);
+      settle(folder);
+      expect(sidecarsOf(path.join(folder, 'IMG_3.jpg'))).toEqual([path.join(folder, 'IMG_3.xmp')]);
+      // And one removed.
+      fs.rmSync(path.join(folder, 'IMG_3.xmp'));
+      expect(sidecarsOf(path.join(folder, 'IMG_3.jpg'))).toEqual([]);
+      expect(listed).toHaveBeenCalledTimes(4);
+    } finally {
+      listed.mockRestore();
+    }
+  });
+
+  it("finds both names of a photo's sidecars, in any case, the one named after the whole file last", () => {
+    const folder = fs.mkdtempSync(path.join(dir, 'both-'));
+    for (const n of ['IMG_1.JPG', 'IMG_1.JPG.XMP', 'img_1.xmp']) fs.writeFileSync(path.join(folder, n), '');
+    settle(folder);
+    expect(sidecarsOf(path.join(folder, 'IMG_1.JPG'))).toEqual([path.join(folder, 'img_1.xmp'), path.join(folder, 'IMG_1.JPG.XMP')]);
   });
 });

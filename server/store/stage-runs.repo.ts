@@ -1,4 +1,4 @@
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 import { clock } from './ids.ts';
 
@@ -44,29 +44,32 @@ export const INSERT_RUN = `INSERT INTO stage_runs (asset_id, stage, version, sta
   VALUES (@asset_id, @stage, @version, @state, @code, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`;
 
 export class StageRunsRepo {
-  constructor(private readonly db: DB) {}
+  /** The queue runs these statements for every run it hands out and records: each is prepared once. */
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   forAsset(assetId: string): StageRunRow[] {
-    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? ORDER BY rowid').all(assetId) as StageRunRow[];
+    return this.sql('SELECT * FROM stage_runs WHERE asset_id = ? ORDER BY rowid').all(assetId) as StageRunRow[];
   }
 
   get(assetId: string, stage: string): StageRunRow | undefined {
-    return this.db.prepare('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as StageRunRow | undefined;
+    return this.sql('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as StageRunRow | undefined;
   }
 
   /** All runs of the oldest assets that still have pending work (live assets only). */
   runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
-    return this.db
-      .prepare(
-        `WITH waiting AS (
+    return this.sql(
+      `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
            WHERE a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
              AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
            ORDER BY a.created_at, a.id LIMIT @max)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
-      )
-      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
   }
 
   /**
@@ -74,54 +77,52 @@ export class StageRunsRepo {
    * index of those runs (migration 0029): a few new files, however many assets wait in phase 2.
    */
   runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
-    return this.db
-      .prepare(
-        `WITH waiting AS (
+    return this.sql(
+      `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
            WHERE a.id IN (SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE})
              AND a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
            ORDER BY a.created_at, a.id LIMIT @max)
          SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
-      )
-      .all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
   }
 
   /** How many assets (up to `limit`) have pending runs; with `phaseOne`, pending runs of phase 1. */
   pendingAssets(limit: number, phaseOne = false): number {
     const where = phaseOne ? PENDING_PHASE_ONE : "state = 'pending'";
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE ${where} LIMIT ?)`).get(limit) as { n: number }).n;
+    return (this.sql(`SELECT COUNT(*) AS n FROM (SELECT DISTINCT asset_id FROM stage_runs WHERE ${where} LIMIT ?)`).get(limit) as { n: number }).n;
   }
 
   markRunning(assetId: string, stage: string, at: number): void {
-    this.db
-      .prepare("UPDATE stage_runs SET state = 'running', started_at = ?, attempts = attempts + 1 WHERE asset_id = ? AND stage = ? AND state = 'pending'")
-      .run(at, assetId, stage);
+    this.sql("UPDATE stage_runs SET state = 'running', started_at = ?, attempts = attempts + 1 WHERE asset_id = ? AND stage = ? AND state = 'pending'").run(
+      at,
+      assetId,
+      stage,
+    );
   }
 
   finish(assetId: string, stage: string, f: RunFinish): void {
-    this.db
-      .prepare(
-        `UPDATE stage_runs SET state = @state, code = @code, reason = @reason, counts = @counts, details = @details,
+    this.sql(
+      `UPDATE stage_runs SET state = @state, code = @code, reason = @reason, counts = @counts, details = @details,
            finished_at = @finishedAt, duration_ms = CASE WHEN started_at IS NULL THEN 0 ELSE @finishedAt - started_at END
          WHERE asset_id = @assetId AND stage = @stage`,
-      )
-      .run({
-        assetId,
-        stage,
-        state: f.state,
-        code: f.code,
-        reason: f.reason,
-        counts: JSON.stringify(f.counts),
-        details: f.details ? JSON.stringify(f.details) : null,
-        finishedAt: f.finishedAt,
-      });
+    ).run({
+      assetId,
+      stage,
+      state: f.state,
+      code: f.code,
+      reason: f.reason,
+      counts: JSON.stringify(f.counts),
+      details: f.details ? JSON.stringify(f.details) : null,
+      finishedAt: f.finishedAt,
+    });
   }
 
   /** Replaces the rows of some stages (a re-index of those stages). */
   replace(rows: StageRunRow[]): void {
-    const del = this.db.prepare('DELETE FROM stage_runs WHERE asset_id = ? AND stage = ?');
-    const ins = this.db.prepare(INSERT_RUN);
+    const del = this.sql('DELETE FROM stage_runs WHERE asset_id = ? AND stage = ?');
+    const ins = this.sql(INSERT_RUN);
     for (const r of rows) {
       del.run(r.asset_id, r.stage);
       ins.run(r);
@@ -129,28 +130,24 @@ export class StageRunsRepo {
   }
 
   requeue(assetId: string, stage: string): void {
-    this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?").run(assetId, stage);
+    this.sql("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE asset_id = ? AND stage = ?").run(assetId, stage);
   }
 
   /** Runs of live assets that failed with this code (`no_space`: the disk was full). */
   failedWith(code: string): Array<{ asset_id: string; stage: string }> {
-    return this.db
-      .prepare(
-        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+    return this.sql(
+      `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
          WHERE r.state = 'failed' AND r.code = ?`,
-      )
-      .all(code) as Array<{ asset_id: string; stage: string }>;
+    ).all(code) as Array<{ asset_id: string; stage: string }>;
   }
 
   /** Assets (not deleted) with runs of these stages that failed for want of a model. */
   waitingForModels(stages: readonly string[]): Array<{ asset_id: string; stage: string }> {
     if (stages.length === 0) return [];
-    return this.db
-      .prepare(
-        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+    return this.sql(
+      `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
          WHERE r.state = 'failed' AND r.code = 'model_not_installed' AND r.stage IN (${stages.map(() => '?').join(',')})`,
-      )
-      .all(...stages) as Array<{ asset_id: string; stage: string }>;
+    ).all(...stages) as Array<{ asset_id: string; stage: string }>;
   }
 
   /**
@@ -159,30 +156,26 @@ export class StageRunsRepo {
    * installed then.
    */
   okWithout(stage: string, model: string, kinds?: readonly string[]): Array<{ asset_id: string; stage: string }> {
-    return this.db
-      .prepare(
-        `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+    return this.sql(
+      `SELECT r.asset_id, r.stage FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
          WHERE r.state = 'ok' AND r.stage = ? AND instr(coalesce(r.details, ''), '"' || ?) = 0
            AND (? IS NULL OR a.kind IN (SELECT value FROM json_each(?)))`,
-      )
-      .all(stage, model, kinds ? 1 : null, JSON.stringify(kinds ?? [])) as Array<{ asset_id: string; stage: string }>;
+    ).all(stage, model, kinds ? 1 : null, JSON.stringify(kinds ?? [])) as Array<{ asset_id: string; stage: string }>;
   }
 
   /** Live assets of a library with a run that failed because the file was not there (its drive was away). */
   failedForMissingFile(libraryId: string): string[] {
     return (
-      this.db
-        .prepare(
-          `SELECT DISTINCT r.asset_id FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
+      this.sql(
+        `SELECT DISTINCT r.asset_id FROM stage_runs r JOIN assets a ON a.id = r.asset_id AND a.deleted_at IS NULL
            WHERE a.library_id = ? AND r.state = 'failed' AND r.code = 'file_missing'`,
-        )
-        .all(libraryId) as Array<{ asset_id: string }>
+      ).all(libraryId) as Array<{ asset_id: string }>
     ).map((r) => r.asset_id);
   }
 
   /** After a crash or restart: every run left `running` goes back to the queue. */
   requeueAllRunning(): number {
-    return this.db.prepare("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;
+    return this.sql("UPDATE stage_runs SET state = 'pending', started_at = NULL WHERE state = 'running'").run().changes;
   }
 
   /**
@@ -190,35 +183,29 @@ export class StageRunsRepo {
    * provider and model its details name (null where the stage does not run ONNX models).
    */
   lastRunsByStage(): Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }> {
-    return this.db
-      .prepare(
-        `SELECT stage, MAX(finished_at) AS finished_at, json_extract(details, '$.provider') AS provider, json_extract(details, '$.model') AS model
+    return this.sql(
+      `SELECT stage, MAX(finished_at) AS finished_at, json_extract(details, '$.provider') AS provider, json_extract(details, '$.model') AS model
          FROM stage_runs WHERE state = 'ok' AND attempts > 0 AND finished_at IS NOT NULL GROUP BY stage ORDER BY stage`,
-      )
-      .all() as Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }>;
+    ).all() as Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }>;
   }
 
   /** Runs of the asset (of these stages, when given) pending or running. */
   unfinishedCount(assetId: string, stages?: readonly string[]): number {
     return (
-      this.db
-        .prepare(
-          `SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = @assetId AND state IN ('pending', 'running')
+      this.sql(
+        `SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = @assetId AND state IN ('pending', 'running')
              AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages)))`,
-        )
-        .get({ assetId, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
+      ).get({ assetId, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
     ).n;
   }
 
   /** Assets left `processing` although every run is finished (a crash between the two writes). */
   assetsToComplete(): string[] {
     return (
-      this.db
-        .prepare(
-          `SELECT a.id FROM assets a WHERE a.status = 'processing' AND a.deleted_at IS NULL AND a.runs_planned = 1
+      this.sql(
+        `SELECT a.id FROM assets a WHERE a.status = 'processing' AND a.deleted_at IS NULL AND a.runs_planned = 1
              AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running'))`,
-        )
-        .all() as Array<{ id: string }>
+      ).all() as Array<{ id: string }>
     ).map((r) => r.id);
   }
 
@@ -226,23 +213,21 @@ export class StageRunsRepo {
   activity(workspaceId: string, maxFailed: number) {
     // Counted from indexes alone: all of the workspace's, and those processing (an asset is
     // processing or completed).
-    const { total } = this.db.prepare('SELECT COUNT(*) AS total FROM assets WHERE workspace_id = ? AND deleted_at IS NULL').get(workspaceId) as {
+    const { total } = this.sql('SELECT COUNT(*) AS total FROM assets WHERE workspace_id = ? AND deleted_at IS NULL').get(workspaceId) as {
       total: number;
     };
-    const { processing } = this.db
-      // (`+workspace_id`: from the index of processing assets, not by reading all of the workspace's.)
-      .prepare("SELECT COUNT(*) AS processing FROM assets WHERE status = 'processing' AND deleted_at IS NULL AND +workspace_id = ?")
-      .get(workspaceId) as { processing: number };
+    // (`+workspace_id`: from the index of processing assets, not by reading all of the workspace's.)
+    const { processing } = this.sql("SELECT COUNT(*) AS processing FROM assets WHERE status = 'processing' AND deleted_at IS NULL AND +workspace_id = ?").get(
+      workspaceId,
+    ) as { processing: number };
     const assets = { total, done: total - processing, processing };
     // Each count starts from the few runs it counts (pending, running and failed runs are indexed
     // apart), then looks up their assets: CROSS JOIN keeps that order.
     const of = (state: 'pending' | 'running') =>
-      this.db
-        .prepare(
-          `SELECT r.stage, COUNT(*) AS n FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+      this.sql(
+        `SELECT r.stage, COUNT(*) AS n FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
            WHERE r.state = '${state}' AND a.workspace_id = ? AND a.deleted_at IS NULL AND a.status = 'processing' GROUP BY r.stage`,
-        )
-        .all(workspaceId) as Array<{ stage: string; n: number }>;
+      ).all(workspaceId) as Array<{ stage: string; n: number }>;
     const byStage = new Map<string, { stage: string; pending: number; running: number }>();
     for (const state of ['pending', 'running'] as const)
       for (const { stage, n } of of(state)) {
@@ -253,36 +238,32 @@ export class StageRunsRepo {
     const stages = [...byStage.values()].sort((a, b) => a.stage.localeCompare(b.stage));
     // A stage whose optional model is not installed did not fail: it waits for `models pull` (counted apart).
     const failedWhere = `FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id WHERE r.state = 'failed' AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`;
-    const { count } = this.db.prepare(`SELECT COUNT(*) AS count ${failedWhere}`).get(workspaceId) as { count: number };
-    const { waiting } = this.db
-      .prepare(
-        `SELECT COUNT(DISTINCT r.asset_id) AS waiting FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+    const { count } = this.sql(`SELECT COUNT(*) AS count ${failedWhere}`).get(workspaceId) as { count: number };
+    const { waiting } = this.sql(
+      `SELECT COUNT(DISTINCT r.asset_id) AS waiting FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
          WHERE r.state = 'failed' AND r.code = 'model_not_installed' AND a.workspace_id = ? AND a.deleted_at IS NULL`,
-      )
-      .get(workspaceId) as { waiting: number };
-    const items = this.db
-      .prepare(`SELECT a.id AS video_id, a.file_name, r.stage, r.reason, r.finished_at ${failedWhere} ORDER BY r.finished_at DESC, a.id, r.stage LIMIT ?`)
-      .all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; stage: string; reason: string | null; finished_at: number | null }>;
+    ).get(workspaceId) as { waiting: number };
+    const items = this.sql(
+      `SELECT a.id AS video_id, a.file_name, r.stage, r.reason, r.finished_at ${failedWhere} ORDER BY r.finished_at DESC, a.id, r.stage LIMIT ?`,
+    ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; stage: string; reason: string | null; finished_at: number | null }>;
     return { assets, stages, failed: { count, items }, waiting_for_models: waiting };
   }
 
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
   failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string }> {
-    return this.db
-      .prepare(
-        `SELECT r.asset_id, r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+    return this.sql(
+      `SELECT r.asset_id, r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
          WHERE r.state = 'failed' AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`,
-      )
-      .all(workspaceId) as Array<{ asset_id: string; stage: string }>;
+    ).all(workspaceId) as Array<{ asset_id: string; stage: string }>;
   }
 
   /** Workspaces whose owner paused their indexing (POST /index/pause): their assets' runs wait. */
   pausedWorkspaces(): string[] {
-    return (this.db.prepare('SELECT workspace_id FROM index_pauses').all() as Array<{ workspace_id: string }>).map((r) => r.workspace_id);
+    return (this.sql('SELECT workspace_id FROM index_pauses').all() as Array<{ workspace_id: string }>).map((r) => r.workspace_id);
   }
 
   setPaused(workspaceId: string, paused: boolean): void {
-    if (paused) this.db.prepare('INSERT OR IGNORE INTO index_pauses (workspace_id, paused_at) VALUES (?, ?)').run(workspaceId, clock.now());
-    else this.db.prepare('DELETE FROM index_pauses WHERE workspace_id = ?').run(workspaceId);
+    if (paused) this.sql('INSERT OR IGNORE INTO index_pauses (workspace_id, paused_at) VALUES (?, ?)').run(workspaceId, clock.now());
+    else this.sql('DELETE FROM index_pauses WHERE workspace_id = ?').run(workspaceId);
   }
 }
