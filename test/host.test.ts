@@ -1,7 +1,7 @@
 // The indexer host's handling of processes that die or hang, with the process edge replaced by a
 // scripted channel (everything else real: SQLite store, planner, registry).
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
 import type { RunRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
@@ -170,10 +170,15 @@ describe('IndexerHost and runs that have nothing to do', () => {
           ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'ok', counts: {}, output: {} } });
         }),
     });
+    const looks = vi.spyOn(host.queue, 'next');
     try {
       host.start();
       await until(() => store.assets.byId(id)!.status === 'completed');
       expect(sent).toEqual(['metadata']);
+      // The runs recorded here (faces, objects, ocr, captions, embeddings, then people) are taken
+      // several from one look at the queue: five looks in all, where each had taken one of its own
+      // (eight: a folder of small text files waited on those looks).
+      expect(looks.mock.calls.length).toBeLessThanOrEqual(5);
       const run = (stage: string) => store.runs.get(id, stage)!;
       expect(run('faces')).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });
       expect(run('objects')).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });

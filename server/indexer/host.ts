@@ -15,6 +15,8 @@ export type { RunFinishedEvent } from './queue.ts';
 
 /** A stage run whose process died this many times is failed instead of retried. */
 export const MAX_ATTEMPTS = 2;
+/** Runs asked of the queue beyond the free processes (an asset's runs that need no process settle in one look). */
+const SETTLED_AHEAD = 8;
 /** How long a process may go without a run before it ends, unless the options say. */
 const IDLE_END_MS = 60_000;
 
@@ -221,9 +223,12 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     }
     const free = [...this.slots].filter((s) => s.ready && !s.job);
     if (free.length > 0) {
-      for (const { assetId, stage } of this.queue.next(free.length)) {
-        const slot = free[0];
-        if (this.dispatch(slot, assetId, stage)) free.shift();
+      // More runs than free processes are asked for, from as many assets: a run recorded here
+      // without a process (no model installed, nothing to look at) is followed by the next in the
+      // same look at the queue.
+      for (const { assetId, stage } of this.queue.next(free.length + SETTLED_AHEAD, free.length)) {
+        if (free.length === 0) break;
+        if (this.dispatch(free[0], assetId, stage)) free.shift();
       }
     }
     for (const slot of this.slots) {

@@ -94,11 +94,13 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   /**
    * Up to `max` pending runs whose dependencies have finished, oldest assets first. Runs that can
    * never go (a required dependency failed, or was off or not applicable) are settled on the way.
+   * The assets looked at are sized by `window`, the processes the runs are for (four assets a
+   * process, at least eight): `max` may ask for more runs from those assets.
    */
-  next(max: number): Array<{ assetId: string; stage: IndexStageName }> {
+  next(max: number, window = max): Array<{ assetId: string; stage: IndexStageName }> {
     // Assets admitted without runs are planned while few assets wait for their phase 1 (a folder of
     // thousands is planned a few at a time, and a new file is not left behind older phase 2 work).
-    if (this.store.runs.pendingAssets(max * 4, true) < max * 4) this.plan(max * 4);
+    if (this.store.runs.pendingAssets(window * 4, true) < window * 4) this.plan(window * 4);
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
@@ -106,8 +108,8 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       settled = false;
       out.length = 0;
       // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
-      const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, max * 4), paused);
-      const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, max * 4), paused);
+      const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused);
+      const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused);
       const state = new Map<string, Map<string, RunState>>();
       for (const r of [...first, ...rest]) {
         if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
