@@ -15,7 +15,10 @@ export type { RunFinishedEvent } from './queue.ts';
 
 /** A stage run whose process died this many times is failed instead of retried. */
 export const MAX_ATTEMPTS = 2;
-/** Runs asked of the queue beyond the free processes (an asset's runs that need no process settle in one look). */
+/**
+ * Runs asked of the queue beyond the free processes: a run recorded without a process (no model
+ * installed, nothing to look at) is followed by the next from the same look at the queue.
+ */
 const SETTLED_AHEAD = 8;
 /** How long a process may go without a run before it ends, unless the options say. */
 const IDLE_END_MS = 60_000;
@@ -223,9 +226,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     }
     const free = [...this.slots].filter((s) => s.ready && !s.job);
     if (free.length > 0) {
-      // More runs than free processes are asked for, from as many assets: a run recorded here
-      // without a process (no model installed, nothing to look at) is followed by the next in the
-      // same look at the queue.
+      // From the assets of the free processes, SETTLED_AHEAD runs more than they take.
       for (const { assetId, stage } of this.queue.next(free.length + SETTLED_AHEAD, free.length)) {
         if (free.length === 0) break;
         if (this.dispatch(free[0], assetId, stage)) free.shift();

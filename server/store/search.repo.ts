@@ -35,14 +35,14 @@ export class SearchRepo {
 
   /** Replaces the entries a stage wrote for an asset (call inside a transaction). */
   replaceForStage(assetId: string, stage: string, entries: NewEntry[]): void {
-    this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ?').run(assetId, stage);
+    this.sql('DELETE FROM search_entries WHERE asset_id = ? AND stage = ?').run(assetId, stage);
     for (const e of entries) if (e.text.trim()) this.insert({ ...e, asset_id: assetId, stage });
   }
 
   /** Replaces an asset's file-name entry (a file indexed in place was renamed), in one transaction. */
   replaceName(assetId: string, text: string): void {
     inTransaction(this.db, () => {
-      this.db.prepare("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
+      this.sql("DELETE FROM search_entries WHERE asset_id = ? AND modality = 'name'").run(assetId);
       this.insert({ asset_id: assetId, stage: 'extract', modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text });
     });
   }
