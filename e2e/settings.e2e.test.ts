@@ -63,6 +63,10 @@ describe('settings', () => {
       await row.getByRole('button', { name: '1' }).click();
       await row.getByText('files of type .bin are not supported').waitFor();
       await shot('settings-libraries');
+      // A file dropped into the watched folder while the screen is shown is counted without a reload.
+      fs.writeFileSync(path.join(folder, 'notes.txt'), 'Train times for the trip.\n');
+      fs.utimesSync(path.join(folder, 'notes.txt'), old, old);
+      await expect.poll(() => row.locator('td').nth(2).textContent(), { timeout: 30_000 }).toBe('3');
       await page.getByRole('link', { name: 'Library' }).click();
       await page.locator('[data-asset][data-name="itinerary.docx"]').waitFor();
       await page.locator('[data-asset][data-name="tickets.pdf"]').waitFor();

@@ -172,6 +172,30 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     await settled();
   });
 
+  it("never says a scan is over with the counts of before it: the first view after the scan shows the scan's files", async () => {
+    // A client polls until the scan is over and nothing is pending, then stops: that view must
+    // already count what the scan found. Read as fast as the server answers, from the moment of adding.
+    const other = t.key('scan-counts');
+    const folder = tempDir('mi-library-counts-');
+    try {
+      put(folder, 'one.txt', 'The first of two notes.\n');
+      put(folder, 'two.txt', 'The second of two notes.\n');
+      const added = (await t.api('POST', '/libraries', { key: other, json: { path: folder } })).body.data;
+      const over = await until(
+        'the scan to be over',
+        async () => {
+          const l = (await t.api('GET', `/libraries/${added.library_id}`, { key: other })).body.data;
+          return !l.scan.running && !l.scan.queued && l.status === 'watching' && l;
+        },
+        20_000,
+        5,
+      );
+      expect(over).toMatchObject({ files_seen: 2, assets: 2 });
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('waits for a file still being written, then indexes it once', async () => {
     const file = path.join(root, 'docs/growing.txt');
     fs.writeFileSync(file, 'The first line of a growing file.\n');

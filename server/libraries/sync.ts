@@ -39,6 +39,8 @@ export interface ScanProgress {
   files_walked: number;
   /** Files seen that are still being written. */
   waiting: number;
+  /** Bumped each time the library's files are recorded (a batch, files gone): counts taken before are out of date. */
+  recorded: number;
 }
 
 interface LibState {
@@ -52,6 +54,7 @@ interface LibState {
   deletions: Map<string, NodeJS.Timeout>;
   subscription: watcher.AsyncSubscription | null;
   nextScanAt: number;
+  recorded: number;
 }
 
 const CHECK_DEBOUNCE_MS = 100;
@@ -125,6 +128,7 @@ export class LibrarySync {
       started_at: st?.startedAt ?? null,
       files_walked: st?.walked ?? 0,
       waiting: st?.waiting.size ?? 0,
+      recorded: st?.recorded ?? 0,
     };
   }
 
@@ -161,6 +165,7 @@ export class LibrarySync {
         deletions: new Map(),
         subscription: null,
         nextScanAt: Date.now() + this.opts.rescanMs,
+        recorded: 0,
       };
       this.states.set(id, st);
     }
@@ -179,7 +184,9 @@ export class LibrarySync {
       {
         onFiles: (files) => {
           const now = this.store.libraries.byId(lib.id);
-          if (now && !this.stopping) this.record.batch(now, files, (rel, stillWritten) => this.waiting(lib.id, rel, stillWritten));
+          if (!now || this.stopping) return;
+          this.record.batch(now, files, (rel, stillWritten) => this.waiting(lib.id, rel, stillWritten));
+          st.recorded++;
         },
         onProgress: (walked) => {
           st.walked = walked;
@@ -216,6 +223,7 @@ export class LibrarySync {
         await this.goOffline(lib, outcome.reason);
       } else {
         this.record.gone(lib, done.missing); // the thread has just seen them missing, and the root there
+        st.recorded++;
         this.store.libraries.scanned(lib.id, clock.now());
         this.store.libraries.setStatus(lib.id, 'watching');
         if (was === 'offline' || was === 'error') this.assets.retryMissingFiles(lib.id);
@@ -318,6 +326,7 @@ export class LibrarySync {
     const now = this.store.libraries.byId(libraryId);
     if (this.stopping || !now || now.status === 'offline' || done.rootMissing) return;
     this.record.gone(now, done.missing);
+    this.state(libraryId).recorded++;
   }
 
   /** Roots coming and going (looked at by the file-system thread), and the periodic full scans. */

@@ -97,26 +97,29 @@ export class LibrariesService {
 
   /**
    * Counting a library of 100,000 files takes milliseconds: polled views share one count for a
-   * moment, or until an asset is done (so that a library's last asset shows as soon as it is).
+   * moment, or until an asset is done or the library's files are recorded (so that a scan's files and
+   * a library's last asset show as soon as they are: a view that said the scan was over with the
+   * counts of before would tell a client polling it that there is nothing more to see).
    */
-  private readonly counted = new Map<string, { at: number; counts: LibraryCounts }>();
+  private readonly counted = new Map<string, { at: number; recorded: number; counts: LibraryCounts }>();
 
   /** An asset was completed, or became searchable: the next view counts again. */
   assetProgressed(): void {
     this.counted.clear();
   }
 
-  private counts(id: string): LibraryCounts {
+  /** `recorded`: the sync's count of the library's recordings; counts taken before the last one are out of date. */
+  private counts(id: string, recorded: number): LibraryCounts {
     const hit = this.counted.get(id);
-    if (hit && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
+    if (hit && hit.recorded === recorded && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
     const counts = this.store.libraries.counts(id);
-    this.counted.set(id, { at: Date.now(), counts });
+    this.counted.set(id, { at: Date.now(), recorded, counts });
     return counts;
   }
 
   private view(lib: LibraryRow): Library {
-    const c = this.counts(lib.id);
     const p = this.sync.progress(lib.id);
+    const c = this.counts(lib.id, p.recorded);
     return {
       library_id: lib.id,
       path: lib.path,

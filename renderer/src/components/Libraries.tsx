@@ -16,14 +16,14 @@ function state(l: Library): string {
 
 export function Libraries() {
   const { libraries, problems } = useLibraries(useShallow((s) => ({ libraries: s.libraries, problems: s.problems })));
-  const { load, add, pickAndAdd, scan, remove, showProblems } = useLibraries(
-    useShallow((s) => ({ load: s.load, add: s.add, pickAndAdd: s.pickAndAdd, scan: s.scan, remove: s.remove, showProblems: s.showProblems })),
+  const { watch, add, pickAndAdd, scan, remove, showProblems } = useLibraries(
+    useShallow((s) => ({ watch: s.watch, add: s.add, pickAndAdd: s.pickAndAdd, scan: s.scan, remove: s.remove, showProblems: s.showProblems })),
   );
   const desktop = useSession((s) => s.desktop);
   const [folder, setFolder] = useState('');
   const [exclude, setExclude] = useState('');
   const [stackRaw, setStackRaw] = useState(true);
-  useEffect(() => void load(), [load]);
+  useEffect(() => watch(), [watch]);
   return (
     <div className="libraries" data-testid="libraries">
       <p>Folders on this machine indexed where they are and kept in step: new, changed, moved and deleted files are followed. Your files are never changed.</p>
