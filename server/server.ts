@@ -50,7 +50,7 @@ export async function openCore(
     queue,
   );
   host.on('run-finished', (e) => {
-    purger.kick();
+    if (e.assetDeleted) purger.kick();
     if (e.code === 'no_space') space.arm();
     if (e.assetCompleted || isPhaseOne(e.stage)) libraries.assetProgressed();
     if (e.stage === 'people' && e.state === 'ok') people.peopleIndexed(e.assetId);

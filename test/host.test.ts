@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
+import { STAGES } from '../server/indexer/registry.ts';
 import type { RunRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
 import { insertAsset } from './helpers/asset-row.ts';
 import { tempDir } from './helpers/server.ts';
@@ -171,10 +172,13 @@ describe('IndexerHost and runs that have nothing to do', () => {
         }),
     });
     const looks = vi.spyOn(host.queue, 'next');
+    // A stage without its model is settled before its input is read (a document's entries, a workspace's People).
+    const readInput = vi.spyOn(STAGES.embeddings, 'prepare');
     try {
       host.start();
       await until(() => store.assets.byId(id)!.status === 'completed');
       expect(sent).toEqual(['metadata']);
+      expect(readInput).not.toHaveBeenCalled();
       // The runs recorded here (faces, objects, ocr, captions, embeddings, then people) are taken
       // several from one look at the queue: five looks in all, where each had taken one of its own
       // (eight: a folder of small text files waited on those looks).

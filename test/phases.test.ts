@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { StageQueue } from '../server/indexer/queue.ts';
 import type { StageRunRow } from '../server/store/stage-runs.repo.ts';
@@ -36,6 +36,29 @@ describe('the stage queue, by phase then age', () => {
     // Then the older file's phase 2, by age, ahead of the newer one's.
     expect(next.slice(2).every((r) => r.assetId === 'vid_old0000000000000000' && !PHASE_ONE.includes(r.stage))).toBe(true);
     expect(next).toHaveLength(4);
+  });
+
+  it('settles the runs that can never go from one read of the queue, whatever they free', () => {
+    store = openStore(tempDir());
+    // Extraction failed: every run that needs it can never go, nor those that need them (people after faces).
+    insertAsset(store, {
+      id: 'vid_bad0000000000000000',
+      workspace: 'w',
+      kind: 'image',
+      runs: (r) => (r.stage === 'extract' ? { ...r, state: 'failed' } : r.stage === 'metadata' ? { ...r, state: 'ok' } : r),
+    });
+    insertAsset(store, { id: 'vid_ok00000000000000000', workspace: 'w', kind: 'image', row: { created_at: Date.now() + 1 } });
+    const queue = new StageQueue(store);
+    const reads = vi.spyOn(store.runs, 'runsOfAssetsWithPendingWork');
+    expect(queue.next(10)).toEqual([
+      { assetId: 'vid_ok00000000000000000', stage: 'extract' },
+      { assetId: 'vid_ok00000000000000000', stage: 'metadata' },
+    ]);
+    expect(reads).toHaveBeenCalledTimes(1);
+    const bad = store.runs.forAsset('vid_bad0000000000000000');
+    expect(bad.filter((r) => r.state === 'pending')).toEqual([]);
+    expect(bad.find((r) => r.stage === 'faces')).toMatchObject({ state: 'failed', code: 'dependency_failed' });
+    expect(bad.find((r) => r.stage === 'people')).toMatchObject({ state: 'failed', code: 'dependency_failed' });
   });
 
   it('plans a file admitted without runs while many older files wait in phase 2', () => {
@@ -79,14 +102,14 @@ function holding(held: string): { launch: WorkerLauncher; release: () => void; h
   };
 }
 
-describe('a PDF with a picture page, its faces held back', () => {
+describe('real indexer processes, one stage held back', () => {
   let t: TestServer | undefined;
   afterEach(async () => {
     await t?.close();
     t = undefined;
   });
 
-  it('is searchable by its text, and says so, before its picture stages run; the picture page is drawn by them', async () => {
+  it('a PDF with a picture page is searchable by its text, and says so, before its picture stages run; the picture page is drawn by them', async () => {
     const hold = holding('faces');
     t = await startTestServer({ workers: 2 }, tempDir(), hold.launch);
     const key = t.key('phases');
@@ -127,5 +150,30 @@ describe('a PDF with a picture page, its faces held back', () => {
     expect(d.index.report.stages.faces.state).toBe('ok');
     expect(t.server.store.faces.forAsset(id).map((f) => f.timestamp)).toEqual([1, 1, 1]);
     expect(fs.readdirSync(pages).sort()).toEqual(['p00001.jpg', 'p00002.jpg']);
+  }, 180_000);
+
+  it('an asset deleted while its faces run is held is purged once that run ends, not before', async () => {
+    const hold = holding('faces');
+    t = await startTestServer({ workers: 1 }, tempDir(), hold.launch);
+    const key = t.key('purge-held');
+    const up = await t.upload(key, corpus('faces/face-api-samples/sample1.jpg'));
+    const id = up.body.data.video_id as string;
+    for (const end = Date.now() + 60_000; hold.heldRuns() === 0;) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await t.api('DELETE', `/videos/${id}`, { key })).status).toBe(200);
+    await t.server.purger.settled();
+    // Its faces run is in flight: the purge leaves the asset's files and rows until it ends.
+    expect(t.server.store.assets.byId(id)).toBeDefined();
+    expect(fs.existsSync(path.join(t.dataDir, 'assets', id))).toBe(true);
+    hold.release();
+    for (const end = Date.now() + 60_000; t.server.store.assets.byId(id);) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await t.server.purger.settled();
+    expect(t.server.store.runs.forAsset(id)).toEqual([]);
+    expect(fs.existsSync(path.join(t.dataDir, 'assets', id))).toBe(false);
   }, 180_000);
 });

@@ -263,8 +263,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   private dispatch(slot: Slot, assetId: string, stage: IndexStageName): boolean {
     const asset = this.store.assets.byId(assetId);
     if (!asset) return false;
-    const input = STAGES[stage].prepare(this.store, asset.id);
-    const settled = outcomeWithoutRun(STAGES[stage], input, asset, this.store.files.root);
+    const { settled, input } = outcomeWithoutRun(STAGES[stage], () => STAGES[stage].prepare(this.store, asset.id), asset, this.store.files.root);
     if (settled) {
       this.queue.finish(assetId, stage, settled);
       this.rescheduled = true;

@@ -22,6 +22,8 @@ export interface RunFinishedEvent {
   assetCompleted: boolean;
   /** This run ended the asset's phase 1: it is searchable by its text and metadata. */
   searchable: boolean;
+  /** The asset was deleted meanwhile (or is gone): the purge, which waits for its running runs, may take it now. */
+  assetDeleted: boolean;
 }
 
 interface QueueEvents {
@@ -103,19 +105,24 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     if (this.store.runs.pendingAssets(window * 4, true) < window * 4) this.plan(window * 4);
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
+
+    // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
+    const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused);
+    const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused);
+    const state = new Map<string, Map<string, RunState>>();
+    for (const r of [...first, ...rest]) {
+      if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
+      state.get(r.asset_id)!.set(r.stage, r.state);
+    }
+    const candidates = [...first.filter((r) => isPhaseOne(r.stage)), ...rest];
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
+    // A run settled on the way (it can never go) may free others: the same rows are looked at again,
+    // in age order, with what was settled known (the queue itself is read once a call).
     for (let settled = true; settled && out.length < max;) {
       settled = false;
+      for (const o of out) state.get(o.assetId)!.set(o.stage, 'pending');
       out.length = 0;
-      // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
-      const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused);
-      const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused);
-      const state = new Map<string, Map<string, RunState>>();
-      for (const r of [...first, ...rest]) {
-        if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
-        state.get(r.asset_id)!.set(r.stage, r.state);
-      }
-      for (const run of [...first.filter((r) => isPhaseOne(r.stage)), ...rest]) {
+      for (const run of candidates) {
         if (out.length >= max) break;
         const assetId = run.asset_id;
         const runs = state.get(assetId)!;
@@ -128,13 +135,14 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         const failedDep = required.find((d) => runs.get(d) === 'failed');
         const skippedDep = required.find((d) => runs.get(d) === 'off' || runs.get(d) === 'not_applicable');
         if (failedDep || skippedDep) {
-          this.finish(
+          const event = this.finish(
             assetId,
             stage,
             failedDep
               ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` }
               : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
           );
+          runs.set(stage, event.state as RunState);
           settled = true;
           continue;
         }
@@ -162,11 +170,13 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     const now = clock.now();
     let assetCompleted = false;
     let searchable = false;
+    let assetDeleted = true;
     let state: string = outcome.state;
     let code: string | undefined;
     this.store.transaction(() => {
       const asset = this.store.assets.byId(assetId);
       if (!asset) return;
+      assetDeleted = asset.deleted_at !== null;
       const def = STAGES[stage];
       let final = outcome;
       if (outcome.state === 'ok' && def.save && asset.deleted_at === null) {
@@ -193,7 +203,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
         assetCompleted = true;
       }
     });
-    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable };
+    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted };
     this.emit('run-finished', event);
     return event;
   }

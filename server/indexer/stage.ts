@@ -185,15 +185,17 @@ export function withModel<I, O, N extends IndexStageName>(
  * What a run would answer before any work, decided by the host from the manifest and the run's
  * input, without a process: failed when the stage needs an optional model and none is installed
  * (as `withModel` would answer), not applicable when the manifest reads that there is nothing to do
- * (`nothingToDo`); null when the run goes to an indexer process.
+ * (`nothingToDo`); null when the run goes to an indexer process, with the input `prepare` read
+ * (read only once the model is known to be there).
  */
-export function outcomeWithoutRun(
+export function outcomeWithoutRun<I>(
   stage: AnyStageManifest,
-  input: unknown,
+  prepare: () => I,
   asset: Pick<StageAsset, 'kind' | 'ext'>,
   dataDir: string,
-): StageOutcome<never> | null {
-  if (stage.models?.length && !installedModel(stage, dataDir)) return modelMissing(stage);
+): { settled: StageOutcome<never> | null; input?: I } {
+  if (stage.models?.length && !installedModel(stage, dataDir)) return { settled: modelMissing(stage) };
+  const input = prepare();
   const reason = stage.nothingToDo?.(input, asset) ?? null;
-  return reason === null ? null : notApplicable(reason);
+  return { settled: reason === null ? null : notApplicable(reason), input };
 }

@@ -26,7 +26,9 @@ export function drawSheet(page: ExtractedPage, width = 320): Buffer {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, width, height);
-  // The layout gives each passage 90 characters a line; the font is sized to fit that.
+  // The layout gives each passage 90 characters a line; the font is sized to fit that (a letter
+  // ≈ 0.55 of the font's size), and lines are broken by that count, not measured (a measure of each
+  // line as it grows took half of a small file's drawing; a line a little wide is drawn narrower).
   const px = Math.max(4, (width * 0.84) / 90 / 0.55);
   ctx.font = `${px}px '${font()}', sans-serif`;
   ctx.fillStyle = '#1d1d1f';
@@ -36,10 +38,11 @@ export function drawSheet(page: ExtractedPage, width = 320): Buffer {
     const maxW = p.bbox.w * width;
     let y = p.bbox.y * height;
     const bottom = Math.min(height, (p.bbox.y + p.bbox.h) * height + px);
+    const perLine = Math.max(1, Math.floor(maxW / (px * 0.55)));
     let line = '';
     for (const word of p.text.split(/\s+/)) {
       const next = line ? `${line} ${word}` : word;
-      if (line && ctx.measureText(next).width > maxW) {
+      if (line && next.length > perLine) {
         ctx.fillText(line, x, y, maxW);
         y += px * 1.3;
         if (y > bottom) break;

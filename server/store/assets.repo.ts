@@ -144,17 +144,17 @@ export class AssetsRepo {
   relocate(id: string, storedPath: string, fileName: string, libraryId: string | null): void {
     // Its extension follows the file (a stack's RAW and JPEG; IMG_1.JPG renamed img_1.jpeg).
     const ext = path.extname(storedPath).toLowerCase();
-    this.db.prepare('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ?, ext = ? WHERE id = ?').run(storedPath, fileName, libraryId, ext, id);
+    this.sql('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ?, ext = ? WHERE id = ?').run(storedPath, fileName, libraryId, ext, id);
   }
 
   /** The file of an asset indexed in place was rewritten: its new size and checksum. */
   replaceContent(id: string, sizeBytes: number, sha256: string, mimeType: string): void {
-    this.db.prepare('UPDATE assets SET size_bytes = ?, sha256 = ?, mime_type = ? WHERE id = ?').run(sizeBytes, sha256, mimeType, id);
+    this.sql('UPDATE assets SET size_bytes = ?, sha256 = ?, mime_type = ? WHERE id = ?').run(sizeBytes, sha256, mimeType, id);
   }
 
   /** Live assets that came from a library. */
   idsOfLibrary(libraryId: string): string[] {
-    return (this.db.prepare('SELECT id FROM assets WHERE library_id = ? AND deleted_at IS NULL').all(libraryId) as Array<{ id: string }>).map((r) => r.id);
+    return (this.sql('SELECT id FROM assets WHERE library_id = ? AND deleted_at IS NULL').all(libraryId) as Array<{ id: string }>).map((r) => r.id);
   }
 
   byId(id: string): AssetRow | undefined {
@@ -162,15 +162,11 @@ export class AssetsRepo {
   }
 
   findVisible(id: string, workspaceId: string): VisibleAsset | undefined {
-    return decodedOrNone(
-      this.db.prepare(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined,
-    );
+    return decodedOrNone(this.sql(`SELECT ${SEEN_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as VisibleAsset | undefined);
   }
   /** A visible asset with what its detail shows besides (the workspace's marks, the stages that failed). */
   findListed(id: string, workspaceId: string): ListedAsset | undefined {
-    return decodedOrNone(
-      this.db.prepare(`SELECT ${LISTED_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as ListedAsset | undefined,
-    );
+    return decodedOrNone(this.sql(`SELECT ${LISTED_AS} FROM assets a WHERE a.id = @id AND ${VISIBLE}`).get({ id, ws: workspaceId }) as ListedAsset | undefined);
   }
 
   /** A page of the assets a workspace sees, newest added (or taken: those not dated yet first, as the timeline shows them) first, under a condition. */
@@ -362,13 +358,11 @@ export class AssetsRepo {
   }
 
   markDeleted(id: string, at: number): boolean {
-    return this.db.prepare('UPDATE assets SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id).changes > 0;
+    return this.sql('UPDATE assets SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id).changes > 0;
   }
 
   share(assetId: string, workspaceId: string, at: number): boolean {
-    return (
-      this.db.prepare('INSERT OR IGNORE INTO asset_shares (asset_id, workspace_id, created_at) VALUES (?, ?, ?)').run(assetId, workspaceId, at).changes > 0
-    );
+    return this.sql('INSERT OR IGNORE INTO asset_shares (asset_id, workspace_id, created_at) VALUES (?, ?, ?)').run(assetId, workspaceId, at).changes > 0;
   }
 
   setFacts(id: string, facts: AssetFacts): void {
@@ -378,32 +372,30 @@ export class AssetsRepo {
   }
 
   setProcessing(id: string): void {
-    this.db.prepare("UPDATE assets SET status = 'processing', completed_at = NULL WHERE id = ?").run(id);
+    this.sql("UPDATE assets SET status = 'processing', completed_at = NULL WHERE id = ?").run(id);
   }
 
   setCompleted(id: string, at: number): void {
-    this.db.prepare("UPDATE assets SET status = 'completed', completed_at = ? WHERE id = ?").run(at, id);
+    this.sql("UPDATE assets SET status = 'completed', completed_at = ? WHERE id = ?").run(at, id);
   }
 
   /** Deleted assets with no stage run in flight, oldest first: the purge queue. */
   purgeCandidates(limit: number): AssetRow[] {
     return (
-      this.db
-        .prepare(
-          `SELECT a.* FROM assets a WHERE a.deleted_at IS NOT NULL
+      this.sql(
+        `SELECT a.* FROM assets a WHERE a.deleted_at IS NOT NULL
            AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'running')
          ORDER BY a.deleted_at LIMIT ?`,
-        )
-        .all(limit) as AssetRow[]
+      ).all(limit) as AssetRow[]
     ).map(decoded);
   }
 
   deleteRow(id: string): void {
-    this.db.prepare('DELETE FROM assets WHERE id = ?').run(id);
+    this.sql('DELETE FROM assets WHERE id = ?').run(id);
   }
 
   allIds(): Set<string> {
-    const rows = this.db.prepare('SELECT id FROM assets').all() as Array<{ id: string }>;
+    const rows = this.sql('SELECT id FROM assets').all() as Array<{ id: string }>;
     return new Set(rows.map((r) => r.id));
   }
 }

@@ -60,21 +60,21 @@ export class MediaRepo {
   /** Replaces everything extraction wrote for the asset (call inside a transaction). */
   replaceExtraction(assetId: string, assetDirRel: string, out: ExtractOutput): void {
     const rel = (p: string | null) => (p === null ? null : `${assetDirRel}/${p}`);
-    this.db.prepare('DELETE FROM pages WHERE asset_id = ?').run(assetId);
-    this.db.prepare('DELETE FROM shots WHERE asset_id = ?').run(assetId);
-    this.db.prepare('DELETE FROM frames WHERE asset_id = ?').run(assetId);
-    this.db.prepare('DELETE FROM asset_media WHERE asset_id = ?').run(assetId);
-    const page = this.db.prepare(
+    this.sql('DELETE FROM pages WHERE asset_id = ?').run(assetId);
+    this.sql('DELETE FROM shots WHERE asset_id = ?').run(assetId);
+    this.sql('DELETE FROM frames WHERE asset_id = ?').run(assetId);
+    this.sql('DELETE FROM asset_media WHERE asset_id = ?').run(assetId);
+    const page = this.sql(
       'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path, picture_area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const passage = this.db.prepare('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const passage = this.sql('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     for (const p of out.pages) {
       page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render), p.pictureArea);
       for (const ps of p.passages) passage.run(assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource);
     }
-    const shot = this.db.prepare('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
+    const shot = this.sql('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
     for (const s of out.shots) shot.run(assetId, s.idx, s.start_s, s.end_s, s.keyframe_s);
-    const frame = this.db.prepare('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const frame = this.sql('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const f of out.frames) frame.run(assetId, f.kind, f.timestamp, rel(f.file), f.width, f.height, f.shot);
     this.db
       .prepare('INSERT INTO asset_media (asset_id, thumbnail_path, audio_path, audio_duration_s, audio_sample_rate) VALUES (?, ?, ?, ?, ?)')
@@ -83,9 +83,9 @@ export class MediaRepo {
 
   /** Replaces a page's text and passages (OCR reading a scanned page). */
   replacePageText(assetId: string, page: number, text: string, source: PageRow['text_source'], passages: PassageRow[]): void {
-    this.db.prepare('UPDATE pages SET text = ?, text_source = ?, needs_ocr = 0 WHERE asset_id = ? AND page = ?').run(text, source, assetId, page);
-    this.db.prepare('DELETE FROM passages WHERE asset_id = ? AND page = ?').run(assetId, page);
-    const insert = this.db.prepare('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.sql('UPDATE pages SET text = ?, text_source = ?, needs_ocr = 0 WHERE asset_id = ? AND page = ?').run(text, source, assetId, page);
+    this.sql('DELETE FROM passages WHERE asset_id = ? AND page = ?').run(assetId, page);
+    const insert = this.sql('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     for (const p of passages) insert.run(assetId, page, p.idx, p.text, p.x, p.y, p.w, p.h, p.source);
   }
 
@@ -105,13 +105,11 @@ export class MediaRepo {
   }
 
   pagesNeedingOcr(assetId: string): number[] {
-    return (this.db.prepare('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map(
-      (r) => r.page,
-    );
+    return (this.sql('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map((r) => r.page);
   }
 
   page(assetId: string, page: number): PageRow | undefined {
-    return this.db.prepare('SELECT * FROM pages WHERE asset_id = ? AND page = ?').get(assetId, page) as PageRow | undefined;
+    return this.sql('SELECT * FROM pages WHERE asset_id = ? AND page = ?').get(assetId, page) as PageRow | undefined;
   }
 
   /** The pictures of some of a document's pages (one query). */
@@ -130,7 +128,7 @@ export class MediaRepo {
   }
 
   frames(assetId: string): FrameRow[] {
-    return this.db.prepare('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY timestamp').all(assetId) as FrameRow[];
+    return this.sql('SELECT kind, timestamp, path, width, height, shot FROM frames WHERE asset_id = ? ORDER BY timestamp').all(assetId) as FrameRow[];
   }
 
   /** The frame shown for a moment: the keyframe of the shot holding it, else the nearest frame. */
@@ -161,7 +159,7 @@ export class MediaRepo {
   }
 
   shots(assetId: string): Array<{ idx: number; start_s: number; end_s: number; keyframe_s: number }> {
-    return this.db.prepare('SELECT idx, start_s, end_s, keyframe_s FROM shots WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+    return this.sql('SELECT idx, start_s, end_s, keyframe_s FROM shots WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
       idx: number;
       start_s: number;
       end_s: number;
@@ -170,14 +168,14 @@ export class MediaRepo {
   }
 
   replaceSpeech(assetId: string, segments: Array<{ start_s: number; end_s: number }>): void {
-    this.db.prepare('DELETE FROM speech_segments WHERE asset_id = ?').run(assetId);
-    const insert = this.db.prepare('INSERT INTO speech_segments (asset_id, idx, start_s, end_s) VALUES (?, ?, ?, ?)');
+    this.sql('DELETE FROM speech_segments WHERE asset_id = ?').run(assetId);
+    const insert = this.sql('INSERT INTO speech_segments (asset_id, idx, start_s, end_s) VALUES (?, ?, ?, ?)');
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s));
   }
 
   replaceTranscript(assetId: string, segments: Array<{ start_s: number; end_s: number; text: string }>): void {
-    this.db.prepare('DELETE FROM transcript_segments WHERE asset_id = ?').run(assetId);
-    const insert = this.db.prepare('INSERT INTO transcript_segments (asset_id, idx, start_s, end_s, text) VALUES (?, ?, ?, ?, ?)');
+    this.sql('DELETE FROM transcript_segments WHERE asset_id = ?').run(assetId);
+    const insert = this.sql('INSERT INTO transcript_segments (asset_id, idx, start_s, end_s, text) VALUES (?, ?, ?, ?, ?)');
     segments.forEach((s, i) => insert.run(assetId, i, s.start_s, s.end_s, s.text));
   }
 
@@ -185,7 +183,7 @@ export class MediaRepo {
   transcript(assetId: string): Array<{ start_s: number; end_s: number; text: string; speaker: string | null }> {
     const names = this.speakerNames(assetId);
     return (
-      this.db.prepare('SELECT start_s, end_s, text, speaker FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+      this.sql('SELECT start_s, end_s, text, speaker FROM transcript_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
         start_s: number;
         end_s: number;
         text: string;
@@ -199,17 +197,17 @@ export class MediaRepo {
 
   /** Replaces who spoke when, and names the speaker of each transcript segment (by index; null: none). */
   replaceSpeakers(assetId: string, turns: Array<{ speaker: number; start_s: number; end_s: number }>, segmentSpeakers: Array<number | null>): void {
-    this.db.prepare('DELETE FROM speaker_turns WHERE asset_id = ?').run(assetId);
-    const insert = this.db.prepare('INSERT INTO speaker_turns (asset_id, idx, speaker, start_s, end_s) VALUES (?, ?, ?, ?, ?)');
+    this.sql('DELETE FROM speaker_turns WHERE asset_id = ?').run(assetId);
+    const insert = this.sql('INSERT INTO speaker_turns (asset_id, idx, speaker, start_s, end_s) VALUES (?, ?, ?, ?, ?)');
     turns.forEach((t, i) => insert.run(assetId, i, t.speaker, t.start_s, t.end_s));
-    this.db.prepare('UPDATE transcript_segments SET speaker = NULL WHERE asset_id = ?').run(assetId);
-    const name = this.db.prepare('UPDATE transcript_segments SET speaker = ? WHERE asset_id = ? AND idx = ?');
+    this.sql('UPDATE transcript_segments SET speaker = NULL WHERE asset_id = ?').run(assetId);
+    const name = this.sql('UPDATE transcript_segments SET speaker = ? WHERE asset_id = ? AND idx = ?');
     segmentSpeakers.forEach((s, i) => s !== null && name.run(speakerName(s), assetId, i));
   }
 
   /** Who spoke when, by speaker number. */
   speakerTurnNumbers(assetId: string): Array<{ speaker: number; start_s: number; end_s: number }> {
-    return this.db.prepare('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+    return this.sql('SELECT speaker, start_s, end_s FROM speaker_turns WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
       speaker: number;
       start_s: number;
       end_s: number;
@@ -224,13 +222,13 @@ export class MediaRepo {
 
   /** The owner's names for a video's speakers, by number. */
   speakerNames(assetId: string): Map<number, string> {
-    const rows = this.db.prepare('SELECT speaker, name FROM speaker_names WHERE asset_id = ?').all(assetId) as Array<{ speaker: number; name: string }>;
+    const rows = this.sql('SELECT speaker, name FROM speaker_names WHERE asset_id = ?').all(assetId) as Array<{ speaker: number; name: string }>;
     return new Map(rows.map((r) => [r.speaker, r.name]));
   }
 
   /** Names a speaker of a video (null: the name taken away). */
   nameSpeaker(assetId: string, speaker: number, name: string | null): void {
-    if (name === null) this.db.prepare('DELETE FROM speaker_names WHERE asset_id = ? AND speaker = ?').run(assetId, speaker);
+    if (name === null) this.sql('DELETE FROM speaker_names WHERE asset_id = ? AND speaker = ?').run(assetId, speaker);
     else
       this.db
         .prepare('INSERT INTO speaker_names (asset_id, speaker, name) VALUES (?, ?, ?) ON CONFLICT (asset_id, speaker) DO UPDATE SET name = excluded.name')
@@ -238,14 +236,14 @@ export class MediaRepo {
   }
 
   speech(assetId: string): Array<{ start_s: number; end_s: number }> {
-    return this.db.prepare('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
+    return this.sql('SELECT start_s, end_s FROM speech_segments WHERE asset_id = ? ORDER BY idx').all(assetId) as Array<{
       start_s: number;
       end_s: number;
     }>;
   }
 
   media(assetId: string): MediaRow | undefined {
-    return this.db.prepare('SELECT * FROM asset_media WHERE asset_id = ?').get(assetId) as MediaRow | undefined;
+    return this.sql('SELECT * FROM asset_media WHERE asset_id = ?').get(assetId) as MediaRow | undefined;
   }
 }
 

@@ -39,6 +39,9 @@ export interface RunFinish {
   finishedAt: number;
 }
 
+/** What the queue reads of a run to hand it out (a look at the queue reads hundreds). */
+export type QueuedRun = Pick<StageRunRow, 'asset_id' | 'stage' | 'state'>;
+
 /** Inserts one stage-run row (named parameters of StageRunRow). */
 export const INSERT_RUN = `INSERT INTO stage_runs (asset_id, stage, version, state, code, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
   VALUES (@asset_id, @stage, @version, @state, @code, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`;
@@ -59,8 +62,8 @@ export class StageRunsRepo {
     return this.sql('SELECT * FROM stage_runs WHERE asset_id = ? AND stage = ?').get(assetId, stage) as StageRunRow | undefined;
   }
 
-  /** All runs of the oldest assets that still have pending work (live assets only). */
-  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
+  /** All runs of the oldest assets that still have pending work (live assets only): what the queue needs of each. */
+  runsOfAssetsWithPendingWork(maxAssets: number, pausedWorkspaces: readonly string[] = []): QueuedRun[] {
     return this.sql(
       `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
@@ -68,15 +71,15 @@ export class StageRunsRepo {
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
              AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
            ORDER BY a.created_at, a.id LIMIT @max)
-         SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
-    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+         SELECT r.asset_id, r.stage, r.state FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as QueuedRun[];
   }
 
   /**
    * All runs of the oldest assets with a pending run of phase 1 (decision 0032), found through the
    * index of those runs (migration 0029): a few new files, however many assets wait in phase 2.
    */
-  runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): StageRunRow[] {
+  runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): QueuedRun[] {
     return this.sql(
       `WITH waiting AS (
            SELECT a.id, a.created_at FROM assets a
@@ -84,8 +87,8 @@ export class StageRunsRepo {
              AND a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
            ORDER BY a.created_at, a.id LIMIT @max)
-         SELECT r.* FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
-    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as StageRunRow[];
+         SELECT r.asset_id, r.stage, r.state FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+    ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as QueuedRun[];
   }
 
   /** How many assets (up to `limit`) have pending runs; with `phaseOne`, pending runs of phase 1. */
