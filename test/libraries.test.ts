@@ -117,6 +117,14 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     // The same content at two paths is one asset that answers both.
     expect(pdf.paths.sort()).toEqual([path.join(fs.realpathSync(root), 'a-text.pdf'), path.join(fs.realpathSync(root), 'archive/copy-of-a-text.pdf')].sort());
     expect(fs.readdirSync(path.join(t.dataDir, 'assets', pdf.video_id)).some((f) => f.startsWith('original'))).toBe(false);
+    // A text file's picture stages were planned as not applicable, with the reason (objects and OCR are off here).
+    const note = (await t.api('GET', `/videos/${all.find((a) => a.file_name === 'notes.txt')!.video_id}`, { key })).body.data;
+    for (const stage of ['faces', 'captions', 'people']) {
+      expect(note.index.report.stages[stage], stage).toMatchObject({
+        state: 'not_applicable',
+        reason: 'a .txt document is read as text; its pictures are not indexed',
+      });
+    }
 
     const problems = (await t.api('GET', `/libraries/${libraryId}/problems`, { key })).body.data;
     const reason = (rel: string) => problems.find((p: { path: string }) => p.path === path.join(fs.realpathSync(root), rel))?.reason;

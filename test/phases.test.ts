@@ -28,6 +28,10 @@ describe('the stage queue, by phase then age', () => {
     insertAsset(store, { id: 'vid_old0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 1 }, runs: done });
     insertAsset(store, { id: 'vid_new0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 2 } });
     const queue = new StageQueue(store);
+    // Phase 1 gives the one run asked for: the rest of the queue is not read.
+    const reads = vi.spyOn(store.runs, 'runsOfAssetsWithPendingWork');
+    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract' }]);
+    expect(reads).not.toHaveBeenCalled();
     const next = queue.next(4);
     expect(next.slice(0, 2)).toEqual([
       { assetId: 'vid_new0000000000000000', stage: 'extract' },

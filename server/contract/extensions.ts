@@ -49,6 +49,12 @@ export const EXTENSION_KINDS: Record<string, AssetKind> = {
   '.csv': 'document',
 };
 
+/**
+ * Documents read as text only (SPEC 2.2: their embedded pictures are not indexed): every document
+ * type but PDF, whose pages may be pictures. Stages that look only at pictures never apply to them.
+ */
+export const isTextOnlyDocument = (ext: string): boolean => EXTENSION_KINDS[ext] === 'document' && ext !== '.pdf';
+
 /** Camera RAW files: pictured by their embedded preview, their metadata read by exiftool (media/raw.ts). */
 export const RAW_EXTENSIONS: readonly string[] = ['.cr2', '.cr3', '.nef', '.nrw', '.arw', '.dng', '.raf', '.rw2', '.orf', '.pef', '.srw'];
 

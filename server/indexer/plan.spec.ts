@@ -36,6 +36,21 @@ describe('what re-running a stage pulls in', () => {
     expect(legacy.find((r) => r.stage === 'transcript')).toMatchObject({ state: 'pending' });
   });
 
+  it("a text-only document's picture stages are planned as not applicable; a PDF's wait for its pages", () => {
+    const state = (ext: string) => Object.fromEntries(planRuns('doc_1', 'document', deploymentDefaults(), 0, ext).map((r) => [r.stage, r.state]));
+    for (const ext of ['.txt', '.docx', '.epub', '.csv']) {
+      const s = state(ext);
+      for (const stage of ['faces', 'objects', 'ocr', 'captions', 'people']) expect(s[stage], `${ext} ${stage}`).toBe('not_applicable');
+      expect(s.extract).toBe('pending');
+      expect(s.embeddings).toBe('pending');
+    }
+    expect(planRuns('doc_1', 'document', deploymentDefaults(), 0, '.txt').find((r) => r.stage === 'faces')!.reason).toBe(
+      'a .txt document is read as text; its pictures are not indexed',
+    );
+    const pdf = state('.pdf');
+    for (const stage of ['faces', 'objects', 'ocr', 'captions', 'people']) expect(pdf[stage], stage).toBe('pending');
+  });
+
   it('runs to do again are grouped per asset, each stage once', () => {
     const grouped = stagesByAsset([
       { asset_id: 'a', stage: 'faces' },

@@ -1,6 +1,7 @@
 // Which stage runs an asset gets at upload: every stage has a row, so the report is complete from
 // the first poll. Off and not-applicable stages are settled at once; the rest wait in the queue.
 import type { AssetKind } from '../contract/assets.ts';
+import { isTextOnlyDocument } from '../contract/extensions.ts';
 import type { EffectiveOptions, StageName } from '../contract/stages.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { STAGES, STAGE_ORDER } from './registry.ts';
@@ -9,7 +10,8 @@ import { INTERNAL_STAGES, type IndexStageName } from './stage.ts';
 /** What the deprecated tiers index (SPEC 9: no pages, regions, People or index options). */
 export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
 
-export function planRuns(assetId: string, kind: AssetKind, effective: EffectiveOptions | null, now: number): StageRunRow[] {
+/** `ext`: the file's extension, where known (a text-only document's picture stages do not apply). */
+export function planRuns(assetId: string, kind: AssetKind, effective: EffectiveOptions | null, now: number, ext?: string): StageRunRow[] {
   return STAGE_ORDER.map((name) => {
     const def = STAGES[name];
     const base: StageRunRow = {
@@ -39,6 +41,8 @@ export function planRuns(assetId: string, kind: AssetKind, effective: EffectiveO
       return settle('off', 'turned off in the index options');
     }
     if (!def.kinds.includes(kind)) return settle('not_applicable', `does not apply to ${kind === 'image' ? 'an image' : `a ${kind}`}`);
+    if (def.picturesOnly && ext !== undefined && isTextOnlyDocument(ext))
+      return settle('not_applicable', `a ${ext} document is read as text; its pictures are not indexed`);
     return base;
   });
 }
@@ -72,9 +76,10 @@ export function planRerun(
   effective: EffectiveOptions | null,
   stages: readonly string[] | undefined,
   now: number,
+  ext?: string,
 ): StageRunRow[] {
   const chosen = new Set<string>(rerunClosure(stages));
-  return planRuns(assetId, kind, effective, now).filter((r) => chosen.has(r.stage));
+  return planRuns(assetId, kind, effective, now, ext).filter((r) => chosen.has(r.stage));
 }
 
 /** Runs to do again, one list of stages per asset (each stage once), in the order the assets came. */

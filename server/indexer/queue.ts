@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
 import type { AssetRow, NewAssetRow } from '../store/assets.repo.ts';
-import { TERMINAL_STATES, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
+import { TERMINAL_STATES, type QueuedRun, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
 import { PHASE_ONE, STAGES, STAGE_ORDER, isPhaseOne } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
@@ -60,7 +60,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     if (assets.length === 0) return;
     this.store.transaction(() => {
       for (const a of assets) {
-        this.store.runs.replace(planRuns(a.id, a.kind, a.index_options, a.created_at));
+        this.store.runs.replace(planRuns(a.id, a.kind, a.index_options, a.created_at, a.ext));
         this.store.assets.markPlanned(a.id);
       }
     });
@@ -73,7 +73,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    */
   rerun(asset: AssetRow, stages?: readonly string[]): IndexStageName[] {
     if (!asset.runs_planned) return [...STAGE_ORDER];
-    const rows = planRerun(asset.id, asset.kind, asset.index_options, stages, clock.now());
+    const rows = planRerun(asset.id, asset.kind, asset.index_options, stages, clock.now(), asset.ext);
     this.enqueue(asset.id, rows);
     return rows.map((r) => r.stage as IndexStageName);
   }
@@ -106,15 +106,20 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
 
-    // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age.
-    const first = this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused);
-    const rest = this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused);
+    // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age: the
+    // rest read only when phase 1 does not give `max` runs (a folder of new files rarely needs it).
     const state = new Map<string, Map<string, RunState>>();
-    for (const r of [...first, ...rest]) {
-      if (!state.has(r.asset_id)) state.set(r.asset_id, new Map());
-      state.get(r.asset_id)!.set(r.stage, r.state);
-    }
-    const candidates = [...first.filter((r) => isPhaseOne(r.stage)), ...rest];
+    const known = (rows: QueuedRun[]) => {
+      for (const r of rows) {
+        let runs = state.get(r.asset_id);
+        if (!runs) state.set(r.asset_id, (runs = new Map()));
+        // A run read in both lists keeps what this call already did to it.
+        if (!runs.has(r.stage)) runs.set(r.stage, r.state);
+      }
+      return rows;
+    };
+    const candidates = known(this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused));
+    let restRead = false;
     const out: Array<{ assetId: string; stage: IndexStageName }> = [];
     // A run settled on the way (it can never go) may free others: the same rows are looked at again,
     // in age order, with what was settled known (the queue itself is read once a call).
@@ -122,8 +127,14 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       settled = false;
       for (const o of out) state.get(o.assetId)!.set(o.stage, 'pending');
       out.length = 0;
-      for (const run of candidates) {
-        if (out.length >= max) break;
+      for (let i = 0; out.length < max; i++) {
+        if (i === candidates.length) {
+          if (restRead) break;
+          restRead = true;
+          candidates.push(...known(this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused)));
+          if (i === candidates.length) break;
+        }
+        const run = candidates[i];
         const assetId = run.asset_id;
         const runs = state.get(assetId)!;
         // A run handed out in this pass is marked running below, so it is not handed out twice.

@@ -69,6 +69,11 @@ export interface StageManifest<I, O, N extends IndexStageName = IndexStageName> 
   /** Bumped when the stage's output changes; older rows are re-run. */
   version: number;
   kinds: readonly AssetKind[];
+  /**
+   * Looks only at pictures (photos, frames, the picture pages of a PDF): planned as not applicable
+   * to a text-only document (`isTextOnlyDocument`), never handed out or settled one by one.
+   */
+  picturesOnly?: boolean;
   /** Stages that must have finished (any state) before this one runs. */
   dependsOn: readonly IndexStageName[];
   /**

@@ -24,7 +24,8 @@ const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).par
 
 function send(msg: WorkerMessage): void {
   if (parentPort) parentPort.postMessage(msg);
-  else process.send?.(msg);
+  // The service may have stopped while this process started: nobody to tell, and 'disconnect' ends it.
+  else if (process.connected) process.send?.(msg);
 }
 
 /** A disk that filled up, however the stage met it (a write, or a tool that said so). */
@@ -79,4 +80,6 @@ function stop(): void {
 }
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);
-send({ type: 'ready' });
+// A service that stopped while this process started has closed the channel already: end now.
+if (!parentPort && !process.connected) stop();
+else send({ type: 'ready' });

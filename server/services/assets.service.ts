@@ -195,7 +195,7 @@ export class AssetsService {
     const storedPath = src.linked ? src.path : this.store.files.adopt(src.path, id, ext);
     const row = newAssetRow(id, workspaceId, { ...src, path: storedPath, fileName, ext, kind, mime }, effective, now, legacy ? requested : null);
     try {
-      this.queue.admit(row, planRuns(id, kind, effective, now));
+      this.queue.admit(row, planRuns(id, kind, effective, now, ext));
     } catch (err) {
       await this.store.files.removeAsset(id);
       throw err;
@@ -300,7 +300,7 @@ export class AssetsService {
     const a = this.store.assets.findListed(id, workspaceId);
     if (!a) throw Errors.notFound('Video');
     // Runs not written yet (a library file the queue has not reached) are all still to come.
-    const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, a.index_options, a.created_at);
+    const runs = a.runs_planned ? this.store.runs.forAsset(a.id) : planRuns(a.id, a.kind, a.index_options, a.created_at, a.ext);
     const done = runs.filter((r) => r.state !== 'pending' && r.state !== 'running').length;
     const stages = Object.fromEntries(runs.map((r) => [r.stage, stageReport(r)]));
     const meta = this.store.metadata.get(a.id);

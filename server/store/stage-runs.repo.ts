@@ -76,18 +76,22 @@ export class StageRunsRepo {
   }
 
   /**
-   * All runs of the oldest assets with a pending run of phase 1 (decision 0032), found through the
-   * index of those runs (migration 0029): a few new files, however many assets wait in phase 2.
+   * The runs of phase 1 of the oldest assets with a pending run of phase 1 (decision 0032), found by walking the
+   * index of those runs (migration 0029) in the order of their assets' ids, which are made from the
+   * time the asset was admitted (ids.ts), and stopping at `maxAssets`: a few rows read whether a few
+   * new files wait in phase 1 or thousands (ordering by `created_at` sorted them all at each look).
+   * Their runs of phase 1 only: the queue reads the others when it looks further.
    */
   runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): QueuedRun[] {
     return this.sql(
       `WITH waiting AS (
-           SELECT a.id, a.created_at FROM assets a
-           WHERE a.id IN (SELECT asset_id FROM stage_runs WHERE ${PENDING_PHASE_ONE})
+           SELECT a.id FROM stage_runs p INDEXED BY stage_runs_pending_phase_one CROSS JOIN assets a ON a.id = p.asset_id
+           WHERE p.${PENDING_PHASE_ONE}
              AND a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
-           ORDER BY a.created_at, a.id LIMIT @max)
-         SELECT r.asset_id, r.stage, r.state FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+           GROUP BY p.asset_id ORDER BY p.asset_id LIMIT @max)
+         SELECT r.asset_id, r.stage, r.state FROM waiting w CROSS JOIN stage_runs r ON r.asset_id = w.id
+         WHERE r.${PHASE_ONE_STAGE} ORDER BY w.id, r.rowid`,
     ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as QueuedRun[];
   }
 

@@ -215,6 +215,9 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     const row = t.server.store.assets.byId(r.body.data.video_id)!;
     expect(row.stored_path).toBe(path.join('assets', row.id, 'original.txt'));
     expect(fs.existsSync(path.join(t.dataDir, row.stored_path))).toBe(true);
+    // Read as text: its picture stages do not apply.
+    const done = await t.waitCompleted(key, r.body.data.video_id);
+    expect(done.index.report.stages.ocr).toMatchObject({ state: 'not_applicable', reason: 'a .txt document is read as text; its pictures are not indexed' });
   });
 
   it('deletes: hidden from every list at once, purged in the background, owner only', async () => {

@@ -21,6 +21,7 @@ export const captionsStage = defineStage<CaptionPicture[], Caption[], 'captions'
   name: 'captions',
   version: 1,
   kinds: ['video', 'image', 'document'],
+  picturesOnly: true,
   dependsOn: ['extract'],
   ...needsModels([CAPTION_MODEL]),
   prepare: (store, assetId) => {

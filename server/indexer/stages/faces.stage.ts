@@ -23,6 +23,7 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
   name: 'faces',
   version: 3,
   kinds: ['video', 'image', 'document'],
+  picturesOnly: true,
   dependsOn: ['extract'],
   model: BUNDLED_MODELS.faces,
   availability: ALWAYS_AVAILABLE,

@@ -25,6 +25,7 @@ export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>(
   name: 'objects',
   version: 3,
   kinds: ['image', 'document'],
+  picturesOnly: true,
   dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.objects}; open vocabulary: ${OPEN_VOCABULARY_MODEL}`,
   combines: [OPEN_VOCABULARY_MODEL],

@@ -37,6 +37,7 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   name: 'ocr',
   version: 2,
   kinds: ['video', 'image', 'document'],
+  picturesOnly: true,
   dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.ocr}; photos and frames: ${PHOTO_TEXT_MODEL} where installed`,
   combines: [PHOTO_TEXT_MODEL],

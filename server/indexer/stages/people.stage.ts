@@ -27,6 +27,7 @@ export const peopleStage = defineStage<PeopleInput, PeopleOutput, 'people'>({
   name: 'people',
   version: 1,
   kinds: ['video', 'image', 'document'],
+  picturesOnly: true,
   dependsOn: ['faces', 'metadata'],
   requires: ['faces'],
   model: null,
