@@ -76,11 +76,11 @@ export class StageRunsRepo {
   }
 
   /**
-   * The runs of phase 1 of the oldest assets with a pending run of phase 1 (decision 0032), found by walking the
-   * index of those runs (migration 0029) in the order of their assets' ids, which are made from the
-   * time the asset was admitted (ids.ts), and stopping at `maxAssets`: a few rows read whether a few
-   * new files wait in phase 1 or thousands (ordering by `created_at` sorted them all at each look).
-   * Their runs of phase 1 only: the queue reads the others when it looks further.
+   * The phase 1 runs of the oldest assets with a pending run of phase 1 (decision 0032; the queue
+   * reads their other runs when it looks further). Found by walking the index of those runs
+   * (migration 0029) in the order of their assets' ids, which are made from the time each asset was
+   * admitted (ids.ts), and stopping at `maxAssets`: a few rows read whether a few new files wait in
+   * phase 1 or thousands (ordering them by `created_at` sorted them all at each look).
    */
   runsOfAssetsInPhaseOne(maxAssets: number, pausedWorkspaces: readonly string[] = []): QueuedRun[] {
     return this.sql(
