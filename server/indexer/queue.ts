@@ -81,7 +81,10 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   enqueue(assetId: string, runs: StageRunRow[]): void {
     this.store.transaction(() => {
       this.store.runs.replace(runs);
-      this.store.assets.setProcessing(assetId);
+      // Nothing left to run (each stage asked for is off or does not apply, as a text file's faces):
+      // the asset is complete again at once; no look at the queue would ever reach it.
+      if (this.store.runs.unfinishedCount(assetId) === 0) this.store.assets.setCompleted(assetId, clock.now());
+      else this.store.assets.setProcessing(assetId);
     });
     this.wake();
   }

@@ -218,6 +218,9 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     // Read as text: its picture stages do not apply.
     const done = await t.waitCompleted(key, r.body.data.video_id);
     expect(done.index.report.stages.ocr).toMatchObject({ state: 'not_applicable', reason: 'a .txt document is read as text; its pictures are not indexed' });
+    // Its faces asked for again: nothing applies, and it is complete again at once (not left processing).
+    expect((await t.api('POST', `/videos/${r.body.data.video_id}/reindex`, { key, json: { stages: ['faces'] } })).status).toBe(202);
+    expect((await t.api('GET', `/videos/${r.body.data.video_id}`, { key })).body.data.status).toBe('completed');
   });
 
   it('deletes: hidden from every list at once, purged in the background, owner only', async () => {
