@@ -366,7 +366,11 @@ describe('extraction through the API', () => {
       const ex = d.index.report.stages.extract;
       expect(ex.state, name).toBe('failed');
       expect(ex.reason, name).toMatch(/^(corrupt|no_video_stream)/);
-      expect(d.index.report.stages.ocr.reason).toBe('dependency_failed: extract');
+      // What needs extraction fails with it; a Word file's OCR never applied (it is read as text).
+      expect(d.index.report.stages.embeddings.reason, name).toBe('dependency_failed: extract');
+      expect(d.index.report.stages.ocr.reason, name).toBe(
+        name.endsWith('.docx') ? 'a .docx document is read as text; its pictures are not indexed' : 'dependency_failed: extract',
+      );
       const dir = path.join(t.dataDir, 'assets', d.video_id);
       expect(fs.readdirSync(dir).filter((f) => !f.startsWith('original'))).toEqual([]);
     }

@@ -81,5 +81,5 @@ function stop(): void {
 process.on('disconnect', stop);
 process.on('SIGTERM', stop);
 // A service that stopped while this process started has closed the channel already: end now.
-if (!parentPort && !process.connected) stop();
+if (!parentPort && process.send && !process.connected) stop();
 else send({ type: 'ready' });
