@@ -77,6 +77,25 @@ describe('the stage queue, by phase then age', () => {
     const queue = new StageQueue(store);
     expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract' }]);
   });
+
+  it('looks for files admitted without runs only while some may wait', () => {
+    store = openStore(tempDir());
+    insertAsset(store, { id: 'vid_one0000000000000000', workspace: 'w', kind: 'image', row: { created_at: 1 } });
+    const queue = new StageQueue(store);
+    const looks = vi.spyOn(store.assets, 'unplanned');
+    // At start some may wait (a service stopped before planning them): looked for once, none found.
+    queue.next(1);
+    queue.next(1);
+    queue.next(1);
+    expect(looks).toHaveBeenCalledTimes(1);
+    // One admitted so (a library's folder): looked for, and planned, at the next look.
+    queue.admitUnplanned({ ...store.assets.byId('vid_one0000000000000000')!, id: 'vid_two0000000000000000', created_at: 2, index_options: null });
+    const next = queue.next(8);
+    expect(looks).toHaveBeenCalledTimes(2);
+    expect(next.some((r) => r.assetId === 'vid_two0000000000000000')).toBe(true);
+    queue.next(1);
+    expect(looks).toHaveBeenCalledTimes(2);
+  });
 });
 
 /** Real indexer processes; every run of `held` waits until `release()`. */

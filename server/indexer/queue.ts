@@ -34,6 +34,13 @@ interface QueueEvents {
 
 export class StageQueue extends EventEmitter<QueueEvents> {
   private wakeScheduled = false;
+  /**
+   * Whether assets admitted without runs may be waiting: set when one is admitted so, cleared when
+   * planning finds fewer than it asked for. A service may stop before planning them all, so it
+   * starts set. Files added one by one (the command line, uploads) are planned as they are
+   * admitted, and the queue then looks for none at each look.
+   */
+  private unplannedMaybe = true;
 
   constructor(private readonly store: Store) {
     super();
@@ -51,19 +58,22 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    */
   admitUnplanned(asset: NewAssetRow): void {
     this.store.assets.insertWithRuns({ ...asset, runs_planned: 0 }, []);
+    this.unplannedMaybe = true;
     this.wake();
   }
 
   /** Writes the runs of up to `max` of the oldest assets admitted without them. */
   private plan(max: number): void {
     const assets = this.store.assets.unplanned(max);
-    if (assets.length === 0) return;
-    this.store.transaction(() => {
-      for (const a of assets) {
-        this.store.runs.replace(planRuns(a.id, a.kind, a.index_options, a.created_at, a.ext));
-        this.store.assets.markPlanned(a.id);
-      }
-    });
+    if (assets.length > 0) {
+      this.store.transaction(() => {
+        for (const a of assets) {
+          this.store.runs.replace(planRuns(a.id, a.kind, a.index_options, a.created_at, a.ext));
+          this.store.assets.markPlanned(a.id);
+        }
+      });
+    }
+    if (assets.length < max) this.unplannedMaybe = false;
   }
 
   /** Runs of an existing asset again (these rows replace the old ones); the asset is processing again. */
@@ -105,7 +115,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
   next(max: number, window = max): Array<{ assetId: string; stage: IndexStageName }> {
     // Assets admitted without runs are planned while few assets wait for their phase 1 (a folder of
     // thousands is planned a few at a time, and a new file is not left behind older phase 2 work).
-    if (this.store.runs.pendingAssets(window * 4, true) < window * 4) this.plan(window * 4);
+    if (this.unplannedMaybe && this.store.runs.pendingAssets(window * 4, true) < window * 4) this.plan(window * 4);
     // Assets of workspaces whose owner paused indexing wait (POST /index/pause).
     const paused = this.store.runs.pausedWorkspaces();
 

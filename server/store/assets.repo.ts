@@ -368,7 +368,7 @@ export class AssetsRepo {
   setFacts(id: string, facts: AssetFacts): void {
     const keys = Object.keys(facts).filter((k) => (facts as Record<string, unknown>)[k] !== undefined);
     if (keys.length === 0) return;
-    this.db.prepare(`UPDATE assets SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...facts, id });
+    this.sql(`UPDATE assets SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run({ ...facts, id });
   }
 
   setProcessing(id: string): void {

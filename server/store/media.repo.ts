@@ -76,9 +76,13 @@ export class MediaRepo {
     for (const s of out.shots) shot.run(assetId, s.idx, s.start_s, s.end_s, s.keyframe_s);
     const frame = this.sql('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const f of out.frames) frame.run(assetId, f.kind, f.timestamp, rel(f.file), f.width, f.height, f.shot);
-    this.db
-      .prepare('INSERT INTO asset_media (asset_id, thumbnail_path, audio_path, audio_duration_s, audio_sample_rate) VALUES (?, ?, ?, ?, ?)')
-      .run(assetId, rel(out.thumbnail), rel(out.audio?.file ?? null), out.audio?.duration_s ?? null, out.audio?.sample_rate ?? null);
+    this.sql('INSERT INTO asset_media (asset_id, thumbnail_path, audio_path, audio_duration_s, audio_sample_rate) VALUES (?, ?, ?, ?, ?)').run(
+      assetId,
+      rel(out.thumbnail),
+      rel(out.audio?.file ?? null),
+      out.audio?.duration_s ?? null,
+      out.audio?.sample_rate ?? null,
+    );
   }
 
   /** Replaces a page's text and passages (OCR reading a scanned page). */

@@ -1,4 +1,4 @@
-import type { DB } from './db.ts';
+import { statementCache, type DB } from './db.ts';
 import { clock, newId } from './ids.ts';
 
 export interface WorkspaceRow {
@@ -11,10 +11,15 @@ export interface WorkspaceRow {
 }
 
 export class WorkspacesRepo {
-  constructor(private readonly db: DB) {}
+  /** A workspace is read for every file admitted (its index options): prepared once. */
+  private readonly sql: ReturnType<typeof statementCache>;
+
+  constructor(private readonly db: DB) {
+    this.sql = statementCache(db);
+  }
 
   byId(id: string): WorkspaceRow | undefined {
-    return this.db.prepare('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
+    return this.sql('SELECT * FROM workspaces WHERE id = ?').get(id) as WorkspaceRow | undefined;
   }
 
   byName(name: string): WorkspaceRow | undefined {
