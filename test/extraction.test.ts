@@ -160,6 +160,31 @@ describe('extraction through the API', () => {
     expect((await frame(1)).status).toBe(200);
   });
 
+  it("draws a text file's thumbnail from what was read, anew after the file is read again, with its original gone", async () => {
+    const d = await indexed('notes', { name: 'notes.txt', data: Buffer.from('Field notes from the heron colony.\n\nNine nests on the east bank.\n') });
+    const thumbFile = path.join(t.dataDir, 'assets', d.video_id, 'thumb.jpg');
+    const drawn = async () => {
+      const r = await fetch(d.thumbnail_url);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/image\/jpeg/);
+      // Text on a white sheet.
+      const { channels } = await sharp(Buffer.from(await r.arrayBuffer())).stats();
+      expect(channels[0].max).toBeGreaterThan(240);
+      expect(channels[0].min).toBeLessThan(170);
+      expect(fs.existsSync(thumbFile)).toBe(true);
+    };
+    expect(fs.existsSync(thumbFile)).toBe(false);
+    await drawn();
+    // Read again: the sheet drawn from the earlier reading goes with it, and is drawn again when asked for.
+    expect((await t.api('POST', `/videos/${d.video_id}/reindex`, { key, json: { stages: ['extract'] } })).status).toBe(202);
+    const again = await t.waitCompleted(key, d.video_id, 60_000);
+    expect(again.index.report.stages.extract.state).toBe('ok');
+    expect(fs.existsSync(thumbFile)).toBe(false);
+    // The original is not needed: the sheet is drawn from the passages stored.
+    fs.rmSync(t.server.store.files.abs(t.server.store.assets.byId(d.video_id)!.stored_path));
+    await drawn();
+  });
+
   it('reads Hindi PDFs: Devanagari from a good text layer, OCR marked where the layer is broken', async () => {
     const xetex = await indexed('xetex', corpus('ocr/hindi-pdf/xetex-examples.pdf'));
     expect(xetex.page_count).toBe(3);
@@ -188,8 +213,12 @@ describe('extraction through the API', () => {
     const p1 = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data;
     expect(p1).toMatchObject({ text_source: 'text', needs_ocr: false, frame_url: null });
     expect(p1.text).toContain(phrase);
-    // The thumbnail is the first page as laid out: a white sheet of A4 proportions with the text on it.
+    // The thumbnail is the first page as laid out: a white sheet of A4 proportions with the text on
+    // it, drawn from the stored passages on its first request, not while the file was indexed.
+    const thumbFile = path.join(t.dataDir, 'assets', d.video_id, 'thumb.jpg');
+    expect(fs.existsSync(thumbFile)).toBe(false);
     const thumb = sharp(Buffer.from(await (await fetch(d.thumbnail_url)).arrayBuffer()));
+    expect(fs.existsSync(thumbFile)).toBe(true);
     expect(await thumb.metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 452 });
     const { channels } = await thumb.stats();
     expect(channels[0].max).toBeGreaterThan(240);

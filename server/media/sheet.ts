@@ -1,10 +1,18 @@
 // A picture of a synthetic page (Word, slides, sheets, e-books, HTML, text: formats with text but
 // no layout of their own, see layout.ts): its passages drawn where the layout put them, on a white
-// sheet of the page's proportions. Used for the thumbnail of such documents' first page.
+// sheet of the page's proportions. Used for the thumbnail of such documents' first page, drawn on
+// its first request from the passages stored (render.worker.ts), not while the file is indexed.
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import type { ExtractedPage } from './types.ts';
+import type { Box } from '../contract/common.ts';
+
+/** What a sheet is drawn from: the page's size in the layout's units and its passages, boxes relative to the page. */
+export interface SheetPage {
+  width: number;
+  height: number;
+  passages: ReadonlyArray<{ text: string; bbox: Box }>;
+}
 
 // The text is drawn in Liberation Sans, which pdf.js ships: the same on every machine, with or
 // without system fonts.
@@ -20,7 +28,7 @@ function font(): string {
 }
 
 /** JPEG of the page, `width` pixels wide. */
-export function drawSheet(page: ExtractedPage, width = 320): Buffer {
+export function drawSheet(page: SheetPage, width = 320): Buffer {
   const height = Math.round((width * page.height) / page.width);
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');

@@ -16,7 +16,7 @@ import type { UrlSigner } from './signing.service.ts';
 import type { AuthContext } from '../contract/auth.ts';
 import { entryModule } from '../paths.ts';
 import { cropFace } from '../media/face-crop.ts';
-import type { DrawJob } from '../media/render.worker.ts';
+import type { DrawRequest } from '../media/render.worker.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
@@ -137,7 +137,7 @@ export class ReadsService {
    */
   private readonly drawing = new Map<string, Promise<void>>();
   /** The thread that draws pages on first request, kept a minute after the last (a reader turns pages). */
-  private readonly pages = new IdleThread<Omit<DrawJob, 'id'>>(entryModule('media/render.worker'), 60_000);
+  private readonly pages = new IdleThread<DrawRequest>(entryModule('media/render.worker'), 60_000);
   private readonly cropping = new Map<string, Promise<void>>();
 
   /**
@@ -153,17 +153,18 @@ export class ReadsService {
     return this.drawn(id, name, this.frameFile(id, name, q, auth));
   }
 
-  /** The stored picture `name` of an asset at `file`, a PDF page drawn first when it is not yet. */
+  /**
+   * The stored picture `name` of an asset at `file`, drawn first when it is not yet: a PDF page from
+   * the original, or the thumbnail of a document without a layout of its own from its first page's
+   * passages (which needs no original: it is shown while the file's drive is away).
+   */
   private async drawn(id: string, name: string, file: string): Promise<string> {
-    if (fs.existsSync(file) || !/^p\d{5}\.jpg$/.test(name)) return file;
-    const asset = this.store.assets.byId(id);
-    const page = Number(name.slice(1, 6));
-    if (!asset || asset.ext !== '.pdf' || !this.store.media.page(id, page)?.render_path) return file;
-    const original = this.store.files.abs(asset.stored_path);
-    if (!fs.existsSync(original)) throw Errors.originalUnavailable();
+    if (fs.existsSync(file)) return file;
+    const request = name === 'thumb.jpg' ? this.sheetToDraw(id, file) : /^p\d{5}\.jpg$/.test(name) ? this.pageToDraw(id, name, file) : null;
+    if (!request) return file;
     let job = this.drawing.get(file);
     if (!job) {
-      job = this.pages.run({ file: original, page, out: file }).catch((err: Error) => {
+      job = this.pages.run(request).catch((err: Error) => {
         throw new AppError('render_failed', 500, `The page could not be drawn: ${err.message}`);
       });
       job.finally(() => this.drawing.delete(file)).catch(() => {});
@@ -171,6 +172,29 @@ export class ReadsService {
     }
     await job;
     return file;
+  }
+
+  /** A PDF page's render left for its first request. */
+  private pageToDraw(id: string, name: string, file: string): DrawRequest | null {
+    const asset = this.store.assets.byId(id);
+    const page = Number(name.slice(1, 6));
+    if (!asset || asset.ext !== '.pdf' || !this.store.media.page(id, page)?.render_path) return null;
+    const original = this.store.files.abs(asset.stored_path);
+    if (!fs.existsSync(original)) throw Errors.originalUnavailable();
+    return { file: original, page, out: file };
+  }
+
+  /** The thumbnail of a document without a layout of its own (extraction records it, undrawn): its first page's passages. */
+  private sheetToDraw(id: string, file: string): DrawRequest | null {
+    const asset = this.store.assets.byId(id);
+    if (!asset || asset.kind !== 'document' || asset.ext === '.pdf' || this.store.media.thumbnailOf(id)?.name !== 'thumb.jpg') return null;
+    const page = this.store.media.page(id, 1);
+    const passages = this.store.media.passages(id, 1);
+    if (!page || passages.length === 0) return null;
+    return {
+      sheet: { width: page.width, height: page.height, passages: passages.map((p) => ({ text: p.text, bbox: { x: p.x, y: p.y, w: p.w, h: p.h } })) },
+      out: file,
+    };
   }
 
   /** Resolves when no page is being drawn (the service waits for it before it stops). */

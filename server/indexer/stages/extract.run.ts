@@ -1,7 +1,7 @@
 // extract, the run: checks the file still is what was indexed, then extracts pages, frames,
-// shots and audio (media/), drawing a thumbnail (a document without a layout of its own: its first
-// page as laid out, media/sheet.ts). Nothing half-written: on failure what this run
-// derived goes; the original stays.
+// shots and audio (media/), and the thumbnail (a document without a layout of its own: its first
+// page as laid out, drawn on its first request, media/render.worker.ts). Nothing half-written: on
+// failure what this run derived goes; the original stays.
 import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../../config.ts';
@@ -13,9 +13,9 @@ import { extractStage } from './extract.stage.ts';
 /** Everything extraction may write into the asset folder. */
 const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
 
-// The readers of each kind (pdf.js, the office formats' parsers, the canvas that lays out a sheet;
-// sharp for photos, ffmpeg's for videos) are loaded when a file of their kind comes: a process that
-// reads only photos holds no document reader, one that reads only PDFs no photo library.
+// The readers of each kind (PDFium, the office formats' parsers; sharp for photos, ffmpeg's for
+// videos) are loaded when a file of their kind comes: a process that reads only photos holds no
+// document reader, one that reads only PDFs no photo library.
 async function extractDocument(asset: StageAsset, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
   const {
@@ -28,9 +28,10 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   if (pages.length > limits.maxPages) throw new ExtractError('too_many_pages', `${pages.length} pages; the limit is ${limits.maxPages}`);
   let thumbnail = drawn;
   if (!thumbnail && pages[0]?.passages.length) {
-    // No layout to render (Word, slides, sheets…): the first page as the layout lays it out.
-    const { drawSheet } = await import('../../media/sheet.ts');
-    await fs.promises.writeFile(path.join(assetDir, 'thumb.jpg'), drawSheet(pages[0]));
+    // No layout to render (text, Word, slides, sheets…): the first page as the layout lays it out,
+    // drawn from its stored passages when first asked for (a few milliseconds each, which were most
+    // of a small text file's indexing). One drawn from an earlier reading of the file goes.
+    await fs.promises.rm(path.join(assetDir, 'thumb.jpg'), { force: true });
     thumbnail = 'thumb.jpg';
   }
   return { facts: { page_count: pages.length }, pages, shots: [], frames: [], audio: null, thumbnail, details };
