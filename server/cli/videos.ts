@@ -10,6 +10,7 @@ import { DataFolderBusyError } from '../store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from '../contract/assets.ts';
 import type { RunFinishedEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
+import { admitInTurn } from './admit.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
 
 export interface IndexRun {
@@ -34,7 +35,7 @@ export interface IndexRun {
  */
 export async function indexPaths(paths: string[], opts: IndexRun): Promise<void> {
   const config = loadConfig({ dataDir: opts.data, workers: opts.workers });
-  const { files, skipped } = collectFiles(paths);
+  const { files, sizes, skipped } = collectFiles(paths);
   for (const s of skipped) {
     if (opts.json) jsonLine({ event: 'skipped', file: s.path, reason: s.reason });
     else process.stderr.write(`skipped ${s.path}: ${s.reason}\n`);
@@ -106,7 +107,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     }
   });
   bar?.start(files.length, 0, { stage: 'adding files' });
-  for (const file of files) {
+  const admit = async (file: string): Promise<void> => {
     try {
       const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
       pending.set(ack.video_id, file);
@@ -119,7 +120,8 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       if (opts.json) jsonLine({ event: 'refused', file, code: err.code, message: err.message });
       else process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
     }
-  }
+  };
+  await admitInTurn(files, sizes, admit);
   added = true;
   const paused = config.workers === 0;
   if (!paused) {

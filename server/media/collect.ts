@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_KINDS } from '../contract/assets.ts';
 
-/** Supported files under the given paths, recursively, in a stable order. */
-export function collectFiles(paths: string[]): { files: string[]; skipped: Array<{ path: string; reason: string }> } {
+/** Supported files under the given paths, recursively, in a stable order; with their sizes. */
+export function collectFiles(paths: string[]): { files: string[]; sizes: Map<string, number>; skipped: Array<{ path: string; reason: string }> } {
   const files: string[] = [];
+  const sizes = new Map<string, number>();
   const skipped: Array<{ path: string; reason: string }> = [];
   const visit = (p: string) => {
     const st = fs.statSync(p, { throwIfNoEntry: false });
@@ -17,10 +18,12 @@ export function collectFiles(paths: string[]): { files: string[]; skipped: Array
         if (!name.startsWith('.')) visit(path.join(p, name));
       }
     } else if (st.isFile()) {
-      if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) files.push(path.resolve(p));
-      else skipped.push({ path: p, reason: 'not a supported type' });
+      if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) {
+        files.push(path.resolve(p));
+        sizes.set(path.resolve(p), st.size);
+      } else skipped.push({ path: p, reason: 'not a supported type' });
     }
   };
   for (const p of paths) visit(p);
-  return { files, skipped };
+  return { files, sizes, skipped };
 }
