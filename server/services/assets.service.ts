@@ -21,8 +21,8 @@ import {
 } from '../contract/assets.ts';
 import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
 import type { FileRef } from '../contract/common.ts';
-import { confirmContent } from '../media/sniff.ts';
-import { hashFile } from '../media/hash.ts';
+import { HEAD_BYTES, confirmContent, confirmHead } from '../media/sniff.ts';
+import { hashWithHead } from '../media/hash.ts';
 import { planRuns, stagesByAsset } from '../indexer/plan.ts';
 import { newAssetRow } from '../indexer/admission.ts';
 import { displayName } from '../media/names.ts';
@@ -156,8 +156,12 @@ export class AssetsService {
    * deleted asset never touches the user's file. A changed file fails `extract` on re-index.
    */
   async ingestLocal(workspaceId: string, absPath: string, fields: Record<string, unknown>): Promise<UploadAck> {
-    const { sha256, size } = await hashFile(absPath);
-    return this.register(workspaceId, { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true }, fields);
+    const { sha256, size, head } = await hashWithHead(absPath, HEAD_BYTES);
+    return this.register(
+      workspaceId,
+      { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true, head },
+      fields,
+    );
   }
 
   private parseFields(fields: Record<string, unknown>) {
@@ -168,7 +172,8 @@ export class AssetsService {
 
   private async register(
     workspaceId: string,
-    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean },
+    /** `head`: the file's first bytes where they were read already (its type is told from them). */
+    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean; head?: Buffer },
     fields: Record<string, unknown>,
   ): Promise<UploadAck> {
     const { pipeline: requested, options } = this.parseFields(fields);
@@ -188,7 +193,7 @@ export class AssetsService {
     }
     const effective: EffectiveOptions | null = legacy ? null : this.indexOptions.effective(workspaceId, uploadLayer);
 
-    const mime = await confirmContent(src.path, ext, kind);
+    const mime = src.head ? await confirmHead(src.head, src.sizeBytes, ext, kind) : await confirmContent(src.path, ext, kind);
 
     const id = newId('vid');
     const now = clock.now();
