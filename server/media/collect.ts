@@ -19,8 +19,9 @@ export function collectFiles(paths: string[]): { files: string[]; sizes: Map<str
       }
     } else if (st.isFile()) {
       if (EXTENSION_KINDS[path.extname(p).toLowerCase()]) {
-        files.push(path.resolve(p));
-        sizes.set(path.resolve(p), st.size);
+        const abs = path.resolve(p);
+        files.push(abs);
+        sizes.set(abs, st.size);
       } else skipped.push({ path: p, reason: 'not a supported type' });
     }
   };

@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 
-/** SHA-256 (hex) and size of a file, streamed. */
+/** SHA-256 (hex) and size of a file. */
 export async function hashFile(file: string): Promise<{ sha256: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  await pipeline(fs.createReadStream(file), async function* (source: AsyncIterable<Buffer>) {
-    for await (const chunk of source) {
-      hash.update(chunk);
-      size += chunk.length;
-    }
-    yield* [];
-  });
-  return { sha256: hash.digest('hex'), size };
+  const { sha256, size } = await hashWithHead(file, 0);
+  return { sha256, size };
 }
 
-/** Files up to this size are read in one read, not streamed (a stream's machinery costs more than a small file's read). */
+/** Files up to this size are read whole in one read; larger ones are streamed. */
 const ONE_READ_BYTES = 2 ** 20;
 
 /**
@@ -30,7 +21,11 @@ export async function hashWithHead(file: string, headBytes: number): Promise<{ s
     if (size <= ONE_READ_BYTES) {
       const data = Buffer.allocUnsafe(size);
       let got = 0;
-      for (let n = -1; got < size && n !== 0; got += n) n = (await fh.read(data, got, size - got, got)).bytesRead;
+      while (got < size) {
+        const { bytesRead } = await fh.read(data, got, size - got, got);
+        if (bytesRead === 0) break; // shorter than it was a moment ago
+        got += bytesRead;
+      }
       const whole = data.subarray(0, got);
       return { sha256: createHash('sha256').update(whole).digest('hex'), size: got, head: Buffer.from(whole.subarray(0, headBytes)) };
     }

