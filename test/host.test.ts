@@ -3,9 +3,9 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
-import { IndexerHost, MAX_ATTEMPTS } from '../server/indexer/host.ts';
+import { IndexerHost, LIGHT_BYTES, LIGHT_IN_FLIGHT, MAX_ATTEMPTS } from '../server/indexer/host.ts';
 import { STAGES } from '../server/indexer/registry.ts';
-import type { RunRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
+import type { RunRequest, RunsRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
 import { insertAsset } from './helpers/asset-row.ts';
 import { tempDir } from './helpers/server.ts';
 
@@ -15,6 +15,8 @@ class ScriptedChannel implements WorkerChannel {
   readonly pid = Math.floor(Math.random() * 1e6);
   /** The stages each warm request named. */
   readonly warmed: string[][] = [];
+  /** How many runs each message of several held. */
+  readonly batches: number[] = [];
   private readonly ev = new EventEmitter();
   constructor(private readonly behave: Behaviour) {
     setImmediate(() => this.emit({ type: 'ready' }));
@@ -22,9 +24,12 @@ class ScriptedChannel implements WorkerChannel {
   emit(msg: WorkerMessage) {
     this.ev.emit('message', msg);
   }
-  send(msg: RunRequest | WarmRequest) {
+  send(msg: RunRequest | RunsRequest | WarmRequest) {
     if (msg.type === 'warm') this.warmed.push(msg.stages);
-    else this.behave(msg, this);
+    else if (msg.type === 'runs') {
+      this.batches.push(msg.runs.length);
+      for (const run of msg.runs) this.behave(run, this);
+    } else this.behave(msg, this);
   }
   onMessage(fn: (m: WorkerMessage) => void) {
     this.ev.on('message', fn);
@@ -44,8 +49,15 @@ class ScriptedChannel implements WorkerChannel {
   }
 }
 
+/** An image too large for its text and metadata to go as light runs: each run goes to a process alone. */
 function seedAsset(store: Store, id = 'vid_aaaaaaaaaaaaaaaaaaaa') {
-  insertAsset(store, { id, workspace: 'w', kind: 'image' });
+  insertAsset(store, { id, workspace: 'w', kind: 'image', row: { size_bytes: LIGHT_BYTES + 1 } });
+  return id;
+}
+
+/** A small text document: its text and metadata are light runs. */
+function seedSmall(store: Store, id: string, createdAt: number) {
+  insertAsset(store, { id, workspace: 'w', kind: 'document', row: { created_at: createdAt } });
   return id;
 }
 
@@ -293,6 +305,98 @@ describe('IndexerHost when work is done', () => {
       host.kick();
       await until(() => store.assets.byId(second)!.status !== 'processing');
       expect(channels).toHaveLength(2);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+});
+
+describe("IndexerHost and light runs (a small file's text and metadata)", () => {
+  it('hands a process several at once and records their outcomes together', async () => {
+    const store = openStore(tempDir());
+    const ids = Array.from({ length: 6 }, (_, i) => seedSmall(store, `doc_${String(i).repeat(20)}`, i + 1));
+    let held = 0;
+    let mostHeld = 0;
+    const { launch, channels } = recordedLaunch((req, ch) => {
+      mostHeld = Math.max(mostHeld, ++held);
+      setImmediate(() => {
+        held--;
+        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+      });
+    });
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
+    const recorded = vi.spyOn(host.queue, 'finishMany');
+    try {
+      host.start();
+      await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
+      expect(mostHeld).toBe(LIGHT_IN_FLIGHT);
+      // Handed in one message.
+      expect(channels[0].batches[0]).toBe(LIGHT_IN_FLIGHT);
+      // The outcomes heard in one turn went into one transaction.
+      expect(Math.max(...recorded.mock.calls.map(([o]) => o.length))).toBeGreaterThan(1);
+      for (const id of ids) expect(store.runs.get(id, 'extract')).toMatchObject({ state: 'failed', attempts: 1 });
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
+  it('sends a run again alone after its process died holding others', async () => {
+    const store = openStore(tempDir());
+    const bad = seedSmall(store, 'doc_bbbbbbbbbbbbbbbbbbbb', 1);
+    const good = seedSmall(store, 'doc_gggggggggggggggggggg', 2);
+    // How many other runs the process held when each run of the good file was handed to it.
+    const goodHandedBeside: number[] = [];
+    const { launch } = recordedLaunch((req, ch) => {
+      if (req.asset.id === good) goodHandedBeside.push(heldBy.get(ch) ?? 0);
+      heldBy.set(ch, (heldBy.get(ch) ?? 0) + 1);
+      if (req.asset.id === bad && req.stage === 'extract') return ch.die(139);
+      setImmediate(() => {
+        heldBy.set(ch, heldBy.get(ch)! - 1);
+        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+      });
+    });
+    const heldBy = new Map<ScriptedChannel, number>();
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
+    try {
+      host.start();
+      await until(() => [bad, good].every((id) => store.assets.byId(id)!.status === 'completed'));
+      // The file that took its process down is failed after MAX_ATTEMPTS deaths, the other is not.
+      expect(store.runs.get(bad, 'extract')).toMatchObject({ state: 'failed', code: 'indexer_crashed', attempts: MAX_ATTEMPTS });
+      expect(store.runs.get(good, 'extract')).toMatchObject({ state: 'failed', reason: 'scripted' });
+      // First beside the bad file's runs; when sent again, alone.
+      expect(goodHandedBeside[0]).toBeGreaterThan(0);
+      const again = goodHandedBeside.slice(2);
+      expect(again.length).toBeGreaterThan(0);
+      expect(again.every((n) => n === 0)).toBe(true);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
+  it('leaves no larger file behind a stream of small ones', async () => {
+    const store = openStore(tempDir());
+    seedSmall(store, 'doc_1111111111111111111', 1);
+    insertAsset(store, { id: 'doc_2bbbbbbbbbbbbbbbbbb', workspace: 'w', kind: 'document', row: { created_at: 2, size_bytes: LIGHT_BYTES + 1 } });
+    for (let i = 3; i < 8; i++) seedSmall(store, `doc_${String(i).repeat(19)}`, i);
+    const handed: string[] = [];
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          if (!handed.includes(req.asset.id)) handed.push(req.asset.id);
+          setImmediate(() => ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } }));
+        }),
+    });
+    try {
+      host.start();
+      await until(() => handed.length === 7);
+      // By age (ids are made from the time of admission): the large file's runs went before the
+      // newer small files', though the process held light runs when its turn came.
+      expect(handed.slice(0, 3)).toEqual(['doc_1111111111111111111', 'doc_2bbbbbbbbbbbbbbbbbb', 'doc_3333333333333333333']);
     } finally {
       await host.stop();
       store.close();

@@ -30,12 +30,12 @@ describe('the stage queue, by phase then age', () => {
     const queue = new StageQueue(store);
     // Phase 1 gives the one run asked for: the rest of the queue is not read.
     const reads = vi.spyOn(store.runs, 'runsOfAssetsWithPendingWork');
-    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract' }]);
+    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract', attempts: 0 }]);
     expect(reads).not.toHaveBeenCalled();
     const next = queue.next(4);
     expect(next.slice(0, 2)).toEqual([
-      { assetId: 'vid_new0000000000000000', stage: 'extract' },
-      { assetId: 'vid_new0000000000000000', stage: 'metadata' },
+      { assetId: 'vid_new0000000000000000', stage: 'extract', attempts: 0 },
+      { assetId: 'vid_new0000000000000000', stage: 'metadata', attempts: 0 },
     ]);
     // Then the older file's phase 2, by age, ahead of the newer one's.
     expect(next.slice(2).every((r) => r.assetId === 'vid_old0000000000000000' && !PHASE_ONE.includes(r.stage))).toBe(true);
@@ -55,8 +55,8 @@ describe('the stage queue, by phase then age', () => {
     const queue = new StageQueue(store);
     const reads = vi.spyOn(store.runs, 'runsOfAssetsWithPendingWork');
     expect(queue.next(10)).toEqual([
-      { assetId: 'vid_ok00000000000000000', stage: 'extract' },
-      { assetId: 'vid_ok00000000000000000', stage: 'metadata' },
+      { assetId: 'vid_ok00000000000000000', stage: 'extract', attempts: 0 },
+      { assetId: 'vid_ok00000000000000000', stage: 'metadata', attempts: 0 },
     ]);
     expect(reads).toHaveBeenCalledTimes(1);
     const bad = store.runs.forAsset('vid_bad0000000000000000');
@@ -75,7 +75,7 @@ describe('the stage queue, by phase then age', () => {
     store.db.prepare("DELETE FROM stage_runs WHERE asset_id = 'vid_new0000000000000000'").run();
     store.db.prepare("UPDATE assets SET runs_planned = 0 WHERE id = 'vid_new0000000000000000'").run();
     const queue = new StageQueue(store);
-    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract' }]);
+    expect(queue.next(1)).toEqual([{ assetId: 'vid_new0000000000000000', stage: 'extract', attempts: 0 }]);
   });
 
   it('looks for files admitted without runs only while some may wait', () => {

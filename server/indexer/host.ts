@@ -1,15 +1,19 @@
 // The indexer host: a pool of indexer processes (sized to the cores). It takes ready runs from the
 // stage queue (queue.ts), hands each to a free process with what the stage's `prepare` read from the
-// store, and gives the outcome back to the queue, which records it (the one writer). A process that
-// dies or hangs is replaced; its run is retried, then failed. A process left without work for
-// `idleEndMs` ends, and its memory (the models it loaded) goes back; the next work starts one again.
+// store, and gives the outcome back to the queue, which records it (the one writer). Light runs (a
+// small file's text and metadata) go several to a process at once and their outcomes are recorded
+// together: one at a time, a folder of small files kept this thread busy and the processes waiting.
+// A process that dies or hangs is replaced; its runs are retried, then failed. A process left
+// without work for `idleEndMs` ends, and its memory (the models it loaded) goes back; the next work
+// starts one again.
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
-import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
-import { STAGES } from './registry.ts';
+import type { AssetRow } from '../store/assets.repo.ts';
+import type { RunRequest, WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
+import { STAGES, isPhaseOne } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
-import { outcomeWithoutRun, type IndexStageName, type StageOutcome } from './stage.ts';
+import { installedModel, outcomeWithoutRun, type AnyStageManifest, type IndexStageName, type StageOutcome } from './stage.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
 
@@ -22,19 +26,30 @@ export const MAX_ATTEMPTS = 2;
 const SETTLED_AHEAD = 8;
 /** How long a process may go without a run before it ends, unless the options say. */
 const IDLE_END_MS = 60_000;
+/**
+ * A light run: phase 1 (text and metadata) of a file of at most this size other than a PDF (whose
+ * size says little of its pages), never tried before (a run retried after its process died goes
+ * alone, so that one file cannot take others down with it).
+ */
+export const LIGHT_BYTES = 64 * 1024;
+/** Light runs a process may hold at once (it runs them as they come, and answers each). */
+export const LIGHT_IN_FLIGHT = 8;
 
 interface InFlight {
   jobId: number;
   assetId: string;
   stage: IndexStageName;
-  timer: NodeJS.Timeout;
+  light: boolean;
+  /** Set when the run is sent. */
+  timer?: NodeJS.Timeout;
   timedOut: boolean;
 }
 
 interface Slot {
   channel: WorkerChannel;
   ready: boolean;
-  job: InFlight | null;
+  /** The runs the process holds: one, or up to LIGHT_IN_FLIGHT light ones. */
+  jobs: Map<number, InFlight>;
   /** Ends the process once it has had no run for `idleEndMs`. */
   idle: NodeJS.Timeout | null;
 }
@@ -59,6 +74,8 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   private warm: IndexStageName[] = [];
   private rescheduled = false;
   private crashes = 0;
+  /** Outcomes of light runs heard and not yet recorded: recorded together, once this turn's messages are read. */
+  private heard: Array<{ job: InFlight; outcome: StageOutcome }> = [];
 
   constructor(
     private readonly store: Store,
@@ -127,13 +144,14 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   async stop(): Promise<void> {
     this.stopping = true;
     const exits: Promise<void>[] = [];
+    this.recordHeard();
     for (const slot of this.slots) {
       if (slot.idle) clearTimeout(slot.idle);
-      if (slot.job) {
-        clearTimeout(slot.job.timer);
-        this.queue.requeue(slot.job.assetId, slot.job.stage);
-        slot.job = null;
+      for (const job of slot.jobs.values()) {
+        clearTimeout(job.timer);
+        this.queue.requeue(job.assetId, job.stage);
       }
+      slot.jobs.clear();
       exits.push(new Promise((resolve) => slot.channel.onExit(() => resolve())));
       slot.channel.kill();
     }
@@ -150,7 +168,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   }
 
   private spawn(): void {
-    const slot: Slot = { channel: this.opts.launch(), ready: false, job: null, idle: null };
+    const slot: Slot = { channel: this.opts.launch(), ready: false, jobs: new Map(), idle: null };
     this.slots.add(slot);
     slot.channel.onMessage((msg: WorkerMessage) => {
       if (msg.type === 'ready') {
@@ -158,10 +176,15 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         if (this.warm.length > 0) slot.channel.send({ type: 'warm', stages: this.warm });
         this.crashes = 0;
         this.kick();
-      } else if (msg.type === 'done' && slot.job && slot.job.jobId === msg.jobId) {
-        const job = slot.job;
+      } else if (msg.type === 'done' && slot.jobs.has(msg.jobId)) {
+        const job = slot.jobs.get(msg.jobId)!;
         clearTimeout(job.timer);
-        slot.job = null;
+        slot.jobs.delete(msg.jobId);
+        if (job.light) {
+          // Recorded with the others heard in this turn, in one transaction, before the next look.
+          if (this.heard.push({ job, outcome: msg.outcome }) === 1) setImmediate(() => this.recordHeard());
+          return;
+        }
         // The process is handed its next run before this outcome is stored: storing a book's
         // passages and line boxes takes this thread a while, and the process would wait for it.
         this.kick();
@@ -187,10 +210,23 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
     }
   }
 
+  /** Records the outcomes of light runs heard so far, together; then looks for work. */
+  private recordHeard(): void {
+    if (this.heard.length === 0) return;
+    const heard = this.heard;
+    this.heard = [];
+    try {
+      this.queue.finishMany(heard.map(({ job, outcome }) => ({ assetId: job.assetId, stage: job.stage, outcome })));
+    } catch {
+      // One by one, each tried again until the database takes it.
+      for (const { job, outcome } of heard) this.finish(job, outcome);
+    }
+    this.kick();
+  }
+
   private onExit(slot: Slot, code: number | null): void {
     if (!this.slots.delete(slot) || this.stopping) return;
-    const job = slot.job;
-    if (job) {
+    for (const job of slot.jobs.values()) {
       clearTimeout(job.timer);
       const attempts = this.queue.attempts(job.assetId, job.stage);
       if (job.timedOut) {
@@ -205,6 +241,8 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         this.queue.requeue(job.assetId, job.stage);
       }
     }
+    // A message of the process heard after its exit is not taken for the runs settled here.
+    slot.jobs.clear();
     this.crashes++;
     const delay = Math.min(10_000, 100 * 2 ** Math.min(this.crashes, 7));
     this.log(`indexer process ${slot.channel.pid} exited (code ${code}); a new one may start in ${delay} ms`);
@@ -224,23 +262,87 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       const want = Math.min(this.opts.workers, this.queue.next(this.opts.workers).length);
       while (this.slots.size < want) this.spawn();
     }
-    const free = [...this.slots].filter((s) => s.ready && !s.job);
-    if (free.length > 0) {
-      // From the assets of the free processes, SETTLED_AHEAD runs more than they take.
-      for (const { assetId, stage } of this.queue.next(free.length + SETTLED_AHEAD, free.length)) {
-        if (free.length === 0) break;
-        if (this.dispatch(free[0], assetId, stage)) free.shift();
+    const ready = [...this.slots].filter((s) => s.ready);
+    const room = ready.reduce((n, s) => n + this.lightRoom(s), 0);
+    if (ready.some((s) => this.wantsWork(s))) {
+      const handed: Array<{ slot: Slot; job: InFlight; asset: AssetRow; input: unknown }> = [];
+      const settled: Array<{ assetId: string; stage: IndexStageName; outcome: StageOutcome }> = [];
+      // From the assets of the processes with room, SETTLED_AHEAD runs more than they take; the rest
+      // of the queue read only when phase 1 would leave a process without work.
+      const empty = ready.filter((s) => s.jobs.size === 0).length;
+      // Whether a stage's model is installed, asked once a look (its files are looked at on disk).
+      const models = new Map<string, string | undefined>();
+      const installed = (st: AnyStageManifest) => {
+        if (!models.has(st.name)) models.set(st.name, installedModel(st, this.store.files.root));
+        return models.get(st.name);
+      };
+      const wanting = ready.filter((s) => this.wantsWork(s)).length;
+      for (const run of this.queue.next(room + SETTLED_AHEAD, wanting, Math.max(1, empty))) {
+        if (!ready.some((s) => this.lightRoom(s) > 0)) break;
+        const asset = this.store.assets.byId(run.assetId);
+        if (!asset) continue;
+        const light = isPhaseOne(run.stage) && asset.size_bytes <= LIGHT_BYTES && asset.ext !== '.pdf' && run.attempts === 0;
+        const slot = light ? this.leastBusy(ready) : ready.find((s) => s.jobs.size === 0);
+        // No process for it now: nothing after it goes first (a larger file is not left behind a
+        // stream of small ones; a process holding light runs takes a heavy one once it is empty).
+        if (!slot) break;
+        const stage = STAGES[run.stage];
+        const { settled: outcome, input } = outcomeWithoutRun(stage, () => stage.prepare(this.store, asset.id), asset, this.store.files.root, installed);
+        if (outcome) {
+          settled.push({ assetId: asset.id, stage: run.stage, outcome });
+          continue;
+        }
+        const job: InFlight = { jobId: this.nextJobId++, assetId: asset.id, stage: run.stage, light, timedOut: false };
+        slot.jobs.set(job.jobId, job);
+        handed.push({ slot, job, asset, input });
+      }
+      try {
+        if (handed.length > 0) this.queue.startMany(handed.map(({ job }) => job));
+      } catch (err) {
+        for (const { slot, job } of handed) slot.jobs.delete(job.jobId);
+        throw err;
+      }
+      // One message a process.
+      const bySlot = new Map<Slot, RunRequest[]>();
+      for (const h of handed) {
+        const list = bySlot.get(h.slot) ?? [];
+        list.push(this.request(h.slot, h.job, h.asset, h.input));
+        bySlot.set(h.slot, list);
+      }
+      for (const [slot, runs] of bySlot) slot.channel.send(runs.length === 1 ? runs[0] : { type: 'runs', runs });
+      if (settled.length > 0) {
+        this.queue.finishMany(settled);
+        this.rescheduled = true;
       }
     }
     for (const slot of this.slots) {
-      if (slot.job && slot.idle) {
+      if (slot.jobs.size > 0 && slot.idle) {
         clearTimeout(slot.idle);
         slot.idle = null;
-      } else if (!slot.job && slot.ready && !slot.idle) {
+      } else if (slot.jobs.size === 0 && slot.ready && !slot.idle) {
         slot.idle = setTimeout(() => this.endIdle(slot), this.idleEndMs);
         slot.idle.unref();
       }
     }
+  }
+
+  /** How many more light runs a process may take now: none while it holds another run. */
+  private lightRoom(slot: Slot): number {
+    if (!slot.ready) return 0;
+    for (const job of slot.jobs.values()) if (!job.light) return 0;
+    return LIGHT_IN_FLIGHT - slot.jobs.size;
+  }
+
+  /** Whether to look at the queue for a process: it is empty, or has done half the light runs it holds (a look then hands out several). */
+  private wantsWork(slot: Slot): boolean {
+    return slot.jobs.size <= LIGHT_IN_FLIGHT / 2 && this.lightRoom(slot) > 0;
+  }
+
+  /** The process with room for a light run that holds the fewest runs. */
+  private leastBusy(ready: Slot[]): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of ready) if (this.lightRoom(s) > 0 && (!best || s.jobs.size < best.jobs.size)) best = s;
+    return best;
   }
 
   private get idleEndMs(): number {
@@ -250,44 +352,22 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   /** Ends a process that has had no run for `idleEndMs`: not a crash, and nothing to retry. */
   private endIdle(slot: Slot): void {
     slot.idle = null;
-    if (slot.job || this.stopping || !this.slots.delete(slot)) return;
+    if (slot.jobs.size > 0 || this.stopping || !this.slots.delete(slot)) return;
     this.log(`indexer process ${slot.channel.pid} ended after ${Math.round(this.idleEndMs / 1000)} s without work`);
     slot.channel.kill();
   }
 
-  /**
-   * Hands a run to a free process; or records its outcome here when its manifest says what it would
-   * answer without any work (`outcomeWithoutRun`: no model installed, nothing to look at), which
-   * may make other runs ready. Returns whether the process was given the run.
-   */
-  private dispatch(slot: Slot, assetId: string, stage: IndexStageName): boolean {
-    const asset = this.store.assets.byId(assetId);
-    if (!asset) return false;
-    const { settled, input } = outcomeWithoutRun(STAGES[stage], () => STAGES[stage].prepare(this.store, asset.id), asset, this.store.files.root);
-    if (settled) {
-      this.queue.finish(assetId, stage, settled);
-      this.rescheduled = true;
-      return false;
-    }
-    const jobId = this.nextJobId++;
-    this.queue.start(assetId, stage);
-    const job: InFlight = {
-      jobId,
-      assetId,
-      stage,
-      timedOut: false,
-      timer: setTimeout(() => {
-        job.timedOut = true;
-        slot.channel.kill();
-      }, this.opts.stageTimeoutMs),
-    };
+  /** The message of a run for its process (the run is marked running already), its timer started. */
+  private request(slot: Slot, job: InFlight, asset: AssetRow, input: unknown): RunRequest {
+    job.timer = setTimeout(() => {
+      job.timedOut = true;
+      slot.channel.kill();
+    }, this.opts.stageTimeoutMs);
     job.timer.unref();
-    slot.job = job;
-    const effective = asset.index_options;
-    slot.channel.send({
+    return {
       type: 'run',
-      jobId,
-      stage,
+      jobId: job.jobId,
+      stage: job.stage,
       asset: {
         id: asset.id,
         kind: asset.kind,
@@ -298,11 +378,10 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         linked: asset.linked === 1,
         mimeType: asset.mime_type,
       },
-      options: stageValues(effective, stage),
+      options: stageValues(asset.index_options, job.stage),
       dataDir: this.store.files.root,
       assetDir: this.store.files.assetDir(asset.id),
       input,
-    });
-    return true;
+    };
   }
 }

@@ -12,6 +12,12 @@ export interface RunRequest {
   input: unknown;
 }
 
+/** Several runs in one message (light runs handed out together); each answered on its own. */
+export interface RunsRequest {
+  type: 'runs';
+  runs: RunRequest[];
+}
+
 /** Loads these stages' runs ahead of the work the host knows is coming (the command line's `index`). */
 export interface WarmRequest {
   type: 'warm';
@@ -23,7 +29,7 @@ export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; o
 /** One indexer process, whatever starts it (child_process.fork headless, utilityProcess in the shell). */
 export interface WorkerChannel {
   readonly pid: number | undefined;
-  send(msg: RunRequest | WarmRequest): void;
+  send(msg: RunRequest | RunsRequest | WarmRequest): void;
   onMessage(fn: (msg: WorkerMessage) => void): void;
   onExit(fn: (code: number | null) => void): void;
   kill(): void;

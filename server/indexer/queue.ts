@@ -110,9 +110,10 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * Up to `max` pending runs whose dependencies have finished, oldest assets first. Runs that can
    * never go (a required dependency failed, or was off or not applicable) are settled on the way.
    * The assets looked at are sized by `window`, the processes the runs are for (four assets a
-   * process, at least eight): `max` may ask for more runs from those assets.
+   * process, at least eight): `max` may ask for more runs from those assets. The rest of the queue
+   * (phase 2) is read only when phase 1 gives fewer than `restBelow` runs.
    */
-  next(max: number, window = max): Array<{ assetId: string; stage: IndexStageName }> {
+  next(max: number, window = max, restBelow = max): Array<{ assetId: string; stage: IndexStageName; attempts: number }> {
     // Assets admitted without runs are planned while few assets wait for their phase 1 (a folder of
     // thousands is planned a few at a time, and a new file is not left behind older phase 2 work).
     if (this.unplannedMaybe && this.store.runs.pendingAssets(window * 4, true) < window * 4) this.plan(window * 4);
@@ -120,7 +121,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     const paused = this.store.runs.pausedWorkspaces();
 
     // Phase 1 (text and metadata) of every waiting asset, oldest first, then the rest by age: the
-    // rest read only when phase 1 does not give `max` runs (a folder of new files rarely needs it).
+    // rest read only when phase 1 does not give `restBelow` runs (a folder of new files rarely needs it).
     const state = new Map<string, Map<string, RunState>>();
     const known = (rows: QueuedRun[]) => {
       for (const r of rows) {
@@ -133,7 +134,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
     };
     const candidates = known(this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused));
     let restRead = false;
-    const out: Array<{ assetId: string; stage: IndexStageName }> = [];
+    const out: Array<{ assetId: string; stage: IndexStageName; attempts: number }> = [];
     // A run settled on the way (it can never go) may free others: the same rows are looked at again,
     // in age order, with what was settled known (the queue itself is read once a call).
     for (let settled = true; settled && out.length < max;) {
@@ -142,7 +143,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       out.length = 0;
       for (let i = 0; out.length < max; i++) {
         if (i === candidates.length) {
-          if (restRead) break;
+          if (restRead || out.length >= restBelow) break;
           restRead = true;
           candidates.push(...known(this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused)));
           if (i === candidates.length) break;
@@ -170,7 +171,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
           settled = true;
           continue;
         }
-        out.push({ assetId, stage });
+        out.push({ assetId, stage, attempts: run.attempts });
         runs.set(run.stage, 'running');
       }
     }
@@ -179,6 +180,14 @@ export class StageQueue extends EventEmitter<QueueEvents> {
 
   start(assetId: string, stage: IndexStageName): void {
     this.store.runs.markRunning(assetId, stage, clock.now());
+  }
+
+  /** Marks runs running, in one transaction. */
+  startMany(runs: ReadonlyArray<{ assetId: string; stage: IndexStageName }>): void {
+    const now = clock.now();
+    this.store.transaction(() => {
+      for (const r of runs) this.store.runs.markRunning(r.assetId, r.stage, now);
+    });
   }
 
   requeue(assetId: string, stage: IndexStageName): void {
@@ -191,45 +200,48 @@ export class StageQueue extends EventEmitter<QueueEvents> {
 
   /** Records an outcome; an ok outcome's output is saved by the stage in the same transaction. */
   finish(assetId: string, stage: IndexStageName, outcome: StageOutcome): RunFinishedEvent {
+    return this.finishMany([{ assetId, stage, outcome }])[0];
+  }
+
+  /** Records outcomes in one transaction (each saved as `finish` saves it); the events follow the commit. */
+  finishMany(outcomes: ReadonlyArray<{ assetId: string; stage: IndexStageName; outcome: StageOutcome }>): RunFinishedEvent[] {
     const now = clock.now();
-    let assetCompleted = false;
-    let searchable = false;
-    let assetDeleted = true;
-    let state: string = outcome.state;
-    let code: string | undefined;
-    this.store.transaction(() => {
-      const asset = this.store.assets.byId(assetId);
-      if (!asset) return;
-      assetDeleted = asset.deleted_at !== null;
-      const def = STAGES[stage];
-      let final = outcome;
-      if (outcome.state === 'ok' && def.save && asset.deleted_at === null) {
-        try {
-          // Nested transaction = savepoint: a save that throws leaves none of its writes behind.
-          this.store.transaction(() => def.save?.(this.store, assetId, outcome.output));
-        } catch (err) {
-          final = { state: 'failed', code: 'save_failed', reason: `save_failed: ${(err as Error).message}` };
-        }
+    const events = this.store.transaction(() => outcomes.map(({ assetId, stage, outcome }) => this.record(assetId, stage, outcome, now)));
+    for (const event of events) this.emit('run-finished', event);
+    return events;
+  }
+
+  private record(assetId: string, stage: IndexStageName, outcome: StageOutcome, now: number): RunFinishedEvent {
+    const asset = this.store.assets.byId(assetId);
+    if (!asset) return { assetId, stage, state: outcome.state, assetCompleted: false, searchable: false, assetDeleted: true };
+    const assetDeleted = asset.deleted_at !== null;
+    const def = STAGES[stage];
+    let final = outcome;
+    if (outcome.state === 'ok' && def.save && asset.deleted_at === null) {
+      try {
+        // Nested transaction = savepoint: a save that throws leaves none of its writes behind.
+        this.store.transaction(() => def.save?.(this.store, assetId, outcome.output));
+      } catch (err) {
+        final = { state: 'failed', code: 'save_failed', reason: `save_failed: ${(err as Error).message}` };
       }
-      state = final.state;
-      code = final.state === 'failed' ? (final.code ?? codeOf(final.reason)) : undefined;
-      this.store.runs.finish(assetId, stage, {
-        state: final.state,
-        code: code ?? null,
-        reason: final.state === 'ok' ? null : final.reason,
-        counts: final.state === 'ok' ? final.counts : {},
-        details: final.state === 'not_applicable' ? null : (final.details ?? null),
-        finishedAt: now,
-      });
-      if (isPhaseOne(stage)) searchable = this.store.runs.unfinishedCount(assetId, PHASE_ONE) === 0;
-      if (asset.status === 'processing' && this.store.runs.unfinishedCount(assetId) === 0) {
-        this.store.assets.setCompleted(assetId, now);
-        assetCompleted = true;
-      }
+    }
+    const state = final.state;
+    const code = final.state === 'failed' ? (final.code ?? codeOf(final.reason)) : undefined;
+    this.store.runs.finish(assetId, stage, {
+      state: final.state,
+      code: code ?? null,
+      reason: final.state === 'ok' ? null : final.reason,
+      counts: final.state === 'ok' ? final.counts : {},
+      details: final.state === 'not_applicable' ? null : (final.details ?? null),
+      finishedAt: now,
     });
-    const event: RunFinishedEvent = { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted };
-    this.emit('run-finished', event);
-    return event;
+    const searchable = isPhaseOne(stage) && this.store.runs.unfinishedCount(assetId, PHASE_ONE) === 0;
+    let assetCompleted = false;
+    if (asset.status === 'processing' && this.store.runs.unfinishedCount(assetId) === 0) {
+      this.store.assets.setCompleted(assetId, now);
+      assetCompleted = true;
+    }
+    return { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted };
   }
 
   /** Wakes listeners once the caller's transaction has committed. */

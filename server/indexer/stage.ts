@@ -198,8 +198,10 @@ export function outcomeWithoutRun<I>(
   prepare: () => I,
   asset: Pick<StageAsset, 'kind' | 'ext'>,
   dataDir: string,
+  /** Which of the stage's models is installed (a caller looking at many runs at once may remember it). */
+  installed: (stage: AnyStageManifest) => string | undefined = (st) => installedModel(st, dataDir),
 ): { settled: StageOutcome<never> | null; input?: I } {
-  if (stage.models?.length && !installedModel(stage, dataDir)) return { settled: modelMissing(stage) };
+  if (stage.models?.length && !installed(stage)) return { settled: modelMissing(stage) };
   const input = prepare();
   const reason = stage.nothingToDo?.(input, asset) ?? null;
   return { settled: reason === null ? null : notApplicable(reason), input };

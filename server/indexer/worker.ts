@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { scratchDirOf } from '../store/files.ts';
 import { isStageName, runStage, warmStage } from './runners.ts';
-import type { RunRequest, WarmRequest, WorkerMessage } from './protocol.ts';
+import type { RunRequest, RunsRequest, WarmRequest, WorkerMessage } from './protocol.ts';
 import { failed, type StageOutcome } from './stage.ts';
 import { closeExiftool } from '../media/raw.ts';
 
@@ -17,7 +17,7 @@ delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
 
 /** Under the desktop shell the process is an Electron utility process, which talks over parentPort. */
 interface ParentPort {
-  on(event: 'message', fn: (e: { data: RunRequest | WarmRequest }) => void): void;
+  on(event: 'message', fn: (e: { data: RunRequest | RunsRequest | WarmRequest }) => void): void;
   postMessage(msg: WorkerMessage): void;
 }
 const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).parentPort;
@@ -61,7 +61,11 @@ async function handle(req: RunRequest): Promise<StageOutcome> {
   return outcome;
 }
 
-function onRequest(msg: RunRequest | WarmRequest): void {
+function onRequest(msg: RunRequest | RunsRequest | WarmRequest): void {
+  if (msg?.type === 'runs') {
+    for (const run of msg.runs) onRequest(run);
+    return;
+  }
   if (msg?.type === 'warm') {
     for (const stage of msg.stages) if (isStageName(stage)) void warmStage(stage);
     return;

@@ -40,7 +40,7 @@ export interface RunFinish {
 }
 
 /** What the queue reads of a run to hand it out (a look at the queue reads hundreds). */
-export type QueuedRun = Pick<StageRunRow, 'asset_id' | 'stage' | 'state'>;
+export type QueuedRun = Pick<StageRunRow, 'asset_id' | 'stage' | 'state' | 'attempts'>;
 
 /** Inserts one stage-run row (named parameters of StageRunRow). */
 export const INSERT_RUN = `INSERT INTO stage_runs (asset_id, stage, version, state, code, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
@@ -71,7 +71,7 @@ export class StageRunsRepo {
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
              AND EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state = 'pending')
            ORDER BY a.created_at, a.id LIMIT @max)
-         SELECT r.asset_id, r.stage, r.state FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
+         SELECT r.asset_id, r.stage, r.state, r.attempts FROM stage_runs r JOIN waiting w ON w.id = r.asset_id ORDER BY w.created_at, w.id, r.rowid`,
     ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as QueuedRun[];
   }
 
@@ -90,7 +90,7 @@ export class StageRunsRepo {
              AND a.status = 'processing' AND a.deleted_at IS NULL
              AND a.workspace_id NOT IN (SELECT value FROM json_each(@paused))
            GROUP BY p.asset_id ORDER BY p.asset_id LIMIT @max)
-         SELECT r.asset_id, r.stage, r.state FROM waiting w CROSS JOIN stage_runs r ON r.asset_id = w.id
+         SELECT r.asset_id, r.stage, r.state, r.attempts FROM waiting w CROSS JOIN stage_runs r ON r.asset_id = w.id
          WHERE r.${PHASE_ONE_STAGE} ORDER BY w.id, r.rowid`,
     ).all({ paused: JSON.stringify(pausedWorkspaces), max: maxAssets }) as QueuedRun[];
   }
