@@ -105,7 +105,7 @@ async function follow(target: Target, id: string, json = false): Promise<Library
       pending: l.pending,
     };
     const said = JSON.stringify(progress);
-    if (json && said !== last) process.stdout.write(`${said}\n`);
+    if (json && said !== last) jsonLine(progress);
     last = said;
     if (!l.scan.running && !l.scan.queued && l.status !== 'scanning' && l.pending === 0) {
       bar?.stop();

@@ -144,8 +144,8 @@ export function deploymentDefaults(): EffectiveOptions {
   ) as EffectiveOptions;
 }
 
-function applyLayer(base: EffectiveOptions, layer: IndexOptionsInput): EffectiveOptions {
-  const out = structuredClone(base);
+/** Applies a layer of settings to options of the caller's own (changed in place, and returned). */
+function applyLayer(out: EffectiveOptions, layer: IndexOptionsInput): EffectiveOptions {
   for (const name of STAGE_NAMES) {
     const setting = layer[name];
     if (setting === undefined) continue;

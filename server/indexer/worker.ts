@@ -24,8 +24,9 @@ const parentPort = (process as NodeJS.Process & { parentPort?: ParentPort }).par
 
 function send(msg: WorkerMessage): void {
   if (parentPort) parentPort.postMessage(msg);
-  // The service may have stopped while this process started: nobody to tell, and 'disconnect' ends it.
-  else if (process.connected) process.send?.(msg);
+  // The service may have stopped while this process started: nobody to tell, and 'disconnect' ends
+  // it (a channel closed between the look and the write ends it too, without an uncaught error).
+  else if (process.connected) process.send?.(msg, undefined, undefined, (err: Error | null) => err && stop());
 }
 
 /** A disk that filled up, however the stage met it (a write, or a tool that said so). */
