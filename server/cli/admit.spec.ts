@@ -23,8 +23,8 @@ describe('admitInTurn', () => {
     expect(Math.max(...started.map((s) => s.alongside))).toBe(3);
   });
 
-  it('takes a large file alone: after the small ones before it, and before those after it', async () => {
-    const files = ['a', 'b', 'big', 'c', 'd'];
+  it('takes no more bytes at once than it may, and a larger file alone: after the files before it, before those after it', async () => {
+    const files = ['a', 'b', 'big', 'c', 'd', 'm1', 'm2', 'm3'];
     const { admit, started } = recorder();
     await admitInTurn(
       files,
@@ -34,6 +34,9 @@ describe('admitInTurn', () => {
         ['big', 100],
         ['c', 1],
         ['d', 1],
+        ['m1', 4],
+        ['m2', 4],
+        ['m3', 4],
       ]),
       admit,
       4,
@@ -43,6 +46,9 @@ describe('admitInTurn', () => {
     expect(started.find((s) => s.file === 'big')!.alongside).toBe(0);
     expect(started.find((s) => s.file === 'c')!.alongside).toBe(0);
     expect(started.find((s) => s.file === 'd')!.alongside).toBe(1);
+    // 10 bytes at once: c, d and m1 together (6), m2 would make 10 (allowed), m3 14 (waits).
+    expect(started.find((s) => s.file === 'm2')!.alongside).toBe(3);
+    expect(started.find((s) => s.file === 'm3')!.alongside).toBeLessThan(3);
   });
 
   it('ends when every file has ended, and passes on an error', async () => {
