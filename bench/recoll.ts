@@ -1,9 +1,10 @@
 // Side by side with a peer: Recoll (Debian `recollcmd`, with `poppler-utils` for PDFs) and this app
 // index the same folders in the same run, each started cold (a new process; the files in the page
-// cache for both). Three folders: text PDFs (carroll-wonderland.pdf × 6 as distinct files, and
+// cache for both). Four folders: text PDFs (carroll-wonderland.pdf × 6 as distinct files, and
 // a-text.pdf: 499 pages), a mixed one (those PDFs, the e-book, Word, OpenDocument, Excel and
-// PowerPoint files of the corpus), and one with figures (manuals of text pages and photographs,
-// scanned pages, the corpus's Hindi PDFs, the e-book and office files). The app is measured two
+// PowerPoint files of the corpus), one with figures (manuals of text pages and photographs,
+// scanned pages, the corpus's Hindi PDFs, the e-book and office files), and one of many small files
+// (2,000 text notes of 60 words of real prose each, as a researcher's notes or exported messages). The app is measured two
 // ways in: the command line (`media-index index --json`: "searchable" is its all_searchable event,
 // "done" its exit) and a library added to a running service ("searchable" when the library counts
 // no file still reading, "done" when none is pending). For each: wall time and peak resident memory
@@ -11,7 +12,7 @@
 // 100 ms), medians and ranges of --runs interleaved runs, and the ratios app / Recoll.
 // Recoll extracts text only; the app also renders pictures of pages, boxes every passage, looks for
 // faces, objects and text in the pictures and runs its other bundled stages (phase 2, decision 0032).
-// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench -- recoll [-- --runs 5] [--only text_pdf,mixed,figures]
+// Set-up (once): apt-get install recollcmd poppler-utils. Usage: npm run bench -- recoll [-- --runs 5] [--only text_pdf,mixed,figures,small_files]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +25,7 @@ import { realTexts, proseSampler } from './texts.ts';
 import { ensureBuilt, serve, treeRss } from './serve.ts';
 
 const RUNS = arg('runs', 5);
-/** `--only text_pdf,mixed`: those folders alone (default: all three). */
+/** `--only text_pdf,mixed`: those folders alone (default: all four). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : null;
 /** How often the app's library is read while it indexes: the resolution of the app's time (Recoll's ends with its process). */
 const POLL_MS = 25;
@@ -80,9 +81,21 @@ async function figurePdfs(dir: string): Promise<void> {
   fs.writeFileSync(path.join(dir, 'scanned.pdf'), makePdf(scans));
 }
 
-async function folder(name: string, kind: 'text' | 'mixed' | 'figures'): Promise<string> {
+/** Small text files of real prose, each different. */
+const SMALL_FILES = 2000;
+const SMALL_FILE_WORDS = 60;
+
+async function folder(name: string, kind: 'text' | 'mixed' | 'figures' | 'small'): Promise<string> {
   const dir = path.join(base, name);
   fs.mkdirSync(dir, { recursive: true });
+  if (kind === 'small') {
+    const prose = proseSampler((await realTexts()).flatMap((t) => t.words), 7);
+    for (let i = 1; i <= SMALL_FILES; i++) {
+      // Numbered: two notes drawn from the same words would be one asset (the same content).
+      fs.writeFileSync(path.join(dir, `note-${String(i).padStart(4, '0')}.txt`), `Note ${i}\n\n${prose.sentence(SMALL_FILE_WORDS)}\n`);
+    }
+    return dir;
+  }
   if (kind !== 'figures') {
     for (let i = 1; i <= 6; i++) copyPdf(path.join(CORPUS, 'docs/carroll-wonderland.pdf'), path.join(dir, `wonderland-${i}.pdf`), i);
     fs.copyFileSync(path.join(CORPUS, 'docs/a-text.pdf'), path.join(dir, 'a-text.pdf'));
@@ -128,6 +141,9 @@ function recoll(dir: string): Run {
 
 interface Lib {
   library_id: string;
+  files_seen: number;
+  refused: number;
+  unreadable: number;
   assets: number;
   pending: number;
   reading: number;
@@ -157,14 +173,17 @@ async function viaLibrary(dir: string, files: number): Promise<Run> {
     let searchable: number | undefined;
     for (;;) {
       const l = await call<Lib>('GET', `/libraries/${lib.library_id}`);
-      const walked = l.assets === files && !l.scan.running && !l.scan.queued;
+      // Every file seen and settled (a file refused would otherwise keep the count short forever).
+      const walked = l.files_seen === files && l.assets + l.refused + l.unreadable === files && !l.scan.running && !l.scan.queued;
       if (walked && l.reading === 0) searchable ??= (performance.now() - t0) / 1000;
       if (walked && l.pending === 0) break;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const seconds = (performance.now() - t0) / 1000;
     const list = await call<Array<{ status: string }>>('GET', '/videos?limit=100');
-    return { seconds, searchable, peakMiB: peak / 1024 / 1024, documents: list.filter((a) => a.status === 'completed').length };
+    // A folder of more than a page of files: the library's own count (none pending is the loop's end).
+    const documents = files > list.length ? files : list.filter((a) => a.status === 'completed').length;
+    return { seconds, searchable, peakMiB: peak / 1024 / 1024, documents };
   } finally {
     clearInterval(sampler);
     await s.stop();
@@ -211,6 +230,7 @@ for (const [name, kind] of [
   ['text_pdf', 'text'],
   ['mixed', 'mixed'],
   ['figures', 'figures'],
+  ['small_files', 'small'],
 ] as const) {
   if (ONLY && !ONLY.includes(name)) continue;
   const dir = await folder(name, kind);

@@ -77,10 +77,11 @@ export async function confirmHead(head: Uint8Array, size: number, ext: string, k
   }
   const textMime = TEXT_MIME[ext];
   if (textMime) {
-    // A detector hit on a text extension means binary content (an image renamed .txt, say);
-    // XML is the one structured text the detector names that may be legitimate HTML.
-    if (detected && detected.ext !== 'xml') throw mismatch(detected.mime);
-    if (!looksLikeText(head.subarray(0, HEAD_BYTES))) throw mismatch('binary data');
+    // Binary content (an image renamed .txt, say) is told by its bytes, and named by the detector
+    // where it can. A detector hit on text alone is not enough: some signatures are a few letters
+    // (QuickTime's is "free", "moov" or "wide" at the fifth byte: a note that begins "and free
+    // software" was refused as a video).
+    if (!looksLikeText(head.subarray(0, HEAD_BYTES))) throw mismatch(detected?.mime ?? 'binary data');
     return textMime;
   }
   throw Errors.unsupportedFileType(`Files of type ${ext} are not supported.`);
