@@ -89,7 +89,10 @@ async function folder(name: string, kind: 'text' | 'mixed' | 'figures' | 'small'
   const dir = path.join(base, name);
   fs.mkdirSync(dir, { recursive: true });
   if (kind === 'small') {
-    const prose = proseSampler((await realTexts()).flatMap((t) => t.words), 7);
+    const prose = proseSampler(
+      (await realTexts()).flatMap((t) => t.words),
+      7,
+    );
     for (let i = 1; i <= SMALL_FILES; i++) {
       // Numbered: two notes drawn from the same words would be one asset (the same content).
       fs.writeFileSync(path.join(dir, `note-${String(i).padStart(4, '0')}.txt`), `Note ${i}\n\n${prose.sentence(SMALL_FILE_WORDS)}\n`);

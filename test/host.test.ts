@@ -49,9 +49,9 @@ class ScriptedChannel implements WorkerChannel {
   }
 }
 
-/** An image too large for its text and metadata to go as light runs: each run goes to a process alone. */
+/** A picture (a one-byte file: a picture's runs are never light, whatever its size): each run goes to a process alone. */
 function seedAsset(store: Store, id = 'vid_aaaaaaaaaaaaaaaaaaaa') {
-  insertAsset(store, { id, workspace: 'w', kind: 'image', row: { size_bytes: LIGHT_BYTES + 1 } });
+  insertAsset(store, { id, workspace: 'w', kind: 'image' });
   return id;
 }
 
@@ -370,6 +370,33 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
       const again = goodHandedBeside.slice(2);
       expect(again.length).toBeGreaterThan(0);
       expect(again.every((n) => n === 0)).toBe(true);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
+  it("are a document's only: a small picture's runs go one at a time", async () => {
+    const store = openStore(tempDir());
+    const ids = ['vid_1111111111111111111', 'vid_2222222222222222222', 'vid_3333333333333333333'].map((id) => seedAsset(store, id));
+    let held = 0;
+    let mostHeld = 0;
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          mostHeld = Math.max(mostHeld, ++held);
+          setImmediate(() => {
+            held--;
+            ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+          });
+        }),
+    });
+    try {
+      host.start();
+      await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
+      expect(mostHeld).toBe(1);
     } finally {
       await host.stop();
       store.close();

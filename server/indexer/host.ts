@@ -27,9 +27,10 @@ const SETTLED_AHEAD = 8;
 /** How long a process may go without a run before it ends, unless the options say. */
 const IDLE_END_MS = 60_000;
 /**
- * A light run: phase 1 (text and metadata) of a file of at most this size other than a PDF (whose
- * size says little of its pages), never tried before (a run retried after its process died goes
- * alone, so that one file cannot take others down with it).
+ * A light run: phase 1 (text and metadata) of a document of at most this size read as text (not a
+ * PDF, whose size says little of its pages; nor a picture, whose pixels may be many in a small
+ * file), never tried before (a run retried after its process died goes alone, so that one file
+ * cannot take others down with it).
  */
 export const LIGHT_BYTES = 64 * 1024;
 /** Light runs a process may hold at once (it runs them as they come, and answers each). */
@@ -281,7 +282,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         if (!ready.some((s) => this.lightRoom(s) > 0)) break;
         const asset = this.store.assets.byId(run.assetId);
         if (!asset) continue;
-        const light = isPhaseOne(run.stage) && asset.size_bytes <= LIGHT_BYTES && asset.ext !== '.pdf' && run.attempts === 0;
+        const light = isPhaseOne(run.stage) && asset.kind === 'document' && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES && run.attempts === 0;
         const slot = light ? this.leastBusy(ready) : ready.find((s) => s.jobs.size === 0);
         // No process for it now: nothing after it goes first (a larger file is not left behind a
         // stream of small ones; a process holding light runs takes a heavy one once it is empty).
