@@ -224,6 +224,22 @@ function recordedLaunch(behave: Behaviour): { launch: () => ScriptedChannel; cha
   };
 }
 
+/** A process that answers each run on the next turn, counting the most runs it held at once. */
+function holdingCount(): { behave: Behaviour; mostHeld: () => number } {
+  let held = 0;
+  let most = 0;
+  return {
+    mostHeld: () => most,
+    behave: (req, ch) => {
+      most = Math.max(most, ++held);
+      setImmediate(() => {
+        held--;
+        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+      });
+    },
+  };
+}
+
 describe('IndexerHost when work is coming', () => {
   it('starts every process before any run is queued when told to, and has each load those stages ahead', async () => {
     const store = openStore(tempDir());
@@ -316,21 +332,14 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
   it('hands a process several at once and records their outcomes together', async () => {
     const store = openStore(tempDir());
     const ids = Array.from({ length: 6 }, (_, i) => seedSmall(store, `doc_${String(i).repeat(20)}`, i + 1));
-    let held = 0;
-    let mostHeld = 0;
-    const { launch, channels } = recordedLaunch((req, ch) => {
-      mostHeld = Math.max(mostHeld, ++held);
-      setImmediate(() => {
-        held--;
-        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
-      });
-    });
+    const holding = holdingCount();
+    const { launch, channels } = recordedLaunch(holding.behave);
     const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
     const recorded = vi.spyOn(host.queue, 'finishMany');
     try {
       host.start();
       await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
-      expect(mostHeld).toBe(LIGHT_IN_FLIGHT);
+      expect(holding.mostHeld()).toBe(LIGHT_IN_FLIGHT);
       // Handed in one message.
       expect(channels[0].batches[0]).toBe(LIGHT_IN_FLIGHT);
       // The outcomes heard in one turn went into one transaction.
@@ -379,24 +388,12 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
   it("are a document's only: a small picture's runs go one at a time", async () => {
     const store = openStore(tempDir());
     const ids = ['vid_1111111111111111111', 'vid_2222222222222222222', 'vid_3333333333333333333'].map((id) => seedAsset(store, id));
-    let held = 0;
-    let mostHeld = 0;
-    const host = new IndexerHost(store, {
-      workers: 1,
-      stageTimeoutMs: 60_000,
-      launch: () =>
-        new ScriptedChannel((req, ch) => {
-          mostHeld = Math.max(mostHeld, ++held);
-          setImmediate(() => {
-            held--;
-            ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
-          });
-        }),
-    });
+    const holding = holdingCount();
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch: recordedLaunch(holding.behave).launch });
     try {
       host.start();
       await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
-      expect(mostHeld).toBe(1);
+      expect(holding.mostHeld()).toBe(1);
     } finally {
       await host.stop();
       store.close();

@@ -28,6 +28,8 @@ export function fail(message: string, code = 1): never {
 
 /** Lines of `--json` output not yet written. */
 let unwritten = '';
+/** Whether the lines left at exit are written then. */
+let exitHooked = false;
 
 function writeLines(): void {
   const out = unwritten;
@@ -61,4 +63,3 @@ export function jsonLine(event: Record<string, unknown>): void {
   }
   unwritten += `${JSON.stringify(event)}\n`;
 }
-let exitHooked = false;
