@@ -60,6 +60,22 @@ function halfTable(): Float32Array {
   return halves;
 }
 
+/** `n` little-endian half-precision floats from `buf` at byte `at`, as floats. */
+function halfFloats(buf: Buffer, at: number, n: number): Float32Array {
+  const half = halfTable();
+  const f = new Float32Array(n);
+  for (let k = 0, b = at; k < n; k++, b += 2) f[k] = half[buf[b] | (buf[b + 1] << 8)];
+  return f;
+}
+
+/** `n` little-endian unsigned integers of `bytes` bytes from `buf` at byte `at`, as `min + raw · scale`. */
+function dequantized(buf: Buffer, at: number, n: number, bytes: 1 | 2, min: number, scale: number): Float32Array {
+  const f = new Float32Array(n);
+  if (bytes === 1) for (let k = 0; k < n; k++) f[k] = min + buf[at + k] * scale;
+  else for (let k = 0, b = at; k < n; k++, b += 2) f[k] = min + (buf[b] | (buf[b + 1] << 8)) * scale;
+  return f;
+}
+
 /** The weights of a model.json, by name, as their own types (quantized ones expanded to float32). */
 export function readTfWeights(modelJson: string, json: TfModelJson): Map<string, Constant> {
   const dir = path.dirname(modelJson);
@@ -72,15 +88,9 @@ export function readTfWeights(modelJson: string, json: TfModelJson): Map<string,
       const q = w.quantization;
       let values: Values;
       if (q) {
-        const bytes = q.dtype === 'uint8' ? 1 : 2;
-        const f = new Float32Array(n);
-        const half = q.dtype === 'float16' ? halfTable() : null;
-        for (let k = 0; k < n; k++) {
-          const raw = bytes === 1 ? buf[at + k] : buf[at + 2 * k] | (buf[at + 2 * k + 1] << 8);
-          f[k] = half ? half[raw] : (q.min ?? 0) + raw * (q.scale ?? 1);
-        }
+        const f = q.dtype === 'float16' ? halfFloats(buf, at, n) : dequantized(buf, at, n, q.dtype === 'uint8' ? 1 : 2, q.min ?? 0, q.scale ?? 1);
         values = w.dtype === 'int32' ? Int32Array.from(f, Math.round) : f;
-        at += n * bytes;
+        at += n * (q.dtype === 'uint8' ? 1 : 2);
       } else {
         const bytes = w.dtype === 'bool' ? 1 : 4;
         const copy = new Uint8Array(buf.subarray(at, at + n * bytes)); // aligned
@@ -91,6 +101,21 @@ export function readTfWeights(modelJson: string, json: TfModelJson): Map<string,
     }
   }
   return out;
+}
+
+/**
+ * A convolution's weights in ONNX's layout: TensorFlow's HWIO as OIHW, or a depthwise [kh, kw, C, M]
+ * as [C·M, 1, kh, kw]. Read in their own order, each written where it goes.
+ */
+function convWeights(src: Float32Array, kh: number, kw: number, cin: number, m: number, depthwise: boolean): Float32Array {
+  const dst = new Float32Array(src.length);
+  const area = kh * kw;
+  let i = 0;
+  for (let at = 0; at < area; at++)
+    for (let c = 0; c < cin; c++)
+      if (depthwise) for (let k = 0; k < m; k++) dst[(c * m + k) * area + at] = src[i++];
+      else for (let o = 0; o < m; o++) dst[(o * cin + c) * area + at] = src[i++];
+  return dst;
 }
 
 const ONNX_TYPE: Record<string, number> = { DT_FLOAT: T.FLOAT, DT_INT32: T.INT32, DT_BOOL: T.BOOL, DT_INT64: T.INT64 };
@@ -125,7 +150,7 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
   const ints = (ref: string) => Array.from(constant(ref).values as Int32Array);
   const addInit = (name: string, dataType: number, dims: number[], values: ArrayLike<number>) => {
     const t: OnnxTypes.ITensorProto = { name, dims, dataType };
-    if (dataType === T.FLOAT) t.rawData = new Uint8Array(Float32Array.from(values).buffer);
+    if (dataType === T.FLOAT) t.rawData = values instanceof Float32Array ? new Uint8Array(values.buffer, values.byteOffset, values.byteLength) : new Uint8Array(Float32Array.from(values).buffer);
     else if (dataType === T.INT32) t.rawData = new Uint8Array(Int32Array.from(values).buffer);
     else if (dataType === T.INT64) t.rawData = new Uint8Array(BigInt64Array.from(Array.from(values), (v) => BigInt(v)).buffer);
     else t.rawData = new Uint8Array(Uint8Array.from(values).buffer);
@@ -203,22 +228,8 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
         const w = constant(ins[1]);
         const [kh, kw, cin, m] = w.shape;
         const depthwise = n.op.includes('Depthwise');
-        const src = w.values as Float32Array;
-        let dims: number[];
-        const dst = new Float32Array(src.length);
-        if (depthwise) {
-          // [kh, kw, C, M] → [C·M, 1, kh, kw]
-          dims = [cin * m, 1, kh, kw];
-          for (let h = 0; h < kh; h++)
-            for (let v = 0; v < kw; v++)
-              for (let c = 0; c < cin; c++) for (let k = 0; k < m; k++) dst[((c * m + k) * kh + h) * kw + v] = src[((h * kw + v) * cin + c) * m + k];
-        } else {
-          // HWIO → OIHW
-          dims = [m, cin, kh, kw];
-          for (let h = 0; h < kh; h++)
-            for (let v = 0; v < kw; v++)
-              for (let c = 0; c < cin; c++) for (let o = 0; o < m; o++) dst[((o * cin + c) * kh + h) * kw + v] = src[((h * kw + v) * cin + c) * m + o];
-        }
+        const dims = depthwise ? [cin * m, 1, kh, kw] : [m, cin, kh, kw];
+        const dst = convWeights(w.values as Float32Array, kh, kw, cin, m, depthwise);
         const convIns = [nchw(x), f32(`${n.name}/W`, dims, dst)];
         if (fused.includes('BiasAdd')) {
           const b = constant(ins[2]);
