@@ -1,13 +1,13 @@
 // Worker side of the picture stages: each picture they look at (a photo's normalized frame, the
 // picture pages of a document, or frames sampled from a video at the stage's rate), decoded at most once.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { sampleFrames } from '../media/video.ts';
+import { framesAt } from '../media/video.ts';
 import type { StageAsset } from './stage.ts';
 import type { PictureInput } from './picture-input.ts';
 import type { PdfPageDrawer } from '../media/pdf.ts';
+import { open, type Pixels } from '../ml/pixels.ts';
 
 export interface Rgb {
   data: Buffer;
@@ -41,6 +41,12 @@ async function decode(file: string, timestamp: number, page: number | null, scal
   return { timestamp, page, image, size: { width, height }, pixels, scale };
 }
 
+/** A frame already decoded (a video's, from ffmpeg). */
+function decoded(pixels: Pixels, timestamp: number): Picture {
+  const rgb: Rgb = { data: pixels.data, width: pixels.width, height: pixels.height };
+  return { timestamp, page: null, image: open(pixels), size: { width: rgb.width, height: rgb.height }, pixels: () => Promise.resolve(rgb), scale: 1 };
+}
+
 let drawer: PdfPageDrawer | null = null;
 
 /**
@@ -64,11 +70,6 @@ export async function* pictures(asset: StageAsset, assetDir: string, input: Pict
       yield await decode(p.file, p.page - 1, p.page, 1);
     }
   } else {
-    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-frames-'));
-    try {
-      for (const f of await sampleFrames(asset.filePath, fps, dir)) yield await decode(f.file, f.timestamp, null, 1);
-    } finally {
-      await fs.promises.rm(dir, { recursive: true, force: true });
-    }
+    for await (const f of framesAt(asset.filePath, fps)) yield decoded(f.pixels, f.timestamp);
   }
 }

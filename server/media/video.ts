@@ -1,6 +1,7 @@
 // Videos through ffmpeg: probe, then one decoding pass that finds shot boundaries (scene-change
 // score) and writes 16 kHz mono PCM audio for the audio stages; then a keyframe per shot and a
-// thumbnail. Stages that sample at their own rate (ocr, faces) call sampleFrames.
+// thumbnail. Stages that sample at their own rate (ocr, faces) read frames from framesAt.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../config.ts';
@@ -184,20 +185,107 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
   };
 }
 
-/** Frames at a fixed rate (the ocr and faces stages' `fps`), written to outDir as s000001.jpg... */
-export async function sampleFrames(
-  file: string,
-  fps: number,
-  outDir: string,
-  longSide = KEYFRAME_LONG_SIDE,
-): Promise<Array<{ timestamp: number; file: string }>> {
+/** A picture's pixels: RGB, a row after another. */
+export interface RgbPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3;
+}
+
+/** A frame sampled from a video: its time and its pixels (the way up the video is shown). */
+export interface SampledFrame {
+  timestamp: number;
+  pixels: RgbPixels;
+}
+
+/**
+ * Frames at a fixed rate (the ocr and faces stages' `fps`), at most `longSide` pixels on their long
+ * side, one at a time as ffmpeg decodes them: handed over as pixels through a pipe (PPM), so that no
+ * frame is encoded to a file and decoded again, and a long video never lies on disk as pictures.
+ * ffmpeg waits while a frame is being looked at. Throws as extraction does where ffmpeg fails.
+ */
+export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_LONG_SIDE): AsyncGenerator<SampledFrame> {
   const t = tools();
-  await fs.promises.mkdir(outDir, { recursive: true });
   const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
-  const r = await runTool(t.ffmpeg, ['-v', 'error', '-y', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-q:v', '3', path.join(outDir, 's%06d.jpg')], {
-    timeoutMs: 30 * 60_000,
+  const args = ['-v', 'error', '-nostdin', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'ppm', '-'];
+  const child = spawn(t.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => {
+    if (stderr.length < 64 * 1024) stderr += c.toString();
   });
-  if (r.code !== 0) throw ffmpegFailure(r.stderr);
-  const names = (await fs.promises.readdir(outDir)).filter((n) => /^s\d{6}\.jpg$/.test(n)).sort();
-  return names.map((name, i) => ({ timestamp: Math.round((i / fps) * 1000) / 1000, file: path.join(outDir, name) }));
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  closed.catch(() => {}); // awaited below
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30 * 60_000);
+  let ended = false;
+  try {
+    const reader = new PpmReader();
+    let index = 0;
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      for (const pixels of reader.push(chunk)) yield { timestamp: Math.round((index++ / fps) * 1000) / 1000, pixels };
+    }
+    const code = await closed;
+    ended = true;
+    if (code !== 0 || reader.partial) throw ffmpegFailure(stderr || `ffmpeg ended with code ${code}`);
+  } finally {
+    clearTimeout(timer);
+    // Left before the end (the stage stopped looking, or failed): ffmpeg is not needed any more.
+    if (!ended) child.kill('SIGKILL');
+  }
+}
+
+/** "P6", width, height and levels, each followed by one whitespace byte. */
+const PPM_HEADER = /^P6\s(\d+)\s(\d+)\s(\d+)\s/;
+
+/** Binary PPM pictures (P6, 8 bits), one after another in a stream: each whole picture as pixels. */
+export class PpmReader {
+  private head = Buffer.alloc(0);
+  private body: Buffer | null = null;
+  private filled = 0;
+  private size = { width: 0, height: 0 };
+
+  /** Whether a picture was begun and not finished. */
+  get partial(): boolean {
+    return this.body !== null || this.head.length > 0;
+  }
+
+  /** The pictures `chunk` completes. */
+  *push(chunk: Buffer): Generator<RgbPixels> {
+    let data = chunk;
+    let at = 0;
+    while (at < data.length) {
+      if (!this.body) {
+        if (this.head.length) {
+          data = Buffer.concat([this.head, data.subarray(at)]);
+          at = 0;
+          this.head = Buffer.alloc(0);
+        }
+        const m = PPM_HEADER.exec(data.toString('latin1', at, Math.min(data.length, at + 64)));
+        if (!m) {
+          const begun = data.toString('latin1', at, Math.min(data.length, at + 2));
+          if (data.length - at >= 64 || !'P6'.startsWith(begun)) throw new Error('not a stream of PPM pictures');
+          this.head = Buffer.from(data.subarray(at)); // the rest of the header comes with the next chunk
+          return;
+        }
+        if (Number(m[3]) !== 255) throw new Error(`PPM of ${m[3]} levels`);
+        this.size = { width: Number(m[1]), height: Number(m[2]) };
+        if (!this.size.width || !this.size.height) throw new Error('a PPM picture without pixels');
+        this.body = Buffer.allocUnsafe(this.size.width * this.size.height * 3);
+        this.filled = 0;
+        at += m[0].length;
+        continue;
+      }
+      const n = Math.min(this.body.length - this.filled, data.length - at);
+      data.copy(this.body, this.filled, at, at + n);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.body.length) {
+        yield { data: this.body, width: this.size.width, height: this.size.height, channels: 3 };
+        this.body = null;
+      }
+    }
+  }
 }

@@ -2,8 +2,6 @@
 // reading resolution) or frames sampled from a video. A page with almost no ink is not read. Photos
 // and frames are read by PP-OCR instead (ml/photo-text.ts) where its model is installed and the
 // languages asked for are written in Latin letters.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
@@ -12,7 +10,7 @@ import type { OrientedBox } from '../../ml/text-recognize.ts';
 import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFIED_LONG_SIDE } from '../../ml/page-perspective.ts';
 import { providerRan } from '../../ml/providers.ts';
 import { renderPdfPages } from '../../media/pdf.ts';
-import { sampleFrames } from '../../media/video.ts';
+import { framesAt } from '../../media/video.ts';
 import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
 import { relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
@@ -294,25 +292,20 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
         if (blank) blankPages++;
       }
     } else {
-      const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-ocr-'));
-      try {
-        let last: LastRead | null = null;
-        for (const f of await sampleFrames(asset.filePath, options.fps ?? 0.5, dir)) {
-          const image = await uprightOnWhite(f.file);
-          const sketch = await sketchOf(image);
-          const changed = last && f.timestamp - last.readAt < REREAD_S ? await readChanged(image, sketch, last, languages, ppocr) : null;
-          if (last && changed) {
-            last.sketch = sketch;
-            last.paragraphs = changed.paragraphs;
-            if (changed.parts > 0) framesReadInPart++;
-          } else {
-            framesReadWhole++;
-            last = { sketch, readAt: f.timestamp, paragraphs: await read(image, languages, 'frame', ppocr) };
-          }
-          frames.push({ timestamp: f.timestamp, page: null, paragraphs: last.paragraphs });
+      let last: LastRead | null = null;
+      // Frames come upright (ffmpeg turns them as the video is shown) and without transparency.
+      for await (const { timestamp, pixels: image } of framesAt(asset.filePath, options.fps ?? 0.5)) {
+        const sketch = await sketchOf(image);
+        const changed = last && timestamp - last.readAt < REREAD_S ? await readChanged(image, sketch, last, languages, ppocr) : null;
+        if (last && changed) {
+          last.sketch = sketch;
+          last.paragraphs = changed.paragraphs;
+          if (changed.parts > 0) framesReadInPart++;
+        } else {
+          framesReadWhole++;
+          last = { sketch, readAt: timestamp, paragraphs: await read(image, languages, 'frame', ppocr) };
         }
-      } finally {
-        await fs.promises.rm(dir, { recursive: true, force: true });
+        frames.push({ timestamp, page: null, paragraphs: last.paragraphs });
       }
     }
   } catch (err) {
