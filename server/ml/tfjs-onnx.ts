@@ -150,7 +150,9 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
   const ints = (ref: string) => Array.from(constant(ref).values as Int32Array);
   const addInit = (name: string, dataType: number, dims: number[], values: ArrayLike<number>) => {
     const t: OnnxTypes.ITensorProto = { name, dims, dataType };
-    if (dataType === T.FLOAT) t.rawData = values instanceof Float32Array ? new Uint8Array(values.buffer, values.byteOffset, values.byteLength) : new Uint8Array(Float32Array.from(values).buffer);
+    if (dataType === T.FLOAT)
+      t.rawData =
+        values instanceof Float32Array ? new Uint8Array(values.buffer, values.byteOffset, values.byteLength) : new Uint8Array(Float32Array.from(values).buffer);
     else if (dataType === T.INT32) t.rawData = new Uint8Array(Int32Array.from(values).buffer);
     else if (dataType === T.INT64) t.rawData = new Uint8Array(BigInt64Array.from(Array.from(values), (v) => BigInt(v)).buffer);
     else t.rawData = new Uint8Array(Uint8Array.from(values).buffer);
