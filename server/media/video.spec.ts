@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFfmpeg } from './ffmpeg.ts';
 import { ExtractError } from './types.ts';
-import { framesAt, PpmReader } from './video.ts';
+import { framesAt, PpmReader, type RgbPixels, type SampledFrame } from './video.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
 
@@ -40,7 +40,7 @@ describe('PpmReader', () => {
 
   it('gives it byte by byte too, and says when a picture was left unfinished', () => {
     const reader = new PpmReader();
-    const got = [];
+    const got: RgbPixels[] = [];
     for (let i = 0; i < stream.length - 1; i++) got.push(...reader.push(stream.subarray(i, i + 1)));
     expect(got).toHaveLength(1);
     expect(reader.partial).toBe(true);
@@ -62,7 +62,7 @@ describe.skipIf(!findFfmpeg())('framesAt', () => {
 
   it("gives a video's frames at the rate asked, each as ffmpeg draws it", async () => {
     const video = corpus('video/opencv/vtest.avi'); // 79.5 s, 768×576
-    const frames = [];
+    const frames: SampledFrame[] = [];
     for await (const f of framesAt(video, 0.5, 640)) frames.push(f);
     expect(frames).toHaveLength(40);
     expect(frames.slice(0, 3).map((f) => f.timestamp)).toEqual([0, 2, 4]);
@@ -98,7 +98,7 @@ describe.skipIf(!findFfmpeg())('framesAt', () => {
   it('fails as extraction does on a file ffmpeg cannot read', async () => {
     const bad = path.join(dir, 'bad.mp4');
     fs.writeFileSync(bad, Buffer.alloc(4096, 7));
-    const frames = [];
+    const frames: SampledFrame[] = [];
     const read = async () => {
       for await (const f of framesAt(bad, 1)) frames.push(f);
     };

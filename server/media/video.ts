@@ -13,6 +13,8 @@ export const MIN_SHOT_S = 0.5;
 export const MAX_SHOTS = 2000;
 export const KEYFRAME_LONG_SIDE = 1280;
 export const AUDIO_RATE = 16_000;
+/** How long framesAt waits for ffmpeg's next bytes. */
+const FRAME_WAIT_MS = 5 * 60_000;
 /** Longer videos are refused (`too_long`); 0 means no limit. */
 
 export interface VideoProbe {
@@ -219,16 +221,28 @@ export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_L
     child.on('close', resolve);
   });
   closed.catch(() => {}); // awaited below
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30 * 60_000);
+  // A frame is waited for at most FRAME_WAIT_MS (a decoder stuck on a damaged file); the time
+  // the stage takes over each frame is its own, under the stage's time limit.
+  let timer: NodeJS.Timeout | undefined;
+  let stalled = false;
   let ended = false;
   try {
     const reader = new PpmReader();
+    const chunks = (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
     let index = 0;
-    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      for (const pixels of reader.push(chunk)) yield { timestamp: Math.round((index++ / fps) * 1000) / 1000, pixels };
+    for (;;) {
+      timer = setTimeout(() => {
+        stalled = true;
+        child.kill('SIGKILL');
+      }, FRAME_WAIT_MS);
+      const next = await chunks.next();
+      clearTimeout(timer);
+      if (next.done) break;
+      for (const pixels of reader.push(next.value)) yield { timestamp: Math.round((index++ / fps) * 1000) / 1000, pixels };
     }
     const code = await closed;
     ended = true;
+    if (stalled) throw new ExtractError('corrupt', `ffmpeg drew no frame for ${FRAME_WAIT_MS / 1000} s`);
     if (code !== 0 || reader.partial) throw ffmpegFailure(stderr || `ffmpeg ended with code ${code}`);
   } finally {
     clearTimeout(timer);
