@@ -53,6 +53,19 @@ describe('PpmReader', () => {
   });
 });
 
+/** Whether an ffmpeg drawing frames of `file` for framesAt is running (a killed one is gone once reaped). */
+function ffmpegRunningOn(file: string): boolean {
+  return fs.readdirSync('/proc').some((p) => {
+    if (!/^\d+$/.test(p)) return false;
+    try {
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      return cmd.includes('image2pipe') && cmd.includes(file);
+    } catch {
+      return false;
+    }
+  });
+}
+
 describe.skipIf(!findFfmpeg())('framesAt', () => {
   let dir: string;
   beforeEach(() => {
@@ -81,18 +94,19 @@ describe.skipIf(!findFfmpeg())('framesAt', () => {
     const video = corpus('video/opencv/vtest.avi');
     let n = 0;
     for await (const _ of framesAt(video, 10)) if (++n === 2) break;
-    const running = () =>
-      fs.readdirSync('/proc').some((p) => {
-        if (!/^\d+$/.test(p)) return false;
-        try {
-          const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
-          return cmd.includes('image2pipe') && cmd.includes(video);
-        } catch {
-          return false;
-        }
-      });
-    for (let i = 0; i < 50 && running(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(running()).toBe(false);
+    for (let i = 0; i < 50 && ffmpegRunningOn(video); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(ffmpegRunningOn(video)).toBe(false);
+  });
+
+  it('gives ffmpeg up when it sends nothing for the time allowed, and leaves it not running', async () => {
+    // A named pipe no one writes to: ffmpeg waits on it for ever.
+    const fifo = path.join(dir, 'never.mp4');
+    execFileSync('mkfifo', [fifo]);
+    const read = async () => {
+      for await (const _ of framesAt(fifo, 1, 640, 300)) throw new Error('no frame was expected');
+    };
+    await expect(read()).rejects.toThrow(/drew no frame for 0.3 s/);
+    expect(ffmpegRunningOn(fifo)).toBe(false);
   });
 
   it('fails as extraction does on a file ffmpeg cannot read', async () => {

@@ -205,9 +205,10 @@ export interface SampledFrame {
  * Frames at a fixed rate (the ocr and faces stages' `fps`), at most `longSide` pixels on their long
  * side, one at a time as ffmpeg decodes them: handed over as pixels through a pipe (PPM), so that no
  * frame is encoded to a file and decoded again, and a long video never lies on disk as pictures.
- * ffmpeg waits while a frame is being looked at. Throws as extraction does where ffmpeg fails.
+ * ffmpeg waits while a frame is being looked at. Throws as extraction does where ffmpeg fails, or
+ * sends nothing for `waitMs`.
  */
-export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_LONG_SIDE): AsyncGenerator<SampledFrame> {
+export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_LONG_SIDE, waitMs = FRAME_WAIT_MS): AsyncGenerator<SampledFrame> {
   const t = tools();
   const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
   const args = ['-v', 'error', '-nostdin', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'ppm', '-'];
@@ -221,7 +222,7 @@ export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_L
     child.on('close', resolve);
   });
   closed.catch(() => {}); // awaited below
-  // A frame is waited for at most FRAME_WAIT_MS (a decoder stuck on a damaged file); the time
+  // A frame is waited for at most `waitMs` (a decoder stuck on a damaged file); the time
   // the stage takes over each frame is its own, under the stage's time limit.
   let timer: NodeJS.Timeout | undefined;
   let stalled = false;
@@ -234,7 +235,7 @@ export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_L
       timer = setTimeout(() => {
         stalled = true;
         child.kill('SIGKILL');
-      }, FRAME_WAIT_MS);
+      }, waitMs);
       const next = await chunks.next();
       clearTimeout(timer);
       if (next.done) break;
@@ -242,7 +243,7 @@ export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_L
     }
     const code = await closed;
     ended = true;
-    if (stalled) throw new ExtractError('corrupt', `ffmpeg drew no frame for ${FRAME_WAIT_MS / 1000} s`);
+    if (stalled) throw new ExtractError('corrupt', `ffmpeg drew no frame for ${waitMs / 1000} s`);
     if (code !== 0 || reader.partial) throw ffmpegFailure(stderr || `ffmpeg ended with code ${code}`);
   } finally {
     clearTimeout(timer);
