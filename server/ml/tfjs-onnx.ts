@@ -88,9 +88,10 @@ export function readTfWeights(modelJson: string, json: TfModelJson): Map<string,
       const q = w.quantization;
       let values: Values;
       if (q) {
-        const f = q.dtype === 'float16' ? halfFloats(buf, at, n) : dequantized(buf, at, n, q.dtype === 'uint8' ? 1 : 2, q.min ?? 0, q.scale ?? 1);
+        const bytes = q.dtype === 'uint8' ? 1 : 2;
+        const f = q.dtype === 'float16' ? halfFloats(buf, at, n) : dequantized(buf, at, n, bytes, q.min ?? 0, q.scale ?? 1);
         values = w.dtype === 'int32' ? Int32Array.from(f, Math.round) : f;
-        at += n * (q.dtype === 'uint8' ? 1 : 2);
+        at += n * bytes;
       } else {
         const bytes = w.dtype === 'bool' ? 1 : 4;
         const copy = new Uint8Array(buf.subarray(at, at + n * bytes)); // aligned
@@ -150,10 +151,10 @@ export function tfjsToOnnx(modelJson: string, outputs: string[]): Uint8Array {
   const ints = (ref: string) => Array.from(constant(ref).values as Int32Array);
   const addInit = (name: string, dataType: number, dims: number[], values: ArrayLike<number>) => {
     const t: OnnxTypes.ITensorProto = { name, dims, dataType };
-    if (dataType === T.FLOAT)
-      t.rawData =
-        values instanceof Float32Array ? new Uint8Array(values.buffer, values.byteOffset, values.byteLength) : new Uint8Array(Float32Array.from(values).buffer);
-    else if (dataType === T.INT32) t.rawData = new Uint8Array(Int32Array.from(values).buffer);
+    if (dataType === T.FLOAT) {
+      const f = values instanceof Float32Array ? values : Float32Array.from(values); // weights go in as they are
+      t.rawData = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+    } else if (dataType === T.INT32) t.rawData = new Uint8Array(Int32Array.from(values).buffer);
     else if (dataType === T.INT64) t.rawData = new Uint8Array(BigInt64Array.from(Array.from(values), (v) => BigInt(v)).buffer);
     else t.rawData = new Uint8Array(Uint8Array.from(values).buffer);
     initializers.set(name, t);
