@@ -179,6 +179,9 @@ describe('vector index files', () => {
     const near = reopened.nearest(MODEL, unit(1), 3).map((n) => n.id);
     expect(near).not.toContain(a.added[1].id);
     expect(near).toHaveLength(2);
+    // The reconciled index waits to be saved (a timer): saved now, so that nothing is written into
+    // the folder after the test has removed it.
+    reopened.save();
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
