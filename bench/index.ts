@@ -24,7 +24,7 @@ import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
-import { allCompleted, childrenOf, serve, treePss, treeRss, uploadAll, type Service } from './serve.ts';
+import { allCompleted, childrenOf, procBytes, serve, treePss, treeRss, uploadAll, type Service } from './serve.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
@@ -58,10 +58,26 @@ type Open = { dataDir: string; server: Service; key: string };
 let current: Open | null = null;
 let peak = 0;
 let peakPss = 0;
+/** At the peak: each process of the tree (the service, its indexer processes, its tools) and its RSS in MiB. */
+let peakBy: Array<{ process: string; rss_mib: number }> = [];
+function role(pid: number, service: number): string {
+  if (pid === service) return 'service';
+  try {
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return cmd.some((a) => a.includes('indexer')) ? 'indexer' : path.basename(cmd[0]);
+  } catch {
+    return 'ended';
+  }
+}
 const sampler = setInterval(() => {
   if (!current) return;
-  peak = Math.max(peak, treeRss(current.server.pid));
-  peakPss = Math.max(peakPss, treePss(current.server.pid));
+  const { pid } = current.server;
+  const rss = treeRss(pid);
+  if (rss > peak) {
+    peak = rss;
+    peakBy = [pid, ...childrenOf(pid)].map((p) => ({ process: role(p, pid), rss_mib: Math.round(procBytes(p, 'VmRSS') / 2 ** 20) }));
+  }
+  peakPss = Math.max(peakPss, treePss(pid));
 }, 200);
 
 interface AssetView {
@@ -119,7 +135,18 @@ const baselinePhotos = photos.filter((_, i) => i % Math.max(1, Math.floor(photos
 const WARM_UP = [c('docs/a-text.pdf'), c('docs/a-text.pdf')];
 const WARM_UP_PHOTOS = [c('faces/portraits/grace_hopper_512x512.jpg'), c('scenes/skimage/camera.png')];
 let workers = 0;
-const rounds: Array<{ pdf: Run; scan: Run; pics: Run; picsPart: Run; vids: Run; oneWorker: Run; speech: Run | null; peak: number; peakPss: number }> = [];
+const rounds: Array<{
+  pdf: Run;
+  scan: Run;
+  pics: Run;
+  picsPart: Run;
+  vids: Run;
+  oneWorker: Run;
+  speech: Run | null;
+  peak: number;
+  peakPss: number;
+  peakBy: typeof peakBy;
+}> = [];
 const speechModels: Array<[string, string]> = SPEECH
   ? [
       ['whisper-base', await fetchWhisper('whisper-base')],
@@ -132,6 +159,7 @@ const speechVideos = SPEECH
 for (let i = 0; i < ROUNDS; i++) {
   peak = 0;
   peakPss = 0;
+  peakBy = [];
   const pool = (current = await open());
   await run(pool, 'warm-up', [...WARM_UP, ...WARM_UP_PHOTOS]);
   const pdf = await run(
@@ -158,6 +186,7 @@ for (let i = 0; i < ROUNDS; i++) {
   await close(pool);
   const roundPeak = peak;
   const roundPeakPss = peakPss;
+  const roundPeakBy = peakBy;
   // The baseline, warmed the same way, right after.
   const one = (current = await open(1));
   await run(one, 'warm-up', [...WARM_UP.slice(0, 1), ...WARM_UP_PHOTOS]);
@@ -170,9 +199,9 @@ for (let i = 0; i < ROUNDS; i++) {
     speech = await run(withSpeech, 'videos with speech (movie-hello.mp4, a 22 s conversation; whisper-base and GE2E on)', speechVideos);
     await close(withSpeech);
   }
-  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, speech, peak: roundPeak, peakPss: roundPeakPss });
+  rounds.push({ pdf, scan, pics, picsPart, vids, oneWorker, speech, peak: roundPeak, peakPss: roundPeakPss, peakBy: roundPeakBy });
   console.log(
-    `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB RSS, ${Math.round(roundPeakPss / 2 ** 20)} MiB PSS`,
+    `round ${i + 1}: photos ${(pics.items / pics.seconds).toFixed(3)}/s, video ${(vids.video_s / vids.seconds).toFixed(2)}x, peak ${Math.round(roundPeak / 2 ** 20)} MiB RSS, ${Math.round(roundPeakPss / 2 ** 20)} MiB PSS (${roundPeakBy.map((p) => `${p.process} ${p.rss_mib}`).join(', ')})`,
   );
 }
 clearInterval(sampler);

@@ -17,6 +17,13 @@ export interface Config {
   stageTimeoutMs: number;
   /** An indexer process without work for this long ends, giving back the memory of its models. */
   indexerIdleMs: number;
+  /**
+   * The indexer processes' memory, in MiB, within which a second process may load a model that
+   * another already holds (indexer/memory.ts); over it, runs needing that model wait for its process.
+   * Default: a quarter of the machine's memory (with two processes and 8 GiB or more, room for every
+   * model in every process: runs are placed as they always were).
+   */
+  indexerMemoryMiB: number;
   /** Host header names accepted besides the loopback names. */
   allowedHosts: string[];
   /** The built app served at `/` (dist/renderer). */
@@ -138,6 +145,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     maxUploadBytes: overrides.maxUploadBytes ?? intEnv('MEDIA_INDEX_MAX_UPLOAD_BYTES', 20 * 1024 ** 3),
     stageTimeoutMs: overrides.stageTimeoutMs ?? intEnv('MEDIA_INDEX_STAGE_TIMEOUT_MS', 30 * 60_000),
     indexerIdleMs: overrides.indexerIdleMs ?? intEnv('MEDIA_INDEX_INDEXER_IDLE_MS', 60_000),
+    indexerMemoryMiB: overrides.indexerMemoryMiB ?? intEnv('MEDIA_INDEX_INDEXER_MEMORY_MIB', Math.round(os.totalmem() / 4 / 2 ** 20)),
     allowedHosts:
       overrides.allowedHosts ??
       (process.env.MEDIA_INDEX_ALLOWED_HOSTS ?? '')

@@ -46,7 +46,14 @@ export async function openCore(
   const { queue, purger, sync, space, writer, people, assets, reads, libraries, modelPulls } = graph;
   const host = new IndexerHost(
     store,
-    { workers: config.workers, launch: opts.launch ?? forkLauncher, stageTimeoutMs: config.stageTimeoutMs, idleEndMs: config.indexerIdleMs, log },
+    {
+      workers: config.workers,
+      launch: opts.launch ?? forkLauncher,
+      stageTimeoutMs: config.stageTimeoutMs,
+      idleEndMs: config.indexerIdleMs,
+      memoryMiB: config.indexerMemoryMiB,
+      log,
+    },
     queue,
   );
   host.on('run-finished', (e) => {

@@ -8,12 +8,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
 import { StageQueue } from '../server/indexer/queue.ts';
 import type { StageRunRow } from '../server/store/stage-runs.repo.ts';
-import { forkLauncher } from '../server/indexer/launcher.ts';
 import type { RunRequest, WorkerLauncher } from '../server/indexer/protocol.ts';
 import { insertAsset } from './helpers/asset-row.ts';
 import { makePdf } from './helpers/pdf.ts';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { launcherThrough } from './helpers/launch.ts';
 
 const PHASE_ONE = ['extract', 'metadata'];
 
@@ -102,19 +102,10 @@ describe('the stage queue, by phase then age', () => {
 function holding(held: string): { launch: WorkerLauncher; release: () => void; heldRuns: () => number } {
   const waiting: Array<() => void> = [];
   let released = false;
-  const launch: WorkerLauncher = () => {
-    const channel = forkLauncher();
-    return {
-      pid: channel.pid,
-      onMessage: (fn) => channel.onMessage(fn),
-      onExit: (fn) => channel.onExit(fn),
-      kill: () => channel.kill(),
-      send: (msg: RunRequest) => {
-        if (msg.stage === held && !released) waiting.push(() => channel.send(msg));
-        else channel.send(msg);
-      },
-    };
-  };
+  const launch = launcherThrough((msg, _pid, go) => {
+    if ((msg as RunRequest).stage === held && !released) waiting.push(go);
+    else go();
+  });
   return {
     launch,
     heldRuns: () => waiting.length,

@@ -13,6 +13,7 @@ import type { RunRequest, WorkerChannel, WorkerLauncher, WorkerMessage } from '.
 import { STAGES, isPhaseOne } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
+import { STAGE_FAMILIES, placeRun } from './memory.ts';
 import { installedModel, outcomeWithoutRun, type AnyStageManifest, type IndexStageName, type StageOutcome } from './stage.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
@@ -53,6 +54,10 @@ interface Slot {
   jobs: Map<number, InFlight>;
   /** Ends the process once it has had no run for `idleEndMs`. */
   idle: NodeJS.Timeout | null;
+  /** The model families of the runs it was given (memory.ts): it keeps them loaded. */
+  families: Set<string>;
+  /** Its resident memory as it last said, in MiB (null before its first answer). */
+  rssMiB: number | null;
 }
 
 export interface HostOptions {
@@ -61,6 +66,8 @@ export interface HostOptions {
   stageTimeoutMs: number;
   /** A process without a run for this long ends (default IDLE_END_MS). */
   idleEndMs?: number;
+  /** The indexer processes' memory within which a second process may load a model another holds (MiB; default: no limit). */
+  memoryMiB?: number;
   log?: (msg: string) => void;
 }
 
@@ -169,7 +176,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   }
 
   private spawn(): void {
-    const slot: Slot = { channel: this.opts.launch(), ready: false, jobs: new Map(), idle: null };
+    const slot: Slot = { channel: this.opts.launch(), ready: false, jobs: new Map(), idle: null, families: new Set(), rssMiB: null };
     this.slots.add(slot);
     slot.channel.onMessage((msg: WorkerMessage) => {
       if (msg.type === 'ready') {
@@ -178,6 +185,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         this.crashes = 0;
         this.kick();
       } else if (msg.type === 'done' && slot.jobs.has(msg.jobId)) {
+        if (typeof msg.rss === 'number') slot.rssMiB = msg.rss / 2 ** 20;
         const job = slot.jobs.get(msg.jobId)!;
         clearTimeout(job.timer);
         slot.jobs.delete(msg.jobId);
@@ -283,16 +291,20 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         const asset = this.store.assets.byId(run.assetId);
         if (!asset) continue;
         const light = isPhaseOne(run.stage) && asset.kind === 'document' && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES && run.attempts === 0;
-        const slot = light ? this.leastBusy(ready) : ready.find((s) => s.jobs.size === 0);
+        const slot = light ? this.leastBusy(ready) : this.place(run.stage);
         // No process for it now: nothing after it goes first (a larger file is not left behind a
         // stream of small ones; a process holding light runs takes a heavy one once it is empty).
-        if (!slot) break;
+        if (slot === undefined) break;
         const stage = STAGES[run.stage];
         const { settled: outcome, input } = outcomeWithoutRun(stage, () => stage.prepare(this.store, asset.id), asset, this.store.files.root, installed);
         if (outcome) {
           settled.push({ assetId: asset.id, stage: run.stage, outcome });
           continue;
         }
+        // Left for the process that holds its model (the runs after it may go to the free one).
+        if (slot === null) continue;
+        const family = STAGE_FAMILIES[run.stage];
+        if (family) slot.families.add(family.name);
         const job: InFlight = { jobId: this.nextJobId++, assetId: asset.id, stage: run.stage, light, timedOut: false };
         slot.jobs.set(job.jobId, job);
         handed.push({ slot, job, asset, input });
@@ -325,6 +337,18 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         slot.idle.unref();
       }
     }
+  }
+
+  /**
+   * The free process for a run that is not light; undefined when none is free, null when the run
+   * waits for the process holding its model (memory.ts).
+   */
+  private place(stage: IndexStageName): Slot | null | undefined {
+    const slots = [...this.slots];
+    const processes = slots.map((s) => ({ free: s.ready && s.jobs.size === 0, families: s.families, rssMiB: s.rssMiB }));
+    if (!processes.some((p) => p.free)) return undefined;
+    const i = placeRun(stage, processes, this.opts.memoryMiB ?? Infinity);
+    return i < 0 ? null : slots[i];
   }
 
   /** How many more light runs a process may take now: none while it holds another run. */

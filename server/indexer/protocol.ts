@@ -24,7 +24,8 @@ export interface WarmRequest {
   stages: IndexStageName[];
 }
 
-export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome };
+/** `rss`: the process's resident memory in bytes as it answers (the host places runs by it: memory.ts). */
+export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome; rss?: number };
 
 /** One indexer process, whatever starts it (child_process.fork headless, utilityProcess in the shell). */
 export interface WorkerChannel {

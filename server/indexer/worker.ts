@@ -72,7 +72,7 @@ function onRequest(msg: RunRequest | RunsRequest | WarmRequest): void {
     return;
   }
   if (msg?.type !== 'run') return;
-  void handle(msg).then((outcome) => send({ type: 'done', jobId: msg.jobId, outcome }));
+  void handle(msg).then((outcome) => send({ type: 'done', jobId: msg.jobId, outcome, rss: process.memoryUsage.rss() }));
 }
 if (parentPort) parentPort.on('message', (e) => onRequest(e.data));
 else process.on('message', onRequest);
