@@ -24,7 +24,7 @@ import { openStore } from '../server/store/index.ts';
 import { AuthService } from '../server/services/auth.service.ts';
 import { arg, spread } from './report.ts';
 import { CORPUS, variedPhotos } from './sets.ts';
-import { allCompleted, childrenOf, procBytes, serve, treePss, treeRss, uploadAll, type Service } from './serve.ts';
+import { allCompleted, childrenOf, procBytes, serve, treePss, uploadAll, type Service } from './serve.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROUNDS = arg('rounds', 3);
@@ -72,10 +72,13 @@ function role(pid: number, service: number): string {
 const sampler = setInterval(() => {
   if (!current) return;
   const { pid } = current.server;
-  const rss = treeRss(pid);
+  // Each process read once: the sum and the breakdown at the peak come from the same reading.
+  const pids = [pid, ...childrenOf(pid)];
+  const sizes = pids.map((p) => procBytes(p, 'VmRSS'));
+  const rss = sizes.reduce((a, b) => a + b, 0);
   if (rss > peak) {
     peak = rss;
-    peakBy = [pid, ...childrenOf(pid)].map((p) => ({ process: role(p, pid), rss_mib: Math.round(procBytes(p, 'VmRSS') / 2 ** 20) }));
+    peakBy = pids.map((p, i) => ({ process: role(p, pid), rss_mib: Math.round(sizes[i] / 2 ** 20) }));
   }
   peakPss = Math.max(peakPss, treePss(pid));
 }, 200);

@@ -6,7 +6,12 @@
 // process").
 import type { IndexStageName } from './stage.ts';
 
-/** A model kept by the process that loaded it, and about how much its resident memory grows by (MiB, measured on bench:index's sets). */
+/**
+ * A model kept by the process that loaded it, and about how much its resident memory grows by, in
+ * MiB: measured with only its stages on, through `media-index index` (bench:ab's 17 photos; the
+ * scanned PDFs of bench:index read in English and Hindi), +250 for text reading and +175–190 for
+ * faces or objects, rounded up.
+ */
 export interface ModelFamily {
   name: string;
   mib: number;
