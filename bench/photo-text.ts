@@ -13,7 +13,7 @@
 // chosen, and every setting of the PP-OCRv6 reading: its detector's size, the line stretch, the
 // curved lines, the classifier's double reading): character error rate (edit distance over the reference, lines in reading order, spaces
 // folded) and word recall (the reference's words, case and punctuation aside, found among the
-// words read). Usage: npm run bench -- photo-text [-- --half tune|held-out|all] [--ppocr-only]
+// words read; and as search compares words: `_word_recall_search`). Usage: npm run bench -- photo-text [-- --half tune|held-out|all] [--ppocr-only]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,16 +111,20 @@ for (const kind of ['all', 'printed', 'book', 'scene', 'screenshot', 'scan'] as 
         ['ppocr', byPpocr],
       ] as const)) {
     let found = 0;
+    let foundBySearch = 0;
     let of = 0;
     const cers: number[] = [];
     for (const i of idx) {
       const truth = chosen[i].lines.join('\n');
       const r = wordRecall(read[i], truth);
       found += r.found;
+      foundBySearch += wordRecall(read[i], truth, 'search').found;
       of += r.of;
       cers.push(Math.min(1, cer(read[i], truth)));
     }
     results[`${kind}_${name}_word_recall`] = Math.round((found / of) * 1000) / 1000;
+    // The same words compared as search compares them (test/helpers/word-recall.ts).
+    results[`${kind}_${name}_word_recall_search`] = Math.round((foundBySearch / of) * 1000) / 1000;
     results[`${kind}_${name}_cer_mean`] = Math.round((cers.reduce((a, b) => a + b, 0) / cers.length) * 1000) / 1000;
   }
   results[`${kind}_photos`] = idx.length;

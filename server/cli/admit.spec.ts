@@ -1,66 +1,62 @@
 import { describe, expect, it } from 'vitest';
-import { admitInTurn } from './admit.ts';
+import { admitInGroups } from './admit.ts';
 
-describe('admitInTurn', () => {
-  /** Admits with a delay, recording how many were under way at each start and the order of starts. */
+describe('admitInGroups', () => {
+  /** Admits each group after a delay, recording the groups in the order they came and whether one came while another was under way. */
   function recorder() {
     let running = 0;
-    const started: Array<{ file: string; alongside: number }> = [];
-    const admit = async (file: string) => {
-      started.push({ file, alongside: running });
+    const groups: string[][] = [];
+    let overlapped = false;
+    const admit = async (group: string[]) => {
+      if (running > 0) overlapped = true;
+      groups.push(group);
       running++;
       await new Promise((r) => setTimeout(r, 5));
       running--;
     };
-    return { admit, started };
+    return { admit, groups, overlapped: () => overlapped };
   }
 
-  it('takes small files in a few at a time, in their order', async () => {
+  it('takes small files in groups of a few, in their order, one group at a time', async () => {
     const files = Array.from({ length: 10 }, (_, i) => `f${i}`);
-    const { admit, started } = recorder();
-    await admitInTurn(files, new Map(files.map((f) => [f, 100])), admit, 4);
-    expect(started.map((s) => s.file)).toEqual(files);
-    expect(Math.max(...started.map((s) => s.alongside))).toBe(3);
+    const { admit, groups, overlapped } = recorder();
+    await admitInGroups(files, new Map(files.map((f) => [f, 100])), admit, 4);
+    expect(groups).toEqual([
+      ['f0', 'f1', 'f2', 'f3'],
+      ['f4', 'f5', 'f6', 'f7'],
+      ['f8', 'f9'],
+    ]);
+    expect(overlapped()).toBe(false);
   });
 
   it('takes no more bytes at once than it may, and a larger file alone: after the files before it, before those after it', async () => {
     const files = ['a', 'b', 'big', 'c', 'd', 'm1', 'm2', 'm3'];
-    const { admit, started } = recorder();
-    await admitInTurn(
-      files,
-      new Map([
-        ['a', 1],
-        ['b', 1],
-        ['big', 100],
-        ['c', 1],
-        ['d', 1],
-        ['m1', 4],
-        ['m2', 4],
-        ['m3', 4],
-      ]),
-      admit,
-      4,
-      10,
-    );
-    expect(started.map((s) => s.file)).toEqual(files);
-    expect(started.find((s) => s.file === 'big')!.alongside).toBe(0);
-    expect(started.find((s) => s.file === 'c')!.alongside).toBe(0);
-    expect(started.find((s) => s.file === 'd')!.alongside).toBe(1);
-    // 10 bytes at once: c, d and m1 together (6), m2 would make 10 (allowed), m3 14 (waits).
-    expect(started.find((s) => s.file === 'm2')!.alongside).toBe(3);
-    expect(started.find((s) => s.file === 'm3')!.alongside).toBeLessThan(3);
+    const { admit, groups } = recorder();
+    const sizes = new Map([
+      ['a', 1],
+      ['b', 1],
+      ['big', 100],
+      ['c', 1],
+      ['d', 1],
+      ['m1', 4],
+      ['m2', 4],
+      ['m3', 4],
+    ]);
+    await admitInGroups(files, sizes, admit, 4, 10);
+    // 10 bytes at once: c, d, m1 and m2 make 10 (allowed), m3 would make 14.
+    expect(groups).toEqual([['a', 'b'], ['big'], ['c', 'd', 'm1', 'm2'], ['m3']]);
   });
 
-  it('ends when every file has ended, and passes on an error', async () => {
+  it('ends when every group has ended, and passes on an error', async () => {
     let ended = 0;
-    await admitInTurn(['a', 'b', 'c'], new Map(), async () => {
+    await admitInGroups(['a', 'b', 'c'], new Map(), async (g) => {
       await new Promise((r) => setTimeout(r, 5));
-      ended++;
+      ended += g.length;
     });
     expect(ended).toBe(3);
     await expect(
-      admitInTurn(['a', 'b'], new Map(), async (f) => {
-        if (f === 'b') throw new Error('disk gone');
+      admitInGroups(['a', 'b'], new Map(), async (g) => {
+        if (g.includes('b')) throw new Error('disk gone');
       }),
     ).rejects.toThrow('disk gone');
   });

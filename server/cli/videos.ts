@@ -5,12 +5,11 @@ import cliProgress from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openCore } from '../server.ts';
-import { AppError } from '../errors.ts';
 import { DataFolderBusyError } from '../store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from '../contract/assets.ts';
 import type { RunFinishedEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
-import { admitInTurn } from './admit.ts';
+import { admitInGroups } from './admit.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
 
 export interface IndexRun {
@@ -107,21 +106,23 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     }
   });
   bar?.start(files.length, 0, { stage: 'adding files' });
-  const admit = async (file: string): Promise<void> => {
-    try {
-      const ack = await core.services.assets.ingestLocal(ws.id, file, { pipeline: opts.pipeline, options: opts.options });
-      pending.set(ack.video_id, file);
-      reading.add(ack.video_id);
-      if (opts.json) jsonLine({ event: 'added', file, video_id: ack.video_id });
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      tally.refused++;
-      bar?.setTotal(files.length - tally.refused);
-      if (opts.json) jsonLine({ event: 'refused', file, code: err.code, message: err.message });
-      else process.stderr.write(`\nrefused ${file}: ${err.message}\n`);
+  const admit = async (group: string[]): Promise<void> => {
+    const results = await core.services.assets.ingestLocalMany(ws.id, group, { pipeline: opts.pipeline, options: opts.options });
+    for (const [i, result] of results.entries()) {
+      const file = group[i];
+      if ('ack' in result) {
+        pending.set(result.ack.video_id, file);
+        reading.add(result.ack.video_id);
+        if (opts.json) jsonLine({ event: 'added', file, video_id: result.ack.video_id });
+      } else {
+        tally.refused++;
+        bar?.setTotal(files.length - tally.refused);
+        if (opts.json) jsonLine({ event: 'refused', file, code: result.error.code, message: result.error.message });
+        else process.stderr.write(`\nrefused ${file}: ${result.error.message}\n`);
+      }
     }
   };
-  await admitInTurn(files, sizes, admit);
+  await admitInGroups(files, sizes, admit);
   added = true;
   const paused = config.workers === 0;
   if (!paused) {

@@ -105,6 +105,11 @@ export interface StageManifest<I, O, N extends IndexStageName = IndexStageName> 
   nothingToDo?(input: I, asset: Pick<StageAsset, 'kind' | 'ext'>): string | null;
   /** Runs in the one writer, inside the transaction that records the outcome. */
   save?(store: Store, assetId: string, output: O): void;
+  /**
+   * `save` changes more than the database (the vector index in memory): its outcome is recorded
+   * apart from others, so that no rollback of theirs undoes its rows but not its other changes.
+   */
+  savesBeyondDatabase?: true;
 }
 
 /** A manifest with its types erased: what the host holds for every stage alike. */

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store } from '../store/index.ts';
-import type { AssetRow, AssetsRepo, ListedAsset, VisibleAsset } from '../store/assets.repo.ts';
+import type { AssetRow, AssetsRepo, ListedAsset, NewAssetRow, VisibleAsset } from '../store/assets.repo.ts';
 import type { StoredMetadata } from '../store/metadata.repo.ts';
 import type { StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
@@ -156,12 +156,35 @@ export class AssetsService {
    * deleted asset never touches the user's file. A changed file fails `extract` on re-index.
    */
   async ingestLocal(workspaceId: string, absPath: string, fields: Record<string, unknown>): Promise<UploadAck> {
-    const { sha256, size, head } = await hashWithHead(absPath, HEAD_BYTES);
-    return this.register(
-      workspaceId,
-      { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true, head },
-      fields,
+    const [result] = await this.ingestLocalMany(workspaceId, [absPath], fields);
+    if ('error' in result) throw result.error;
+    return result.ack;
+  }
+
+  /**
+   * Indexes several files on this machine in place (as `ingestLocal`), read at the same time and
+   * stored in one transaction: each file is accepted or refused on its own (a refusal is an
+   * AppError; any other error, a drive gone, is thrown once every file has been read).
+   */
+  async ingestLocalMany(
+    workspaceId: string,
+    absPaths: readonly string[],
+    fields: Record<string, unknown>,
+  ): Promise<Array<{ ack: UploadAck } | { error: AppError }>> {
+    // The same fields for every file: the options in effect are worked out once.
+    let effective: EffectiveOptions | undefined;
+    const effectiveFor = (layer: IndexOptionsInput) => (effective ??= this.indexOptions.effective(workspaceId, layer));
+    const settled = await Promise.allSettled(
+      absPaths.map(async (absPath) => {
+        const { sha256, size, head } = await hashWithHead(absPath, HEAD_BYTES);
+        const src = { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true, head };
+        return this.prepare(workspaceId, src, fields, effectiveFor);
+      }),
     );
+    for (const s of settled) if (s.status === 'rejected' && !(s.reason instanceof AppError)) throw s.reason;
+    const admitted = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    this.queue.admitMany(admitted);
+    return settled.map((s) => (s.status === 'fulfilled' ? { ack: s.value.ack } : { error: s.reason as AppError }));
   }
 
   private parseFields(fields: Record<string, unknown>) {
@@ -172,10 +195,31 @@ export class AssetsService {
 
   private async register(
     workspaceId: string,
-    /** `head`: the file's first bytes where they were read already (its type is told from them). */
     src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean; head?: Buffer },
     fields: Record<string, unknown>,
   ): Promise<UploadAck> {
+    const prepared = await this.prepare(workspaceId, src, fields);
+    try {
+      this.queue.admit(prepared.asset, prepared.runs);
+    } catch (err) {
+      await this.store.files.removeAsset(prepared.asset.id);
+      throw err;
+    }
+    return prepared.ack;
+  }
+
+  /**
+   * Checks a file and makes its asset row and planned runs, not yet stored. An upload's file is
+   * moved into the data folder here; a linked file stays where it is.
+   */
+  private async prepare(
+    workspaceId: string,
+    /** `head`: the file's first bytes where they were read already (its type is told from them). */
+    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean; head?: Buffer },
+    fields: Record<string, unknown>,
+    /** The options in effect for these fields in this workspace (files taken in together share them). */
+    effectiveFor: (uploadLayer: IndexOptionsInput) => EffectiveOptions = (layer) => this.indexOptions.effective(workspaceId, layer),
+  ): Promise<{ asset: NewAssetRow; runs: StageRunRow[]; ack: UploadAck }> {
     const { pipeline: requested, options } = this.parseFields(fields);
     const fileName = displayName(src.originalName);
     const ext = path.extname(fileName).toLowerCase();
@@ -191,7 +235,7 @@ export class AssetsService {
     if (legacy && Object.keys(uploadLayer).length > 0) {
       throw Errors.invalidOptions([{ path: 'options', message: `index options need pipeline=arrow; the deprecated ${requested} pipeline takes none` }]);
     }
-    const effective: EffectiveOptions | null = legacy ? null : this.indexOptions.effective(workspaceId, uploadLayer);
+    const effective: EffectiveOptions | null = legacy ? null : effectiveFor(uploadLayer);
 
     const mime = src.head ? await confirmHead(src.head, src.sizeBytes, ext, kind) : await confirmContent(src.path, ext, kind);
 
@@ -199,13 +243,7 @@ export class AssetsService {
     const now = clock.now();
     const storedPath = src.linked ? src.path : this.store.files.adopt(src.path, id, ext);
     const row = newAssetRow(id, workspaceId, { ...src, path: storedPath, fileName, ext, kind, mime }, effective, now, legacy ? requested : null);
-    try {
-      this.queue.admit(row, planRuns(id, kind, effective, now, ext));
-    } catch (err) {
-      await this.store.files.removeAsset(id);
-      throw err;
-    }
-    return {
+    const ack: UploadAck = {
       video_id: id,
       kind,
       status: 'processing',
@@ -214,6 +252,7 @@ export class AssetsService {
       size_bytes: src.sizeBytes,
       index_options: effective,
     };
+    return { asset: row, runs: planRuns(id, kind, effective, now, ext), ack };
   }
 
   /** A page of what the key's workspace sees, narrowed by the filters (names resolved as search resolves them). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { inTransaction, statementCache, type DB } from './db.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
-import { INSERT_RUN, PHASE_ONE_STAGE, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
+import { insertRuns, PHASE_ONE_STAGE, REAL_FAILURE, type StageRunRow } from './stage-runs.repo.ts';
 import { type AssetKind, type IndexPhase } from '../contract/assets.ts';
 import type { EffectiveOptions } from '../contract/stages.ts';
 import { effectiveOptions } from './codec.ts';
@@ -122,10 +122,9 @@ export class AssetsRepo {
        VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
          @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id, @runs_planned)`,
     );
-    const insertRun = this.sql(INSERT_RUN);
     inTransaction(this.db, () => {
       insertAsset.run({ library_id: null, runs_planned: 1, ...asset, index_options: asset.index_options ? JSON.stringify(asset.index_options) : null });
-      for (const r of runs) insertRun.run(r);
+      insertRuns(this.sql, runs);
     });
   }
 
@@ -155,6 +154,11 @@ export class AssetsRepo {
   /** Live assets that came from a library. */
   idsOfLibrary(libraryId: string): string[] {
     return (this.sql('SELECT id FROM assets WHERE library_id = ? AND deleted_at IS NULL').all(libraryId) as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  /** Where an asset is in its life (what recording a run needs of it): one look at two columns. */
+  lifecycle(id: string): Pick<AssetRow, 'status' | 'deleted_at'> | undefined {
+    return this.sql('SELECT status, deleted_at FROM assets WHERE id = ?').get(id) as Pick<AssetRow, 'status' | 'deleted_at'> | undefined;
   }
 
   byId(id: string): AssetRow | undefined {

@@ -43,8 +43,38 @@ export interface RunFinish {
 export type QueuedRun = Pick<StageRunRow, 'asset_id' | 'stage' | 'state' | 'attempts'>;
 
 /** Inserts one stage-run row (named parameters of StageRunRow). */
-export const INSERT_RUN = `INSERT INTO stage_runs (asset_id, stage, version, state, code, reason, counts, details, attempts, queued_at, started_at, finished_at, duration_ms)
-  VALUES (@asset_id, @stage, @version, @state, @code, @reason, @counts, @details, @attempts, @queued_at, @started_at, @finished_at, @duration_ms)`;
+const RUN_COLUMNS = [
+  'asset_id',
+  'stage',
+  'version',
+  'state',
+  'code',
+  'reason',
+  'counts',
+  'details',
+  'attempts',
+  'queued_at',
+  'started_at',
+  'finished_at',
+  'duration_ms',
+] as const satisfies ReadonlyArray<keyof StageRunRow>;
+/** Runs written by one statement at most (an asset has one run a stage). */
+const RUNS_A_STATEMENT = 32;
+const RUN_VALUES = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
+
+/**
+ * Inserts runs, several in one statement with their values in order: an asset's admission writes
+ * one run a stage, and a statement for each, with its values bound by name, was most of the time
+ * a folder of small files took to be taken in (`sql`: the calling repository's statements).
+ */
+export function insertRuns(sql: ReturnType<typeof statementCache>, rows: readonly StageRunRow[]): void {
+  for (let i = 0; i < rows.length; i += RUNS_A_STATEMENT) {
+    const some = rows.slice(i, i + RUNS_A_STATEMENT);
+    const values: unknown[] = [];
+    for (const r of some) for (const c of RUN_COLUMNS) values.push(r[c] ?? null);
+    sql(`INSERT INTO stage_runs (${RUN_COLUMNS.join(', ')}) VALUES ${some.map(() => RUN_VALUES).join(', ')}`).run(values);
+  }
+}
 
 export class StageRunsRepo {
   /** The queue runs these statements for every run it hands out and records: each is prepared once. */
@@ -129,11 +159,8 @@ export class StageRunsRepo {
   /** Replaces the rows of some stages (a re-index of those stages). */
   replace(rows: StageRunRow[]): void {
     const del = this.sql('DELETE FROM stage_runs WHERE asset_id = ? AND stage = ?');
-    const ins = this.sql(INSERT_RUN);
-    for (const r of rows) {
-      del.run(r.asset_id, r.stage);
-      ins.run(r);
-    }
+    for (const r of rows) del.run(r.asset_id, r.stage);
+    insertRuns(this.sql, rows);
   }
 
   requeue(assetId: string, stage: string): void {
@@ -196,14 +223,13 @@ export class StageRunsRepo {
     ).all() as Array<{ stage: string; finished_at: number; provider: string | null; model: string | null }>;
   }
 
-  /** Runs of the asset (of these stages, when given) pending or running. */
-  unfinishedCount(assetId: string, stages?: readonly string[]): number {
-    return (
-      this.sql(
-        `SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = @assetId AND state IN ('pending', 'running')
-             AND (@stages IS NULL OR stage IN (SELECT value FROM json_each(@stages)))`,
-      ).get({ assetId, stages: stages ? JSON.stringify(stages) : null }) as { n: number }
-    ).n;
+  /** An asset's runs pending or running: all of them, and those of phase 1 (one look, as a run is recorded). */
+  unfinished(assetId: string): { all: number; phaseOne: number } {
+    const r = this.sql(
+      `SELECT COUNT(*) AS all_runs, COUNT(*) FILTER (WHERE ${PHASE_ONE_STAGE}) AS phase_one FROM stage_runs
+         WHERE asset_id = ? AND state IN ('pending', 'running')`,
+    ).get(assetId) as { all_runs: number; phase_one: number };
+    return { all: r.all_runs, phaseOne: r.phase_one };
   }
 
   /** Assets left `processing` although every run is finished (a crash between the two writes). */

@@ -97,6 +97,7 @@ export const embeddingsStage = defineStage<EmbeddingsInput, VectorSet[], 'embedd
     pieces: piecesOf(store.search.entriesOf(assetId, EMBEDDED_MODALITIES[TEXT_EMBEDDING_MODEL])),
     pictures: picturesOf(store, assetId),
   }),
+  savesBeyondDatabase: true,
   save(store, assetId, sets) {
     for (const { model, vectors } of sets) {
       const { removed, added } = store.vectors.replaceForAsset(assetId, model, vectors);
