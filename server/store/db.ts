@@ -50,6 +50,22 @@ export function statementCache(db: DB): (sql: string) => Database.Statement {
   };
 }
 
+/** Rows written by one statement at most (`insertRows`). */
+const ROWS_A_STATEMENT = 64;
+
+/**
+ * Inserts rows, each its values in the order of `columns`, several rows to a statement (`sql`: the
+ * calling repository's statements). A statement for each row, its values bound one call at a time,
+ * was most of the time an asset's stage runs or a book's line boxes took to be stored.
+ */
+export function insertRows(sql: ReturnType<typeof statementCache>, table: string, columns: readonly string[], rows: ReadonlyArray<readonly unknown[]>): void {
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  for (let i = 0; i < rows.length; i += ROWS_A_STATEMENT) {
+    const some = rows.slice(i, i + ROWS_A_STATEMENT);
+    sql(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${some.map(() => tuple).join(', ')}`).run(some.flat());
+  }
+}
+
 /** Runs `fn` in a transaction, or inside the one already open (no savepoint per call in a batch). */
 export function inTransaction<T>(db: DB, fn: () => T): T {
   return db.inTransaction ? fn() : db.transaction(fn)();

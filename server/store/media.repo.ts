@@ -1,8 +1,11 @@
 // Pages, passages, shots, frames and the thumbnail/audio record of an asset.
 import path from 'node:path';
-import { statementCache, type DB } from './db.ts';
+import { insertRows, statementCache, type DB } from './db.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { ExtractOutput } from '../media/types.ts';
+
+/** A passage's columns, in the order its values are given. */
+const PASSAGE_COLUMNS = ['asset_id', 'page', 'idx', 'text', 'x', 'y', 'w', 'h', 'source'];
 
 /** A page whose images cover this share or more is a picture page. */
 export const PICTURE_PAGE_AREA = 0.3;
@@ -64,14 +67,18 @@ export class MediaRepo {
     this.sql('DELETE FROM shots WHERE asset_id = ?').run(assetId);
     this.sql('DELETE FROM frames WHERE asset_id = ?').run(assetId);
     this.sql('DELETE FROM asset_media WHERE asset_id = ?').run(assetId);
-    const page = this.sql(
-      'INSERT INTO pages (asset_id, page, width, height, text, text_source, needs_ocr, render_path, picture_area) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    insertRows(
+      this.sql,
+      'pages',
+      ['asset_id', 'page', 'width', 'height', 'text', 'text_source', 'needs_ocr', 'render_path', 'picture_area'],
+      out.pages.map((p) => [assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render), p.pictureArea]),
     );
-    const passage = this.sql('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const p of out.pages) {
-      page.run(assetId, p.page, p.width, p.height, p.text, p.textSource, p.needsOcr ? 1 : 0, rel(p.render), p.pictureArea);
-      for (const ps of p.passages) passage.run(assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource);
-    }
+    insertRows(
+      this.sql,
+      'passages',
+      PASSAGE_COLUMNS,
+      out.pages.flatMap((p) => p.passages.map((ps) => [assetId, p.page, ps.idx, ps.text, ps.bbox.x, ps.bbox.y, ps.bbox.w, ps.bbox.h, p.textSource])),
+    );
     const shot = this.sql('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
     for (const s of out.shots) shot.run(assetId, s.idx, s.start_s, s.end_s, s.keyframe_s);
     const frame = this.sql('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
@@ -89,8 +96,12 @@ export class MediaRepo {
   replacePageText(assetId: string, page: number, text: string, source: PageRow['text_source'], passages: PassageRow[]): void {
     this.sql('UPDATE pages SET text = ?, text_source = ?, needs_ocr = 0 WHERE asset_id = ? AND page = ?').run(text, source, assetId, page);
     this.sql('DELETE FROM passages WHERE asset_id = ? AND page = ?').run(assetId, page);
-    const insert = this.sql('INSERT INTO passages (asset_id, page, idx, text, x, y, w, h, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    for (const p of passages) insert.run(assetId, page, p.idx, p.text, p.x, p.y, p.w, p.h, p.source);
+    insertRows(
+      this.sql,
+      'passages',
+      PASSAGE_COLUMNS,
+      passages.map((p) => [assetId, page, p.idx, p.text, p.x, p.y, p.w, p.h, p.source]),
+    );
   }
 
   /**

@@ -1,6 +1,9 @@
 // Boxes on frames and pages: objects, faces and text lines.
-import { statementCache, type DB } from './db.ts';
+import { insertRows, statementCache, type DB } from './db.ts';
 import { newId } from './ids.ts';
+
+/** A region's columns, in the order `replaceForStage` gives their values. */
+const REGION_COLUMNS = ['id', 'asset_id', 'timestamp', 'kind', 'x', 'y', 'w', 'h', 'label', 'text', 'confidence', 'quality', 'person_id', 'source', 'stage'];
 
 export interface RegionRow {
   id: string;
@@ -37,17 +40,14 @@ export class RegionsRepo {
   /** Replaces the regions a stage wrote for an asset (call inside a transaction). */
   replaceForStage(assetId: string, stage: string, regions: NewRegion[]): string[] {
     this.sql('DELETE FROM regions WHERE asset_id = ? AND stage = ?').run(assetId, stage);
-    // Bound by position, not from a copy of each region with its id added: a document's text lines
-    // are thousands of rows (measured: 2,100 rows in 15 → 8 ms).
-    const insert = this.sql(
-      `INSERT INTO regions (id, asset_id, timestamp, kind, x, y, w, h, label, text, confidence, quality, person_id, source, stage)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    const ids = regions.map((r) => newId(r.kind === 'face' ? 'face' : 'reg'));
+    insertRows(
+      this.sql,
+      'regions',
+      REGION_COLUMNS,
+      regions.map((r, i) => [ids[i], assetId, r.timestamp, r.kind, r.x, r.y, r.w, r.h, r.label, r.text, r.confidence, r.quality, r.person_id, r.source, stage]),
     );
-    return regions.map((r) => {
-      const id = newId(r.kind === 'face' ? 'face' : 'reg');
-      insert.run(id, assetId, r.timestamp, r.kind, r.x, r.y, r.w, r.h, r.label, r.text, r.confidence, r.quality, r.person_id, r.source, stage);
-      return id;
-    });
+    return ids;
   }
 
   /** Removes what one stage held at one time (a later stage superseding it on that page). */

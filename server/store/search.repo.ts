@@ -1,5 +1,5 @@
 // The lexical index: entries written by stages, matched with FTS5 and ranked with BM25.
-import { inTransaction, statementCache, type DB } from './db.ts';
+import { inTransaction, insertRows, statementCache, type DB } from './db.ts';
 import type { Modality } from '../contract/search.ts';
 import { words as wordsOf } from '../search/tokenizer.ts';
 import { filterCondition, type ResolvedFilters } from './filters.sql.ts';
@@ -36,7 +36,17 @@ export class SearchRepo {
   /** Replaces the entries a stage wrote for an asset (call inside a transaction). */
   replaceForStage(assetId: string, stage: string, entries: NewEntry[]): void {
     this.sql('DELETE FROM search_entries WHERE asset_id = ? AND stage = ?').run(assetId, stage);
-    for (const e of entries) if (e.text.trim()) this.insert({ ...e, asset_id: assetId, stage });
+    const kept = entries.filter((e) => e.text.trim());
+    if (kept.length === 0) return;
+    // Several entries to a statement, then the full-text index given all of them in one (a book's
+    // hundreds of passages were two statements each).
+    insertRows(
+      this.sql,
+      'search_entries',
+      ['asset_id', 'stage', 'modality', 'timestamp', 'page', 'ref', 'region_id', 'text'],
+      kept.map((e) => [assetId, stage, e.modality, e.timestamp, e.page, e.ref, e.region_id, e.text]),
+    );
+    this.sql('INSERT INTO search_fts(rowid, text) SELECT id, text FROM search_entries WHERE asset_id = ? AND stage = ? ORDER BY id').run(assetId, stage);
   }
 
   /** Replaces an asset's file-name entry (a file indexed in place was renamed), in one transaction. */

@@ -1,4 +1,4 @@
-import { statementCache, type DB } from './db.ts';
+import { insertRows, statementCache, type DB } from './db.ts';
 import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 import { clock } from './ids.ts';
 
@@ -42,7 +42,7 @@ export interface RunFinish {
 /** What the queue reads of a run to hand it out (a look at the queue reads hundreds). */
 export type QueuedRun = Pick<StageRunRow, 'asset_id' | 'stage' | 'state' | 'attempts'>;
 
-/** Inserts one stage-run row (named parameters of StageRunRow). */
+/** A stage run's columns, in the order `insertRuns` gives their values. */
 const RUN_COLUMNS = [
   'asset_id',
   'stage',
@@ -58,22 +58,15 @@ const RUN_COLUMNS = [
   'finished_at',
   'duration_ms',
 ] as const satisfies ReadonlyArray<keyof StageRunRow>;
-/** Runs written by one statement at most (an asset has one run a stage). */
-const RUNS_A_STATEMENT = 32;
-const RUN_VALUES = `(${RUN_COLUMNS.map(() => '?').join(', ')})`;
 
-/**
- * Inserts runs, several in one statement with their values in order: an asset's admission writes
- * one run a stage, and a statement for each, with its values bound by name, was most of the time
- * a folder of small files took to be taken in (`sql`: the calling repository's statements).
- */
+/** Inserts runs in a few statements (`sql`: the calling repository's statements). */
 export function insertRuns(sql: ReturnType<typeof statementCache>, rows: readonly StageRunRow[]): void {
-  for (let i = 0; i < rows.length; i += RUNS_A_STATEMENT) {
-    const some = rows.slice(i, i + RUNS_A_STATEMENT);
-    const values: unknown[] = [];
-    for (const r of some) for (const c of RUN_COLUMNS) values.push(r[c] ?? null);
-    sql(`INSERT INTO stage_runs (${RUN_COLUMNS.join(', ')}) VALUES ${some.map(() => RUN_VALUES).join(', ')}`).run(values);
-  }
+  insertRows(
+    sql,
+    'stage_runs',
+    RUN_COLUMNS,
+    rows.map((r) => RUN_COLUMNS.map((c) => r[c] ?? null)),
+  );
 }
 
 export class StageRunsRepo {
