@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractPdf, pdfInfo } from './pdf.ts';
+import { makePdf } from '../../test/helpers/pdf.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
 
@@ -49,6 +50,28 @@ describe('extractPdf', () => {
     expect(two.pages.map((p) => p.page)).toEqual(one.pages.map((p) => p.page));
     expect(two.pages).toEqual(one.pages);
     expect(two.pages[59].text).toContain('birth-');
+  });
+
+  it('boxes the lines of a page shown turned (/Rotate 90) where they show: across the page as it is shown, not along it', async () => {
+    const text = 'The Queen of Hearts, she made some tarts,\nAll on a summer day: the Knave of Hearts';
+    const file = path.join(dir, 'turned.pdf');
+    fs.writeFileSync(file, makePdf([{ text }, { text, rotate: 90 }]));
+    const { pages } = await extractPdf(file, { assetDir: dir, renderAll: false, maxPages: 10 });
+    const [upright, turned] = pages;
+    expect(turned.lines.map((l) => l.text).sort()).toEqual(upright.lines.map((l) => l.text).sort());
+    const boxOf = (line: string) => turned.lines.find((l) => l.text === line)!.bbox;
+    for (const u of upright.lines) {
+      const t = boxOf(u.text);
+      expect(u.bbox.w).toBeGreaterThan(u.bbox.h);
+      // A quarter turn: the line's length runs down the page shown, its height across it. Down the
+      // page, the ends are where a line's height is measured upright (from the glyphs' origins and
+      // the font's size): within a font size (12 pt, 0.02 of the page) of the upright length.
+      expect(Math.abs(t.h - u.bbox.w)).toBeLessThan(0.025);
+      expect(Math.abs(t.w - u.bbox.h)).toBeLessThan(0.025);
+      expect(Math.abs(t.y - u.bbox.x)).toBeLessThan(0.025);
+    }
+    // The second line, below the first on the upright page, is left of it on the turned one.
+    expect(boxOf(upright.lines[1].text).x).toBeLessThan(boxOf(upright.lines[0].text).x);
   });
 
   it('reads the information dictionary', async () => {

@@ -1,7 +1,8 @@
 // Small PDFs written byte by byte for tests: pages of text in a standard font, and pages that
 // draw a JPEG over most of the page, either as an image object or inline in the page's content.
 
-export type PdfPageSpec = { text: string } | { jpeg: Buffer; width: number; height: number; inline?: boolean };
+/** `rotate`: the page's /Rotate (shown turned clockwise by that many degrees). */
+export type PdfPageSpec = { text: string; rotate?: 90 | 180 | 270 } | { jpeg: Buffer; width: number; height: number; inline?: boolean };
 
 const PAGE_W = 612;
 const PAGE_H = 792;
@@ -42,7 +43,8 @@ export function makePdf(pages: PdfPageSpec[]): Buffer {
       }
     }
     const contents = add(stream('', content));
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << ${resources} >> /Contents ${contents} 0 R >>`));
+    const rotate = 'rotate' in spec && spec.rotate ? ` /Rotate ${spec.rotate}` : '';
+    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}]${rotate} /Resources << ${resources} >> /Contents ${contents} 0 R >>`));
   }
   objects[1] = Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`, 'latin1');
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
