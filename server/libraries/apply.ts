@@ -37,6 +37,42 @@ type Seen = { rel: string; size: number; mtimeMs: number; sha256: string };
 /** A new asset's file, and the paths that answer for it too (copies of its content, a stack's RAW). */
 type Fresh = LibraryFileIn & Seen & { twins: Seen[] };
 
+/**
+ * The new assets' files of a batch, found by content and by shot without a walk over the batch
+ * for each file (a batch holds hundreds: each walk made taking in a folder grow with its square).
+ */
+class FreshFiles {
+  readonly list: Fresh[] = [];
+  private readonly byContent = new Map<string, Fresh>();
+  /** Positions in `list` of each shot's files, in order. */
+  private readonly byShot = new Map<string, number[]>();
+
+  withContent(sha256: string): Fresh | undefined {
+    return this.byContent.get(sha256);
+  }
+
+  /** The position of the first file of `rel`'s shot that `accept` takes, or -1. */
+  ofShot(rel: string, accept: (x: Fresh) => boolean): number {
+    return this.byShot.get(shotOf(rel))?.find((i) => accept(this.list[i])) ?? -1;
+  }
+
+  add(f: Fresh): void {
+    if (!this.byContent.has(f.sha256)) this.byContent.set(f.sha256, f);
+    const shot = shotOf(f.rel);
+    const at = this.byShot.get(shot);
+    if (at) at.push(this.list.length);
+    else this.byShot.set(shot, [this.list.length]);
+    this.list.push(f);
+  }
+
+  /** Puts `f` in place of the file at `i` (of the same shot). */
+  replace(i: number, f: Fresh): void {
+    if (this.byContent.get(this.list[i].sha256) === this.list[i]) this.byContent.delete(this.list[i].sha256);
+    if (!this.byContent.has(f.sha256)) this.byContent.set(f.sha256, f);
+    this.list[i] = f;
+  }
+}
+
 /** Paths of gone files taken out per transaction. */
 const DROP_BATCH = 500;
 
@@ -63,7 +99,7 @@ export class LibraryApply {
   /** Records one batch of reports; `waiting` hears of each path whether it is still being written. */
   batch(lib: LibraryRow, files: FileReport[], waiting: (rel: string, stillWritten: boolean) => void): void {
     const at = atOf(lib);
-    const fresh: Fresh[] = [];
+    const fresh = new FreshFiles();
     this.store.transaction(() => {
       for (const f of files) {
         waiting(f.rel, f.kind === 'unsettled');
@@ -76,9 +112,9 @@ export class LibraryApply {
           this.place(at, f, fresh);
         }
       }
-      if (fresh.length === 0) return;
-      const ids = this.assets.admitLibraryFiles(lib.workspace_id, lib.id, fresh);
-      fresh.forEach((f, i) => {
+      if (fresh.list.length === 0) return;
+      const ids = this.assets.admitLibraryFiles(lib.workspace_id, lib.id, fresh.list);
+      fresh.list.forEach((f, i) => {
         for (const seen of [f, ...f.twins]) this.put(lib.id, seen, ids[i]);
       });
     });
@@ -115,7 +151,7 @@ export class LibraryApply {
     return removed;
   }
 
-  private place(lib: LibraryAt, f: Extract<FileReport, { kind: 'file' }>, fresh: Fresh[]): void {
+  private place(lib: LibraryAt, f: Extract<FileReport, { kind: 'file' }>, fresh: FreshFiles): void {
     const d = placeFile(lib, f, this.known);
     if (d.kind === 'changed') this.assets.contentChanged(d.assetId, f);
     if ('leaving' in d) this.relocate(d.leaving ?? null);
@@ -129,19 +165,19 @@ export class LibraryApply {
     }
     if (d.kind !== 'new') return this.put(lib.id, f, d.assetId);
     const seen: Seen = { rel: f.rel, size: f.size, mtimeMs: f.mtimeMs, sha256: f.sha256 };
-    const twin = fresh.find((x) => x.sha256 === f.sha256);
+    const twin = fresh.withContent(f.sha256);
     if (twin) return void twin.twins.push(seen);
     const asFresh: Fresh = { path: path.join(lib.path, f.rel), ext: f.ext, mime: f.mime, ...seen, twins: [] };
     // A stack new in this batch: the JPEG is the asset's file, its RAW a path answering for it.
-    const partner = (x: Fresh) => shotOf(x.rel) === shotOf(f.rel) && (isRaw(f.rel) ? isStackTop(x.rel) : isStackTop(f.rel) && isRaw(x.rel));
-    const shot = lib.stackRaw ? fresh.findIndex(partner) : -1;
-    const other = shot >= 0 ? fresh[shot] : undefined;
+    const partner = (x: Fresh) => (isRaw(f.rel) ? isStackTop(x.rel) : isStackTop(f.rel) && isRaw(x.rel));
+    const shot = lib.stackRaw ? fresh.ofShot(f.rel, partner) : -1;
+    const other = shot >= 0 ? fresh.list[shot] : undefined;
     if (other && isRaw(f.rel)) return void other.twins.push(seen);
     if (other) {
-      fresh[shot] = { ...asFresh, twins: [{ rel: other.rel, size: other.size, mtimeMs: other.mtimeMs, sha256: other.sha256 }, ...other.twins] };
+      fresh.replace(shot, { ...asFresh, twins: [{ rel: other.rel, size: other.size, mtimeMs: other.mtimeMs, sha256: other.sha256 }, ...other.twins] });
       return;
     }
-    fresh.push(asFresh);
+    fresh.add(asFresh);
   }
 
   /** Takes a path out of the library; its asset leaves the index unless another copy answers for it. */
