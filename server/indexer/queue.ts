@@ -226,8 +226,9 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * commit. The saves run without a savepoint each (the full-text index writes out its pending
    * entries at every savepoint: measured, twice the time of the same entries written in one
    * transaction); should one throw, the whole transaction is rolled back and the outcomes recorded
-   * again with a savepoint each, so that only that run fails. Outcomes of stages whose save
-   * changes more than the database are recorded with a savepoint each from the start.
+   * again with a savepoint each, so that only that run fails. Among other outcomes, one of a stage
+   * whose save changes more than the database has a savepoint from the start (no rollback of the
+   * others' saves may undo its rows but not its other changes); alone, its rollback is its own.
    */
   finishMany(outcomes: ReadonlyArray<{ assetId: string; stage: IndexStageName; outcome: StageOutcome }>): RunFinishedEvent[] {
     const now = clock.now();
