@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
@@ -147,6 +148,35 @@ describe('ocr stage', () => {
     expect(hit).toMatchObject({ asset_kind: 'image', file_name: 'imageTextN.png', modality: 'ocr' });
     expect(hit.region).toMatchObject({ source: 'ocr', label: expect.stringContaining('implementation projects') });
     expect(hit.region.y).toBeGreaterThan(0.1);
+  });
+
+  it('reads the long s of old print, written as an f by the reader, as an s: a search for "suivre" finds a page read "fuivre"', async () => {
+    const { default: sharp } = await import('sharp');
+    // What the readers write for a French page printed with the long s ("Il eſt néceſſaire de
+    // ſuivre…"): each ſ an f. Drawn in the Liberation Sans that pdf.js ships, so no system font is needed.
+    const printed =
+      'Il eft néceffaire de fuivre les ordres du Général, et de paffer la rivière avec les chevaux, ' +
+      'fi la faifon le permet. Les foldats fe font affemblés fur la place, et leurs officiers les ont ' +
+      'fait fortir de la ville avant le foleil.';
+    const fontfile = createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
+    const text = await sharp({ text: { text: printed, fontfile, font: 'Liberation Sans', dpi: 200, width: 1600, wrap: 'word', rgba: true } })
+      .png()
+      .toBuffer();
+    const { width, height } = await sharp(text).metadata();
+    const data = await sharp({ create: { width: width! + 160, height: height! + 160, channels: 3, background: '#ffffff' } })
+      .composite([{ input: text, top: 80, left: 80 }])
+      .png()
+      .toBuffer();
+    const d = await indexed({ name: 'page-of-old-print.png', data }, { faces: false, people: false, objects: false, labels: false, captions: false });
+    const report = d.index.report.stages.ocr;
+    expect(report.state).toBe('ok');
+    const read = readingOrder((await t.api('GET', `/videos/${d.video_id}/regions?timestamp=0`, { key })).body.data.text);
+    for (const word of ['est', 'nécessaire', 'suivre', 'passer', 'saison', 'soldats', 'assemblés', 'sortir', 'soleil']) expect(read).toContain(` ${word}`);
+    // Words that are French words as read stay: "fait", "officiers", "font" (they do).
+    expect(read).toContain('officiers les ont fait');
+    expect(report.counts.long_s_words).toBeGreaterThanOrEqual(9);
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'suivre les ordres' } })).body.data.hits;
+    expect(hits[0]).toMatchObject({ file_name: 'page-of-old-print.png', modality: 'ocr' });
   });
 
   it('reads a Hindi PDF page whose text layer is broken into Devanagari when Hindi is asked for', async () => {

@@ -20,6 +20,7 @@ import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pi
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PHOTO_TEXT_MODEL } from '../../ml/catalogue.ts';
 import { paragraphsOf, photoTextModels, readPhotoLines, type PhotoTextModels } from '../../ml/photo-text.ts';
+import { longSReader } from '../../ml/long-s.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { ocrStage, type OcrOutput, type ReadFrame, type ReadParagraph } from './ocr.stage.ts';
 
@@ -270,6 +271,22 @@ async function readChanged(
   return { paragraphs, parts: read };
 }
 
+/** The frame with the long s of old print read as s where the readers wrote an f (ml/long-s.ts), and how many words changed. */
+function withLongS(frame: ReadFrame): { frame: ReadFrame; changed: number } {
+  const read = longSReader(frame.paragraphs.flatMap((p) => p.lines.map((l) => l.text)));
+  let changed = 0;
+  const paragraphs = frame.paragraphs.map((p) => ({
+    ...p,
+    text: read(p.text).text,
+    lines: p.lines.map((l) => {
+      const r = read(l.text);
+      changed += r.changed;
+      return { ...l, text: r.text };
+    }),
+  }));
+  return { frame: { ...frame, paragraphs }, changed };
+}
+
 /** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
 const PHOTO_TEXT_LANGUAGES: ReadonlySet<OcrLanguage> = new Set(['en']);
 
@@ -312,13 +329,19 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
+  let longS = 0;
+  for (const [i, f] of frames.entries()) {
+    const r = withLongS(f);
+    frames[i] = r.frame;
+    longS += r.changed;
+  }
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
   const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
   const output: OcrOutput = { kind: asset.kind, frames };
   // The reader of photos and frames, and the optional text models installed when it ran (a run
   // made before one was installed runs again once it is: the stage's `combines`).
   const reader = ppocr && asset.kind !== 'document' ? PHOTO_TEXT_MODEL : 'tesseract';
-  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}) }, output, {
+  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}), ...(longS ? { long_s_words: longS } : {}) }, output, {
     languages,
     ...(asset.kind === 'video' ? { frames_read: framesReadWhole, frames_read_in_part: framesReadInPart } : {}),
     reader,

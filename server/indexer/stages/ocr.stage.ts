@@ -35,7 +35,7 @@ type PagesToRead = number[];
 
 export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   name: 'ocr',
-  version: 2,
+  version: 3,
   kinds: ['video', 'image', 'document'],
   picturesOnly: true,
   dependsOn: ['extract'],
