@@ -97,7 +97,7 @@ function corrected(word: string, known: WordList): string | null {
     const found: string[] = [];
     for (let mask = 1; mask < 1 << at.length; mask++) {
       if (popcount(mask) !== size) continue;
-      const chars = [...word];
+      const chars = word.split(''); // by code unit, as `candidates` counts
       at.forEach((p, i) => {
         if (mask & (1 << i)) chars[p] = 's';
       });
