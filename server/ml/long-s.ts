@@ -22,8 +22,9 @@ type Language = keyof typeof WORD_LISTS;
 const MAX_CANDIDATES = 6;
 /**
  * Share of a text's words (with an s, without an f) that must be words of its language. Chosen on
- * pages of Leptonica's test images (tuning, not the measured photos): English pages printed with
- * the long s 0.65–0.91, Latin and Italian ones 0.05–0.38 of their words English.
+ * pages of Leptonica's test images (tuning, not the measured photos): of their words English, 0.65
+ * on an English page printed with the long s (in black letter, read with many errors), 0.89–0.91
+ * on English pages without it, 0.05–0.38 on Latin and Italian pages.
  */
 const MIN_SHARE = 0.5;
 /** The word lists are let go after this long unused. */
