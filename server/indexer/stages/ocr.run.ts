@@ -271,20 +271,20 @@ async function readChanged(
   return { paragraphs, parts: read };
 }
 
-/** The frame with the long s of old print read as s where the readers wrote an f (ml/long-s.ts), and how many words changed. */
-function withLongS(frame: ReadFrame): { frame: ReadFrame; changed: number } {
-  const read = longSReader(frame.paragraphs.flatMap((p) => p.lines.map((l) => l.text)));
+/** A reading with the long s of old print read as s where the readers wrote an f (ml/long-s.ts), and how many words changed. */
+function withLongS(read: ReadParagraph[]): { paragraphs: ReadParagraph[]; changed: number } {
+  const reader = longSReader(read.flatMap((p) => p.lines.map((l) => l.text)));
   let changed = 0;
-  const paragraphs = frame.paragraphs.map((p) => ({
+  const paragraphs = read.map((p) => ({
     ...p,
-    text: read(p.text).text,
+    text: reader(p.text).text,
     lines: p.lines.map((l) => {
-      const r = read(l.text);
+      const r = reader(l.text);
       changed += r.changed;
       return { ...l, text: r.text };
     }),
   }));
-  return { frame: { ...frame, paragraphs }, changed };
+  return { paragraphs, changed };
 }
 
 /** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
@@ -329,11 +329,18 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     if (err instanceof ExtractError) return failedBecause(err);
     throw err;
   }
+  // Each reading once: a video's frames share the reading of the frame before while it holds.
   let longS = 0;
+  const corrected = new Map<ReadParagraph[], ReadParagraph[]>();
   for (const [i, f] of frames.entries()) {
-    const r = withLongS(f);
-    frames[i] = r.frame;
-    longS += r.changed;
+    let paragraphs = corrected.get(f.paragraphs);
+    if (!paragraphs) {
+      const r = withLongS(f.paragraphs);
+      corrected.set(f.paragraphs, r.paragraphs);
+      paragraphs = r.paragraphs;
+      longS += r.changed;
+    }
+    frames[i] = { ...f, paragraphs };
   }
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
   const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
