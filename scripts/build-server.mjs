@@ -40,7 +40,6 @@ export const BUNDLED_PACKAGES = [
   'koa-static',
   'exceljs',
   'mammoth',
-  'epub2',
   'marked',
   'node-html-parser',
   'fast-xml-parser',

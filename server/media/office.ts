@@ -3,6 +3,7 @@
 // page (xlsx), 100 rows are a page (csv), an e-book chapter starts a page, everything else is cut
 // by length at paragraph boundaries, a heading starting a new page once the current one is half full.
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseHtml, NodeType, type HTMLElement, type Node } from 'node-html-parser';
@@ -262,27 +263,61 @@ async function csv(file: string): Promise<{ pages: ExtractedPage[]; details: Rec
   return { pages, details: truncated ? { rows_truncated_at: MAX_CSV_ROWS } : {} };
 }
 
-async function epub(file: string): Promise<ExtractedPage[]> {
-  await (await Zip.open(file)).verify(); // epub2 inflates it again, unguarded
-  const { EPub } = require('epub2') as typeof import('epub2');
-  let book: InstanceType<typeof EPub>;
+/** The elements named `tag` (any namespace prefix) anywhere under `nodes`. */
+function elements(nodes: XmlNode[], tag: string): XmlNode[] {
+  const found: XmlNode[] = [];
+  const walk = (list: XmlNode[], depth: number) => {
+    for (const n of list) {
+      if (tagOf(n).replace(/^[^:]*:/, '') === tag) found.push(n);
+      if (depth < MAX_DEPTH) walk(children(n), depth + 1);
+    }
+  };
+  walk(nodes, 0);
+  return found;
+}
+
+/** A path inside the archive, from an href relative to the folder `base` (URL-escaped, perhaps with a fragment). */
+function archivePath(base: string, href: string): string {
+  let name = href.split('#')[0];
   try {
-    book = await EPub.createAsync(file);
-  } catch (err) {
-    throw new ExtractError('corrupt', `${(err as Error).message}`);
+    name = decodeURIComponent(name);
+  } catch {
+    /* kept as written */
   }
+  return path.posix.normalize(path.posix.join(base, name)).replace(/^(\.\.\/)+/, '');
+}
+
+/** Media types of the spine's documents whose text is read (EPUB 2 and 3 content documents). */
+const EPUB_TEXT_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/x-dtbook+xml']);
+
+/**
+ * An e-book's text, chapter by chapter in reading order: META-INF/container.xml names the package
+ * document, whose spine lists the content documents (each from the manifest) in the order read.
+ */
+async function epub(file: string): Promise<ExtractedPage[]> {
+  const zip = await Zip.open(file);
+  const read = async (name: string) => {
+    const text = await zip.text(name);
+    try {
+      return xml.parse(text) as XmlNode[];
+    } catch (err) {
+      throw new ExtractError('corrupt', `${name}: ${(err as Error).message}`);
+    }
+  };
+  const rootfile = elements(await read('META-INF/container.xml'), 'rootfile').find((n) => n[':@']?.['full-path'])?.[':@']?.['full-path'];
+  if (!rootfile) throw new ExtractError('corrupt', 'the e-book names no package document');
+  const opf = await read(archivePath('', rootfile));
+  const base = path.posix.dirname(archivePath('', rootfile));
+  const manifest = new Map(elements(elements(opf, 'manifest').slice(0, 1), 'item').map((n) => [n[':@']?.id, n[':@'] ?? {}]));
   const blocks: Block[] = [];
   const breakAt: number[] = [];
-  for (const chapter of book.flow) {
-    if (!chapter.id) continue;
-    let html: string;
-    try {
-      html = await book.getChapterRawAsync(chapter.id);
-    } catch {
-      continue; // a spine entry that is not a text chapter
-    }
+  for (const ref of elements(elements(opf, 'spine').slice(0, 1), 'itemref')) {
+    const item = manifest.get(ref[':@']?.idref);
+    if (!item?.href || !EPUB_TEXT_TYPES.has((item['media-type'] ?? '').trim().toLowerCase())) continue; // a picture or a missing entry
+    const name = archivePath(base, item.href);
+    if (!zip.has(name)) continue;
     breakAt.push(blocks.length);
-    blocks.push(...htmlBlocks(html));
+    blocks.push(...htmlBlocks(await zip.text(name)));
   }
   return syntheticDocument(blocks, { breakAt });
 }
