@@ -54,10 +54,7 @@ describe('e-books (EPUB)', () => {
       },
     );
     const { pages } = await extractTextDocument(file, '.epub');
-    expect(texts(pages)).toEqual([
-      'The first chapter\n\nA rabbit ran past the riverbank.',
-      'The second chapter\n\nThe tea party went on without end.',
-    ]);
+    expect(texts(pages)).toEqual(['The first chapter\n\nA rabbit ran past the riverbank.', 'The second chapter\n\nThe tea party went on without end.']);
   });
 
   it('is corrupt without its container or package document, and too large when a chapter inflates past what it declares', async () => {

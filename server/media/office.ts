@@ -10,6 +10,7 @@ import { parse as parseHtml, NodeType, type HTMLElement, type Node } from 'node-
 import { ExtractError, type ExtractedPage } from './types.ts';
 import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './layout.ts';
 import { Zip } from './zip.ts';
+import { readWorkbook } from './xlsx.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -93,8 +94,11 @@ const xml = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
   trimValues: false,
+  // Text stays text ("007" is not the number 7), and character references (&#x4E3B;) are decoded.
+  parseTagValue: false,
+  parseAttributeValue: false,
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true,
 });
 
 function children(node: XmlNode): XmlNode[] {
@@ -186,42 +190,17 @@ async function openDocument(file: string, perPage: boolean): Promise<ExtractedPa
   );
 }
 
-function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    const o = v as { text?: unknown; result?: unknown; richText?: Array<{ text: string }>; hyperlink?: string };
-    if (o.richText) return o.richText.map((r) => r.text).join('');
-    if (o.result !== undefined) return cellText(o.result);
-    if (o.text !== undefined) return cellText(o.text);
-    return '';
-  }
-  return String(v);
-}
-
 async function xlsx(file: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
-  await (await Zip.open(file)).verify(); // exceljs inflates it again, unguarded
-  const ExcelJS = (await import('exceljs')).default;
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.readFile(file);
-  } catch (err) {
-    throw new ExtractError('corrupt', `${(err as Error).message}`);
-  }
-  const truncated: string[] = [];
-  const pages = wb.worksheets.map((ws, i) => {
-    const blocks: Block[] = [{ text: ws.name, heading: true }];
-    ws.eachRow({ includeEmpty: false }, (row, n) => {
-      if (n > MAX_SHEET_ROWS) {
-        if (!truncated.includes(ws.name)) truncated.push(ws.name);
-        return;
-      }
-      const values = (row.values as unknown[]).slice(1).map(cellText).map(normalizeSpace);
-      const text = values.filter(Boolean).join(' | ');
+  const sheets = await readWorkbook(await Zip.open(file), MAX_SHEET_ROWS);
+  const pages = sheets.map((sheet, i) => {
+    const blocks: Block[] = [{ text: sheet.name, heading: true }];
+    for (const cells of sheet.rows) {
+      const text = cells.map(normalizeSpace).filter(Boolean).join(' | ');
       if (text) blocks.push({ text });
-    });
+    }
     return syntheticPage(i + 1, blocks);
   });
+  const truncated = sheets.filter((s) => s.truncated).map((s) => s.name);
   return { pages, details: truncated.length ? { sheets_truncated_at_rows: MAX_SHEET_ROWS, truncated_sheets: truncated } : {} };
 }
 

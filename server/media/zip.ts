@@ -60,7 +60,7 @@ export class Zip {
 
   /**
    * Inflates every entry once, keeping nothing, and fails as `bytes` would: run before handing the file
-   * to a reader that opens it again on its own (mammoth, exceljs), whose inflating is unguarded.
+   * to a reader that opens it again on its own (mammoth), whose inflating is unguarded.
    */
   async verify(): Promise<void> {
     let left = this.maxBytes;
