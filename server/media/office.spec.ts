@@ -69,3 +69,18 @@ describe('e-books (EPUB)', () => {
     await expect(extractTextDocument(noPackage, '.epub')).rejects.toThrow(/^corrupt: OPS\/package.opf is missing/);
   });
 });
+
+describe('OpenDocument text', () => {
+  it('keeps numbers as written and decodes character references', async () => {
+    const zip = new JSZip();
+    zip.file('mimetype', 'application/vnd.oasis.opendocument.text', { compression: 'STORE' });
+    zip.file(
+      'content.xml',
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"><office:body><office:text>' +
+        '<text:p>007</text:p><text:p>9.0</text:p><text:p>&#x4E3B;&#20013; &amp; more</text:p></office:text></office:body></office:document-content>',
+    );
+    const file = path.join(dir, 'numbers.odt');
+    fs.writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer' }));
+    expect(texts((await extractTextDocument(file, '.odt')).pages)).toEqual(['007\n\n9.0\n\n主中 & more']);
+  });
+});
