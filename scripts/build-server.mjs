@@ -42,6 +42,7 @@ export const BUNDLED_PACKAGES = [
   'marked',
   'node-html-parser',
   'fast-xml-parser',
+  'saxes',
   'csv-parse',
   'jszip',
 ];

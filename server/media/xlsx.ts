@@ -1,11 +1,14 @@
 // The cells of an Excel workbook (.xlsx, SpreadsheetML, ECMA-376 part 1 §18), read with the guarded
-// zip reader and fast-xml-parser: the workbook lists its sheets in order (a relationship each), a
+// zip reader; its small parts (workbook, relationships, styles) with fast-xml-parser, its shared
+// strings and sheets, which can run to megabytes, with the streaming parser saxes (a tenth of the
+// time, and no tree held). The workbook lists its sheets in order (a relationship each), a
 // sheet its rows of cells, and a cell's text is its shared string, inline string, number (a date
 // where its style's number format shows one), boolean or a formula's last result. Errors and
 // formulas with no stored result have no text. Charts, drawings, comments and styles beyond the
 // number formats are not read.
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { ExtractError } from './types.ts';
 import type { Zip } from './zip.ts';
 
@@ -46,26 +49,80 @@ function elements(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
   }
   return found;
 }
-/** The text of a string item (`si`, `is`): its `t`, or its runs' `t`, leaving out phonetic readings. */
-function stringText(node: XmlNode): string {
-  let out = '';
-  const walk = (list: XmlNode[], depth: number) => {
-    for (const n of list) {
-      const tag = tagOf(n);
-      if (tag === '#text') out += String(n['#text']);
-      else if (tag !== 'rPh' && tag !== 'phoneticPr' && depth < MAX_DEPTH) walk(childrenOf(n), depth + 1);
-    }
-  };
-  walk(childrenOf(node), 0);
-  // Characters XML cannot hold are written as _xHHHH_.
-  return out.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/** Characters XML cannot hold are written in cells as _xHHHH_. */
+function unescapeCell(text: string): string {
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
-function textOf(node: XmlNode | undefined): string {
-  if (!node) return '';
-  return childrenOf(node)
-    .filter((n) => tagOf(n) === '#text')
-    .map((n) => String(n['#text']))
-    .join('');
+const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+interface SaxHandlers {
+  open(tag: string, attributes: Record<string, string>): void;
+  close(tag: string): void;
+  text(text: string): void;
+}
+/** Streams a part's elements (names without their prefix) and text to `handlers`; `corrupt` if it is not well-formed. */
+async function streamPart(zip: Zip, name: string, handlers: SaxHandlers): Promise<void> {
+  const text = await zip.text(name);
+  const parser = new SaxesParser();
+  parser.on('opentag', (tag) => handlers.open(localName(tag.name), tag.attributes as Record<string, string>));
+  parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
+  parser.on('text', handlers.text);
+  parser.on('cdata', handlers.text);
+  try {
+    parser.write(text).close();
+  } catch (err) {
+    throw new ExtractError('corrupt', `${name}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Collects the text of string items (`si` in the shared strings, `is` in a cell): the text of their
+ * `t` elements, leaving out phonetic readings (`rPh`).
+ */
+class StringItem {
+  private text = '';
+  private inT = false;
+  private phonetic = 0;
+  open(tag: string): void {
+    if (tag === 'rPh') this.phonetic++;
+    else if (tag === 't' && this.phonetic === 0) this.inT = true;
+  }
+  close(tag: string): void {
+    if (tag === 'rPh') this.phonetic--;
+    else if (tag === 't') this.inT = false;
+  }
+  add(text: string): void {
+    if (this.inT) this.text += text;
+  }
+  take(): string {
+    const out = unescapeCell(this.text);
+    this.text = '';
+    this.inT = false;
+    this.phonetic = 0;
+    return out;
+  }
+}
+
+async function sharedStrings(zip: Zip, part: string): Promise<string[]> {
+  const out: string[] = [];
+  const item = new StringItem();
+  let inItem = false;
+  await streamPart(zip, part, {
+    open(tag) {
+      if (tag === 'si') inItem = true;
+      else if (inItem) item.open(tag);
+    },
+    close(tag) {
+      if (tag === 'si') {
+        out.push(item.take());
+        inItem = false;
+      } else if (inItem) item.close(tag);
+    },
+    text(text) {
+      if (inItem) item.add(text);
+    },
+  });
+  return out;
 }
 
 /** Built-in number formats that show a date or a time (ECMA-376 §18.8.30; 27–36 and 50–58 in East Asian locales). */
@@ -122,7 +179,7 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
 
   const byType = (suffix: string) => [...rels.values()].find((r) => r.type.endsWith(suffix))?.target;
   const sharedPart = byType('/sharedStrings');
-  const shared = sharedPart && zip.has(sharedPart) ? elements(await parse(zip, sharedPart), 'si').map(stringText) : [];
+  const shared = sharedPart && zip.has(sharedPart) ? await sharedStrings(zip, sharedPart) : [];
 
   // Which cell styles show dates: a style (cellXfs, by index) → its number format.
   const dateStyles = new Set<number>();
@@ -145,32 +202,55 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
     if (!rel || !rel.type.endsWith('/worksheet') || !zip.has(rel.target)) continue;
     const rows: string[][] = [];
     let truncated = false;
-    let last = 0;
-    for (const row of elements(await parse(zip, rel.target), 'row')) {
-      const n = Number(attr(row, 'r') ?? last + 1);
-      last = n;
-      const cells: string[] = [];
-      for (const c of childrenOf(row).filter((x) => tagOf(x) === 'c')) {
-        const kids = childrenOf(c);
-        const value = textOf(kids.find((x) => tagOf(x) === 'v'));
-        const type = attr(c, 't') ?? 'n';
-        let text: string;
-        if (type === 's') text = shared[Number(value)] ?? '';
-        else if (type === 'inlineStr') text = stringText(kids.find((x) => tagOf(x) === 'is') ?? {});
-        else if (type === 'str') text = value;
-        else if (type === 'b') text = value === '' ? '' : String(value === '1' || value === 'true');
-        else if (type === 'e') text = '';
-        else if (type === 'd') text = value ? (Number.isNaN(Date.parse(value)) ? value : new Date(value).toISOString().slice(0, 10)) : '';
-        else if (value === '') text = '';
-        else {
-          const number = Number(value);
-          text = Number.isNaN(number) ? value : dateStyles.has(Number(attr(c, 's') ?? 0)) ? serialDate(number, date1904) : String(number);
-        }
-        if (text) cells.push(text);
-      }
-      if (n <= maxRows) rows.push(cells);
-      else if (cells.length) truncated = true;
-    }
+    let rowNumber = 0;
+    let cells: string[] = [];
+    let cell: { type: string; style: number } | null = null;
+    let value = '';
+    let inValue = false;
+    let inline: StringItem | null = null;
+    const cellText = (): string => {
+      if (!cell) return '';
+      const { type, style } = cell;
+      if (type === 'inlineStr') return inline?.take() ?? '';
+      if (type === 's') return shared[Number(value)] ?? '';
+      if (type === 'str') return unescapeCell(value);
+      if (type === 'b') return value === '' ? '' : String(value === '1' || value === 'true');
+      if (type === 'e' || value === '') return '';
+      if (type === 'd') return Number.isNaN(Date.parse(value)) ? value : new Date(value).toISOString().slice(0, 10);
+      const number = Number(value);
+      if (Number.isNaN(number)) return value;
+      return dateStyles.has(style) ? serialDate(number, date1904) : String(number);
+    };
+    await streamPart(zip, rel.target, {
+      open(tag, attributes) {
+        if (tag === 'row') {
+          rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
+          cells = [];
+        } else if (tag === 'c') {
+          cell = { type: attributes.t ?? 'n', style: Number(attributes.s ?? 0) };
+          value = '';
+          inline = null;
+        } else if (tag === 'v' && cell) inValue = true;
+        else if (tag === 'is' && cell) inline = new StringItem();
+        else inline?.open(tag);
+      },
+      close(tag) {
+        if (tag === 'v') inValue = false;
+        else if (tag === 'c') {
+          const text = cellText();
+          if (text) cells.push(text);
+          cell = null;
+          inline = null;
+        } else if (tag === 'row') {
+          if (rowNumber <= maxRows) rows.push(cells);
+          else if (cells.length) truncated = true;
+        } else inline?.close(tag);
+      },
+      text(text) {
+        if (inValue) value += text;
+        else inline?.add(text);
+      },
+    });
     sheets.push({ name: attr(entry, 'name') ?? `Sheet ${sheets.length + 1}`, rows, truncated });
   }
   return sheets;
