@@ -38,7 +38,6 @@ export const BUNDLED_PACKAGES = [
   '@koa/multer',
   'multer',
   'koa-static',
-  'mammoth',
   'marked',
   'node-html-parser',
   'fast-xml-parser',

@@ -84,3 +84,50 @@ describe('OpenDocument text', () => {
     expect(texts((await extractTextDocument(file, '.odt')).pages)).toEqual(['007\n\n9.0\n\n主中 & more']);
   });
 });
+
+describe('Word documents', () => {
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"';
+  const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const run = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`;
+  const para = (text: string, style?: string) => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${run(text)}</w:p>`;
+
+  it('reads paragraphs, headings by their style, table rows as one passage, a text box once, and the notes after the body', async () => {
+    const body = [
+      para('Field notes', 'H1'),
+      `<w:p>${run('Seen at ')}<w:del w:id="1"><w:r><w:delText>deleted words</w:delText></w:r></w:del><w:ins w:id="2">${run('dawn')}</w:ins><w:r><w:tab/></w:r>${run('by the river.')}<w:r><w:footnoteReference w:id="1"/></w:r></w:p>`,
+      `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${run('7')}<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`,
+      `<w:tbl><w:tr><w:tc>${para('Heron')}</w:tc><w:tc>${para('12')}${para('birds')}</w:tc></w:tr><w:tr><w:tc>${para('')}</w:tc><w:tc>${para('Egret')}</w:tc></w:tr></w:tbl>`,
+      `<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><w:txbxContent>${para('In the box')}</w:txbxContent></w:drawing></mc:Choice><mc:Fallback><w:pict><w:txbxContent>${para('In the box')}</w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`,
+    ].join('');
+    const zip = new JSZip();
+    zip.file(
+      '_rels/.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="r1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
+    );
+    zip.file(
+      'word/_rels/document.xml.rels',
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="s" Type="${REL}/styles" Target="styles.xml"/><Relationship Id="f" Type="${REL}/footnotes" Target="footnotes.xml"/><Relationship Id="h" Type="${REL}/hyperlink" Target="https://example.org" TargetMode="External"/></Relationships>`,
+    );
+    zip.file(
+      'word/styles.xml',
+      `<w:styles ${W}><w:style w:type="paragraph" w:styleId="H1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Quote"><w:name w:val="Quote"/></w:style></w:styles>`,
+    );
+    zip.file('word/document.xml', `<w:document ${W}><w:body>${body}</w:body></w:document>`);
+    zip.file(
+      'word/footnotes.xml',
+      `<w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1">${para('Counted from the bridge.')}</w:footnote></w:footnotes>`,
+    );
+    const file = path.join(dir, 'notes.docx');
+    fs.writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer' }));
+    const { pages } = await extractTextDocument(file, '.docx');
+    expect(pages.flatMap((p) => p.passages.map((x) => x.text))).toEqual([
+      'Field notes',
+      'Seen at dawn by the river.',
+      '7',
+      'Heron | 12 birds',
+      'Egret',
+      'In the box',
+      'Counted from the bridge.',
+    ]);
+  });
+});

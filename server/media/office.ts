@@ -11,6 +11,7 @@ import { ExtractError, type ExtractedPage } from './types.ts';
 import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './layout.ts';
 import { Zip } from './zip.ts';
 import { readWorkbook } from './xlsx.ts';
+import { readDocx } from './docx.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -146,15 +147,7 @@ function findAll(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
 }
 
 async function docx(file: string): Promise<ExtractedPage[]> {
-  await (await Zip.open(file)).verify(); // mammoth inflates it again, unguarded
-  const mammoth = (await import('mammoth')).default;
-  try {
-    const { value } = await mammoth.convertToHtml({ path: file });
-    return syntheticDocument(htmlBlocks(value));
-  } catch (err) {
-    if (err instanceof ExtractError) throw err;
-    throw new ExtractError('corrupt', `${(err as Error).message}`);
-  }
+  return syntheticDocument(await readDocx(await Zip.open(file)));
 }
 
 async function pptx(file: string): Promise<ExtractedPage[]> {

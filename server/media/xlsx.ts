@@ -6,11 +6,10 @@
 // where its style's number format shows one), boolean or a formula's last result. Errors and
 // formulas with no stored result have no text. Charts, drawings, comments and styles beyond the
 // number formats are not read.
-import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
-import { SaxesParser } from 'saxes';
 import { ExtractError } from './types.ts';
 import type { Zip } from './zip.ts';
+import { relationships, streamXml, targetOf } from './xml-stream.ts';
 
 type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
@@ -53,28 +52,6 @@ function elements(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
 function unescapeCell(text: string): string {
   return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
-const localName = (name: string) => name.slice(name.indexOf(':') + 1);
-
-interface SaxHandlers {
-  open(tag: string, attributes: Record<string, string>): void;
-  close(tag: string): void;
-  text(text: string): void;
-}
-/** Streams a part's elements (names without their prefix) and text to `handlers`; `corrupt` if it is not well-formed. */
-async function streamPart(zip: Zip, name: string, handlers: SaxHandlers): Promise<void> {
-  const text = await zip.text(name);
-  const parser = new SaxesParser();
-  parser.on('opentag', (tag) => handlers.open(localName(tag.name), tag.attributes as Record<string, string>));
-  parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
-  parser.on('text', handlers.text);
-  parser.on('cdata', handlers.text);
-  try {
-    parser.write(text).close();
-  } catch (err) {
-    throw new ExtractError('corrupt', `${name}: ${(err as Error).message}`);
-  }
-}
-
 /**
  * Collects the text of string items (`si` in the shared strings, `is` in a cell): the text of their
  * `t` elements, leaving out phonetic readings (`rPh`).
@@ -107,7 +84,7 @@ async function sharedStrings(zip: Zip, part: string): Promise<string[]> {
   const out: string[] = [];
   const item = new StringItem();
   let inItem = false;
-  await streamPart(zip, part, {
+  await streamXml(zip, part, {
     open(tag) {
       if (tag === 'si') inItem = true;
       else if (inItem) item.open(tag);
@@ -154,21 +131,6 @@ async function parse(zip: Zip, name: string): Promise<XmlNode[]> {
   }
 }
 
-/** A part's relationships: id → the target's path in the archive. */
-async function relationships(zip: Zip, part: string): Promise<Map<string, { target: string; type: string }>> {
-  const rels = path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`);
-  const out = new Map<string, { target: string; type: string }>();
-  if (!zip.has(rels)) return out;
-  for (const r of elements(await parse(zip, rels), 'Relationship')) {
-    const id = attr(r, 'Id');
-    const target = attr(r, 'Target');
-    if (!id || !target || attr(r, 'TargetMode') === 'External') continue;
-    const resolved = target.startsWith('/') ? target.slice(1) : path.posix.normalize(path.posix.join(path.posix.dirname(part), target));
-    out.set(id, { target: resolved, type: attr(r, 'Type') ?? '' });
-  }
-  return out;
-}
-
 /** The workbook's sheets in order, each row's cell texts (the rows numbered past `maxRows` left out). */
 export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> {
   const workbookPart = [...(await relationships(zip, ''))].map(([, r]) => r).find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'xl/workbook.xml';
@@ -177,13 +139,12 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
   const rels = await relationships(zip, workbookPart);
   const date1904 = elements(workbook, 'workbookPr').some((n) => ['1', 'true'].includes(attr(n, 'date1904') ?? ''));
 
-  const byType = (suffix: string) => [...rels.values()].find((r) => r.type.endsWith(suffix))?.target;
-  const sharedPart = byType('/sharedStrings');
+  const sharedPart = targetOf(rels, '/sharedStrings');
   const shared = sharedPart && zip.has(sharedPart) ? await sharedStrings(zip, sharedPart) : [];
 
   // Which cell styles show dates: a style (cellXfs, by index) → its number format.
   const dateStyles = new Set<number>();
-  const stylesPart = byType('/styles');
+  const stylesPart = targetOf(rels, '/styles');
   if (stylesPart && zip.has(stylesPart)) {
     const styles = await parse(zip, stylesPart);
     const custom = new Map(elements(styles, 'numFmt').map((n) => [Number(attr(n, 'numFmtId')), attr(n, 'formatCode') ?? '']));
@@ -221,7 +182,7 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
       if (Number.isNaN(number)) return value;
       return dateStyles.has(style) ? serialDate(number, date1904) : String(number);
     };
-    await streamPart(zip, rel.target, {
+    await streamXml(zip, rel.target, {
       open(tag, attributes) {
         if (tag === 'row') {
           rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;

@@ -21,7 +21,7 @@ export class Zip {
       throw new ExtractError('corrupt', `not a readable zip container (${(err as Error).message})`);
     }
     const opened = new Zip(zip, maxBytes);
-    const total = opened.names().reduce((sum, name) => sum + opened.declaredSize(name), 0);
+    const total = opened.names().reduce((sum, name) => sum + (opened.declaredSize(name) ?? 0), 0);
     if (total > maxBytes) throw new ExtractError('too_large', `the archive inflates to ${total} bytes`);
     return opened;
   }
@@ -38,33 +38,27 @@ export class Zip {
   }
 
   /** The size the archive's directory gives for an entry. JSZip keeps it in a field it does not export. */
-  private declaredSize(name: string): number {
+  private declaredSize(name: string): number | null {
     const entry = this.zip.file(name) as (JSZip.JSZipObject & { _data?: { uncompressedSize?: number } }) | null;
-    return entry?._data?.uncompressedSize ?? 0;
+    return entry?._data?.uncompressedSize ?? null;
   }
 
-  /** An entry's bytes, inflated at most to `cap` (default: the archive's limit); `corrupt` when missing. */
+  /**
+   * An entry's bytes, inflated at most to `cap` (default: the archive's limit) and to the size the
+   * entry declares (one that inflates further lies, and stops there); `corrupt` when missing.
+   */
   async bytes(name: string, cap = this.maxBytes): Promise<Buffer> {
     const limit = Math.min(cap, this.maxBytes);
     const declared = this.declaredSize(name);
-    if (declared > limit) throw new ExtractError('too_large', `${name} inflates to ${declared} bytes`);
+    if (declared !== null && declared > limit) throw new ExtractError('too_large', `${name} inflates to ${declared} bytes`);
     const chunks: Buffer[] = [];
-    const size = await this.inflate(name, limit, (chunk) => chunks.push(chunk));
+    const size = await this.inflate(name, Math.min(limit, declared ?? limit), (chunk) => chunks.push(chunk));
     return Buffer.concat(chunks, size);
   }
 
   /** An entry as UTF-8 text (see `bytes`). */
   async text(name: string, cap?: number): Promise<string> {
     return (await this.bytes(name, cap)).toString('utf8');
-  }
-
-  /**
-   * Inflates every entry once, keeping nothing, and fails as `bytes` would: run before handing the file
-   * to a reader that opens it again on its own (mammoth), whose inflating is unguarded.
-   */
-  async verify(): Promise<void> {
-    let left = this.maxBytes;
-    for (const name of this.names()) left -= await this.inflate(name, Math.min(this.declaredSize(name), left), () => {});
   }
 
   /** Streams an entry's inflated bytes to `onChunk`, failing `too_large` past `limit`; returns the size. */
