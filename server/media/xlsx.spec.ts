@@ -115,6 +115,16 @@ describe('Excel workbooks', () => {
     expect((await readWorkbook(await Zip.open(long), 2))[0]).toMatchObject({ rows: [['r'], ['r']], truncated: true });
   });
 
+  it('stops inflating a sheet at the first row with text past the limit', async () => {
+    // After row 3, a megabyte of rows without text, then what is not XML at all: read past the
+    // limit, the sheet is corrupt; stopped at row 3, what follows is never inflated.
+    const filler = Array.from({ length: 40_000 }, (_, i) => `<row r="${i + 4}"/>`).join('');
+    const rows = [1, 2, 3].map((n) => `<row r="${n}"><c r="A${n}" t="inlineStr"><is><t>r${n}</t></is></c></row>`).join('');
+    const file = await workbook('stop.xlsx', { sheets: [{ name: 'S', xml: `<worksheet ${NS}><sheetData>${rows}${filler}<<< not xml` }] });
+    expect((await readWorkbook(await Zip.open(file), 2))[0]).toMatchObject({ rows: [['r1'], ['r2']], truncated: true });
+    await expect(readWorkbook(await Zip.open(file), 1_000_000)).rejects.toThrow(/^corrupt: xl\/worksheets\/sheet1.xml: /);
+  });
+
   it('reads a workbook whose elements carry a namespace prefix, and fails as corrupt without its workbook part', async () => {
     const file = await workbook('prefixed.xlsx', {
       sheets: [

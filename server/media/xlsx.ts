@@ -182,36 +182,41 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
       if (Number.isNaN(number)) return value;
       return dateStyles.has(style) ? serialDate(number, date1904) : String(number);
     };
-    await streamXml(zip, rel.target, {
-      open(tag, attributes) {
-        if (tag === 'row') {
-          rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
-          cells = [];
-        } else if (tag === 'c') {
-          cell = { type: attributes.t ?? 'n', style: Number(attributes.s ?? 0) };
-          value = '';
-          inline = null;
-        } else if (tag === 'v' && cell) inValue = true;
-        else if (tag === 'is' && cell) inline = new StringItem();
-        else inline?.open(tag);
+    await streamXml(
+      zip,
+      rel.target,
+      {
+        open(tag, attributes) {
+          if (tag === 'row') {
+            rowNumber = attributes.r ? Number(attributes.r) : rowNumber + 1;
+            cells = [];
+          } else if (tag === 'c') {
+            cell = { type: attributes.t ?? 'n', style: Number(attributes.s ?? 0) };
+            value = '';
+            inline = null;
+          } else if (tag === 'v' && cell) inValue = true;
+          else if (tag === 'is' && cell) inline = new StringItem();
+          else inline?.open(tag);
+        },
+        close(tag) {
+          if (tag === 'v') inValue = false;
+          else if (tag === 'c') {
+            const text = cellText();
+            if (text) cells.push(text);
+            cell = null;
+            inline = null;
+          } else if (tag === 'row') {
+            if (rowNumber <= maxRows) rows.push(cells);
+            else if (cells.length) truncated = true;
+          } else inline?.close(tag);
+        },
+        text(text) {
+          if (inValue) value += text;
+          else inline?.add(text);
+        },
       },
-      close(tag) {
-        if (tag === 'v') inValue = false;
-        else if (tag === 'c') {
-          const text = cellText();
-          if (text) cells.push(text);
-          cell = null;
-          inline = null;
-        } else if (tag === 'row') {
-          if (rowNumber <= maxRows) rows.push(cells);
-          else if (cells.length) truncated = true;
-        } else inline?.close(tag);
-      },
-      text(text) {
-        if (inValue) value += text;
-        else inline?.add(text);
-      },
-    });
+      () => truncated,
+    ); // past the limit, the first row with text is all that is needed
     sheets.push({ name: attr(entry, 'name') ?? `Sheet ${sheets.length + 1}`, rows, truncated });
   }
   return sheets;

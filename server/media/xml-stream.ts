@@ -15,9 +15,12 @@ export interface XmlHandlers {
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
-/** Streams the part `name` of `zip` to `handlers`; `corrupt` when it is not well-formed XML. */
-export async function streamXml(zip: Zip, name: string, handlers: XmlHandlers): Promise<void> {
-  const text = await zip.text(name);
+/**
+ * Streams the part `name` of `zip` to `handlers` as it inflates (the part is never held whole);
+ * `corrupt` when it is not well-formed XML. `stop`, asked after each inflated piece, ends the
+ * reading there (what follows is neither inflated nor checked).
+ */
+export async function streamXml(zip: Zip, name: string, handlers: XmlHandlers, stop: () => boolean = () => false): Promise<void> {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => {
     const attributes: Record<string, string> = {};
@@ -27,11 +30,25 @@ export async function streamXml(zip: Zip, name: string, handlers: XmlHandlers): 
   parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
   parser.on('text', handlers.text);
   parser.on('cdata', handlers.text);
+  const decoder = new TextDecoder('utf-8');
+  let failed: Error | null = null;
+  let stopped = false;
+  await zip.stream(name, (chunk) => {
+    try {
+      parser.write(decoder.decode(chunk, { stream: true }));
+    } catch (err) {
+      failed = err as Error;
+      return false;
+    }
+    stopped = stop();
+    return !stopped;
+  });
   try {
-    parser.write(text).close();
+    if (!failed && !stopped) parser.write(decoder.decode()).close();
   } catch (err) {
-    throw new ExtractError('corrupt', `${name}: ${(err as Error).message}`);
+    failed = err as Error;
   }
+  if (failed) throw new ExtractError('corrupt', `${name}: ${(failed as Error).message}`);
 }
 
 export interface Relationship {

@@ -48,12 +48,20 @@ export class Zip {
    * entry declares (one that inflates further lies, and stops there); `corrupt` when missing.
    */
   async bytes(name: string, cap = this.maxBytes): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    const size = await this.stream(name, (chunk) => void chunks.push(chunk), cap);
+    return Buffer.concat(chunks, size);
+  }
+
+  /**
+   * Streams an entry's bytes to `onChunk` as they inflate, within the same limits as `bytes`;
+   * `onChunk` returning false stops the inflating there. Returns the bytes streamed.
+   */
+  stream(name: string, onChunk: (chunk: Buffer) => boolean | void, cap = this.maxBytes): Promise<number> {
     const limit = Math.min(cap, this.maxBytes);
     const declared = this.declaredSize(name);
-    if (declared !== null && declared > limit) throw new ExtractError('too_large', `${name} inflates to ${declared} bytes`);
-    const chunks: Buffer[] = [];
-    const size = await this.inflate(name, Math.min(limit, declared ?? limit), (chunk) => chunks.push(chunk));
-    return Buffer.concat(chunks, size);
+    if (declared !== null && declared > limit) return Promise.reject(new ExtractError('too_large', `${name} inflates to ${declared} bytes`));
+    return this.inflate(name, Math.min(limit, declared ?? limit), onChunk);
   }
 
   /** An entry as UTF-8 text (see `bytes`). */
@@ -61,21 +69,32 @@ export class Zip {
     return (await this.bytes(name, cap)).toString('utf8');
   }
 
-  /** Streams an entry's inflated bytes to `onChunk`, failing `too_large` past `limit`; returns the size. */
-  private inflate(name: string, limit: number, onChunk: (chunk: Buffer) => void): Promise<number> {
+  /**
+   * Streams an entry's inflated bytes to `onChunk`, failing `too_large` past `limit` and stopping
+   * where `onChunk` returns false; returns the size streamed.
+   */
+  private inflate(name: string, limit: number, onChunk: (chunk: Buffer) => boolean | void): Promise<number> {
     const entry = this.zip.file(name);
     if (!entry) return Promise.reject(new ExtractError('corrupt', `${name} is missing`));
     return new Promise((resolve, reject) => {
       // JSZip's Node stream (readable-stream 2: events, no async iteration); pausing stops the inflating.
       const stream = entry.nodeStream('nodebuffer');
       let size = 0;
+      const stop = () => {
+        stream.pause();
+        stream.removeAllListeners('data');
+        stream.removeAllListeners('end');
+      };
       stream
         .on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size <= limit) return onChunk(chunk);
-          stream.pause();
-          stream.removeAllListeners('data');
-          reject(new ExtractError('too_large', `${name} inflates past ${limit} bytes`));
+          if (size > limit) {
+            stop();
+            reject(new ExtractError('too_large', `${name} inflates past ${limit} bytes`));
+          } else if (onChunk(chunk) === false) {
+            stop();
+            resolve(size);
+          }
         })
         .on('error', (err: Error) => reject(new ExtractError('corrupt', `${name}: ${err.message}`)))
         .on('end', () => resolve(size));
