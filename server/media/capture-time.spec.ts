@@ -115,7 +115,7 @@ describe('the capture time of real files, tags written by exiftool', () => {
       taken_at_tag: 'EXIF:DateTimeOriginal',
       camera: { make: null, model: 'Pixel 8' },
     });
-  });
+  }, 30_000); // encoding the AVIF takes seconds of one core
 
   it('gives a camera time without an offset the offset of its GPS position', async () => {
     expect(

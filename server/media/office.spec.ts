@@ -83,6 +83,23 @@ describe('OpenDocument text', () => {
     fs.writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer' }));
     expect(texts((await extractTextDocument(file, '.odt')).pages)).toEqual(['007\n\n9.0\n\n主中 & more']);
   });
+
+  it('reads a slide show page by page, a paragraph with what it holds, and honours no hostile count of spaces', async () => {
+    const zip = new JSZip();
+    zip.file('mimetype', 'application/vnd.oasis.opendocument.presentation', { compression: 'STORE' });
+    zip.file(
+      'content.xml',
+      '<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0">' +
+        '<office:automatic-styles><text:p>not on a page</text:p></office:automatic-styles><office:body><office:presentation>' +
+        '<draw:page><draw:frame><draw:text-box><text:p>First<text:s text:c="3"/>slide<text:tab/>end</text:p></draw:text-box></draw:frame></draw:page>' +
+        '<draw:page><draw:frame><draw:text-box><text:p>Outer <text:span>kept<text:note><text:p>note inside</text:p></text:note></text:span></text:p><text:p>Wide<text:s text:c="1000000000"/>gap</text:p></draw:text-box></draw:frame></draw:page>' +
+        '</office:presentation></office:body></office:document-content>',
+    );
+    const file = path.join(dir, 'slides.odp');
+    fs.writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer' }));
+    const { pages } = await extractTextDocument(file, '.odp');
+    expect(pages.map((p) => p.passages.map((x) => x.text))).toEqual([['First slide end'], ['Outer keptnote inside', 'Wide gap']]);
+  });
 });
 
 describe('Word documents', () => {

@@ -12,6 +12,7 @@ import { normalizeSpace, syntheticDocument, syntheticPage, type Block } from './
 import { Zip } from './zip.ts';
 import { readWorkbook } from './xlsx.ts';
 import { readDocx } from './docx.ts';
+import { streamXml } from './xml-stream.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -110,45 +111,52 @@ function tagOf(node: XmlNode): string {
   return Object.keys(node).find((k) => k !== ':@') ?? '';
 }
 
-/** Text of every paragraph element (in document order) under the given root elements. */
-function xmlParagraphs(nodes: XmlNode[], paragraphTags: Set<string>, headingTags = new Set<string>()): Block[] {
-  const out: Block[] = [];
-  const textOf = (n: XmlNode, depth: number): string => {
-    const tag = tagOf(n);
-    if (tag === '#text') return String(n['#text']);
-    if (tag === 'text:s') return ' '.repeat(Number(n[':@']?.['text:c'] ?? 1));
-    if (tag === 'text:tab' || tag === 'a:tab') return '\t';
-    if (tag === 'text:line-break' || tag === 'a:br') return ' ';
-    if (depth > MAX_DEPTH) return '';
-    return children(n)
-      .map((c) => textOf(c, depth + 1))
-      .join('');
-  };
-  const walk = (n: XmlNode, depth: number) => {
-    const tag = tagOf(n);
-    if (paragraphTags.has(tag)) {
-      out.push({ text: textOf(n, depth), heading: headingTags.has(tag) });
-      return;
-    }
-    if (depth > MAX_DEPTH) return;
-    for (const c of children(n)) walk(c, depth + 1);
-  };
-  for (const n of nodes) walk(n, 0);
-  return out;
-}
-
-function findAll(nodes: XmlNode[], tag: string, depth = 0): XmlNode[] {
-  const found: XmlNode[] = [];
-  for (const n of nodes) {
-    if (tagOf(n) === tag) found.push(n);
-    else if (depth < MAX_DEPTH) found.push(...findAll(children(n), tag, depth + 1));
-  }
-  return found;
-}
-
 async function docx(file: string): Promise<ExtractedPage[]> {
   return syntheticDocument(await readDocx(await Zip.open(file)));
 }
+
+/** A run of spaces written as one element (`text:s`), at most this long (a hostile count is not honoured). */
+const MAX_SPACES = 1000;
+
+/**
+ * The paragraphs of an XML part, streamed: the text of each element named in `paragraphs` with all
+ * it holds (a paragraph inside one, as in a text box or a note, is part of it), a heading when named
+ * in `headings`. With `page`, the paragraphs inside each element so named, page by page, and none
+ * outside them; without, one list.
+ */
+async function streamParagraphs(zip: Zip, part: string, paragraphs: Set<string>, opts: { headings?: Set<string>; page?: string } = {}): Promise<Block[][]> {
+  const out: Block[][] = opts.page ? [] : [[]];
+  let pages = 0;
+  let open = 0;
+  let tabStops = 0;
+  let text = '';
+  let heading = false;
+  await streamXml(zip, part, {
+    open(tag, a) {
+      if (tag === opts.page && pages++ === 0) out.push([]);
+      if (paragraphs.has(tag)) {
+        if (open++ === 0) {
+          text = '';
+          heading = opts.headings?.has(tag) ?? false;
+        }
+      } else if (tag === 'tabLst') tabStops++;
+      else if (open && tag === 's') text += ' '.repeat(Math.min(Math.max(1, Math.floor(Number(a.c ?? 1)) || 1), MAX_SPACES));
+      else if (open && tag === 'tab' && !tabStops) text += '\t';
+      else if (open && (tag === 'line-break' || tag === 'br')) text += ' ';
+    },
+    close(tag) {
+      if (tag === opts.page) pages--;
+      else if (tag === 'tabLst') tabStops--;
+      else if (paragraphs.has(tag) && open && --open === 0 && (pages || !opts.page)) out[out.length - 1].push({ text, heading });
+    },
+    text(t) {
+      if (open) text += t;
+    },
+  });
+  return out;
+}
+
+const spaced = (blocks: Block[]) => blocks.map((b) => ({ text: normalizeSpace(b.text) })).filter((b) => b.text);
 
 async function pptx(file: string): Promise<ExtractedPage[]> {
   const zip = await Zip.open(file);
@@ -159,28 +167,17 @@ async function pptx(file: string): Promise<ExtractedPage[]> {
     .sort((a, b) => Number(a[1]) - Number(b[1]));
   const pages: ExtractedPage[] = [];
   for (const [i, m] of slides.entries()) {
-    const tree = xml.parse(await zip.text(m[0])) as XmlNode[];
-    const blocks = xmlParagraphs(tree, new Set(['a:p']))
-      .map((b) => ({ text: normalizeSpace(b.text) }))
-      .filter((b) => b.text);
-    pages.push(syntheticPage(i + 1, blocks));
+    const [blocks] = await streamParagraphs(zip, m[0], new Set(['p']));
+    pages.push(syntheticPage(i + 1, spaced(blocks)));
   }
   return pages;
 }
 
 async function openDocument(file: string, perPage: boolean): Promise<ExtractedPage[]> {
   const zip = await Zip.open(file);
-  const tree = xml.parse(await zip.text('content.xml')) as XmlNode[];
-  const paragraphTags = new Set(['text:p', 'text:h']);
-  if (!perPage) return syntheticDocument(xmlParagraphs(tree, paragraphTags, new Set(['text:h'])));
-  return findAll(tree, 'draw:page').map((page, i) =>
-    syntheticPage(
-      i + 1,
-      xmlParagraphs([page], paragraphTags)
-        .map((b) => ({ text: normalizeSpace(b.text) }))
-        .filter((b) => b.text),
-    ),
-  );
+  const paragraphTags = new Set(['p', 'h']);
+  if (!perPage) return syntheticDocument((await streamParagraphs(zip, 'content.xml', paragraphTags, { headings: new Set(['h']) }))[0]);
+  return (await streamParagraphs(zip, 'content.xml', paragraphTags, { page: 'page' })).map((blocks, i) => syntheticPage(i + 1, spaced(blocks)));
 }
 
 async function xlsx(file: string): Promise<{ pages: ExtractedPage[]; details: Record<string, unknown> }> {
