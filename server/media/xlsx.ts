@@ -133,7 +133,7 @@ async function parse(zip: Zip, name: string): Promise<XmlNode[]> {
 
 /** The workbook's sheets in order, each row's cell texts (the rows numbered past `maxRows` left out). */
 export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> {
-  const workbookPart = [...(await relationships(zip, ''))].map(([, r]) => r).find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'xl/workbook.xml';
+  const workbookPart = targetOf(await relationships(zip, ''), '/officeDocument') ?? 'xl/workbook.xml';
   if (!zip.has(workbookPart)) throw new ExtractError('corrupt', 'the workbook part is missing');
   const workbook = await parse(zip, workbookPart);
   const rels = await relationships(zip, workbookPart);
@@ -182,6 +182,7 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
       if (Number.isNaN(number)) return value;
       return dateStyles.has(style) ? serialDate(number, date1904) : String(number);
     };
+    // Past the limit, the first row with text is all that is needed (`stop` below).
     await streamXml(
       zip,
       rel.target,
@@ -216,7 +217,7 @@ export async function readWorkbook(zip: Zip, maxRows: number): Promise<Sheet[]> 
         },
       },
       () => truncated,
-    ); // past the limit, the first row with text is all that is needed
+    );
     sheets.push({ name: attr(entry, 'name') ?? `Sheet ${sheets.length + 1}`, rows, truncated });
   }
   return sheets;
