@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { extractPdf, pdfInfo } from './pdf.ts';
+import sharp from 'sharp';
+import { extractPdf, pdfInfo, renderPdfPages } from './pdf.ts';
+import { BLANK_INK } from './ink.ts';
 import { makePdf } from '../../test/helpers/pdf.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
@@ -72,6 +74,22 @@ describe('extractPdf', () => {
     }
     // The second line, below the first on the upright page, is left of it on the turned one.
     expect(boxOf(upright.lines[1].text).x).toBeLessThan(boxOf(upright.lines[0].text).x);
+  });
+
+  it('draws pages for reading as PNGs of the size asked, each with its ink measured as extraction measures it', async () => {
+    // examples.pdf's third page holds a few lines of small print. Its PNG brought down to 300 px wide
+    // is almost white (0.0014 of it dark: "blank", and never read); drawn small, as extraction
+    // measures a page, it holds 0.004: it is read, as extraction asked.
+    const drawn = [];
+    for await (const p of renderPdfPages(corpus('ocr/hindi-pdf/examples.pdf'), [1, 3], 1450)) drawn.push(p);
+    expect(drawn.map((p) => p.page)).toEqual([1, 3]);
+    for (const p of drawn) {
+      const meta = await sharp(p.png).metadata();
+      expect(meta).toMatchObject({ format: 'png', height: 1450 });
+      expect(p.ink).toBeGreaterThan(BLANK_INK);
+    }
+    const { pages } = await extractPdf(corpus('ocr/hindi-pdf/examples.pdf'), { assetDir: dir, renderAll: false, maxPages: 10 });
+    expect(pages[2].needsOcr).toBe(true);
   });
 
   it('reads the information dictionary', async () => {

@@ -376,11 +376,27 @@ class PdfPage {
     return { width: Math.max(1, Math.round(this.width * scale)), height: Math.max(1, Math.round(this.height * scale)) };
   }
 
-  /** Drawn `longSide` pixels on its long side, encoded as JPEG or PNG. */
-  async render(longSide: number, format: 'jpeg' | 'png'): Promise<Buffer> {
+  /** Drawn `longSide` pixels on its long side, encoded as JPEG. */
+  async render(longSide: number): Promise<Buffer> {
     const { width, height } = this.sizeFor(longSide);
-    const image = sharp(this.draw(width, height), { raw: { width, height, channels: 4 } }).removeAlpha();
-    return format === 'jpeg' ? image.jpeg({ quality: 82 }).toBuffer() : image.png().toBuffer();
+    return sharp(this.draw(width, height), { raw: { width, height, channels: 4 } })
+      .removeAlpha()
+      .jpeg({ quality: 82 })
+      .toBuffer();
+  }
+
+  /**
+   * Drawn `longSide` pixels on its long side for reading, as a lightly compressed PNG (it goes
+   * straight to the reader), and the share of its ink as `ink` measures it (on a small drawing,
+   * not on the PNG decoded again).
+   */
+  async renderForReading(longSide: number): Promise<{ png: Buffer; ink: number }> {
+    const { width, height } = this.sizeFor(longSide);
+    const png = await sharp(this.draw(width, height), { raw: { width, height, channels: 4 } })
+      .removeAlpha()
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    return { png, ink: this.ink() };
   }
 
   /** Share of the page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
@@ -414,18 +430,18 @@ export async function pdfInfo(file: string): Promise<Record<string, string>> {
 }
 
 /** Renders the given pages (1-based) for reading by OCR; yields each as it is drawn. */
-export async function* renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer }> {
+export async function* renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer; ink: number }> {
   const doc = await PdfDoc.open(file);
   try {
     for (const n of pages) {
       const page = doc.page(n);
-      let png: Buffer;
+      let drawn: { png: Buffer; ink: number };
       try {
-        png = await page.render(longSide, 'png');
+        drawn = await page.renderForReading(longSide);
       } finally {
         page.close();
       }
-      yield { page: n, png };
+      yield { page: n, ...drawn };
     }
   } catch (err) {
     throw faulted(err);
@@ -463,7 +479,7 @@ export class PdfPageDrawer {
     const page = doc.page(pageNumber);
     let jpeg: Buffer;
     try {
-      jpeg = await page.render(RENDER_LONG_SIDE, 'jpeg');
+      jpeg = await page.render(RENDER_LONG_SIDE);
     } catch (err) {
       // The document kept open belongs to a module that may be broken: it is let go.
       if (!(err instanceof ExtractError)) this.open = null;
@@ -582,8 +598,8 @@ export async function extractPdf(
     if (pageCount > 0) {
       const first = doc.page(1);
       try {
-        await fs.promises.writeFile(path.join(pagesDir, pageRenderName(1)), await first.render(RENDER_LONG_SIDE, 'jpeg'));
-        await fs.promises.writeFile(path.join(opts.assetDir, 'thumb.jpg'), await first.render(THUMB_LONG_SIDE, 'jpeg'));
+        await fs.promises.writeFile(path.join(pagesDir, pageRenderName(1)), await first.render(RENDER_LONG_SIDE));
+        await fs.promises.writeFile(path.join(opts.assetDir, 'thumb.jpg'), await first.render(THUMB_LONG_SIDE));
         rendered++;
       } finally {
         first.close();
@@ -592,7 +608,7 @@ export async function extractPdf(
     for (let n = 2; opts.renderAll && n <= pageCount; n++) {
       const page = doc.page(n);
       try {
-        await fs.promises.writeFile(path.join(pagesDir, pageRenderName(n)), await page.render(RENDER_LONG_SIDE, 'jpeg'));
+        await fs.promises.writeFile(path.join(pagesDir, pageRenderName(n)), await page.render(RENDER_LONG_SIDE));
         rendered++;
       } finally {
         page.close();

@@ -15,7 +15,7 @@ import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../
 import { ExtractError } from '../../media/types.ts';
 import { relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
-import { BLANK_INK, inkShare } from '../../media/ink.ts';
+import { BLANK_INK } from '../../media/ink.ts';
 import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PHOTO_TEXT_MODEL } from '../../ml/catalogue.ts';
@@ -302,9 +302,9 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     if (asset.kind === 'image') {
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
     } else if (asset.kind === 'document') {
-      for await (const { page, png } of renderPdfPages(asset.filePath, input, OCR_PAGE_LONG_SIDE)) {
+      for await (const { page, png, ink } of renderPdfPages(asset.filePath, input, OCR_PAGE_LONG_SIDE)) {
         // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
-        const blank = (await inkShare(png)) < BLANK_INK;
+        const blank = ink < BLANK_INK;
         frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page', null) });
         if (blank) blankPages++;
       }
