@@ -77,7 +77,7 @@ describe('extractPdf', () => {
   });
 
   it('draws pages for reading as PNGs of the size asked, each with its ink measured as extraction measures it', async () => {
-    // examples.pdf's third page holds a few lines of small print. Its PNG brought down to 300 px wide
+    // examples.pdf's third page holds a few lines of small print. Its 2,900 px PNG brought down to 300 px
     // is almost white (0.0014 of it dark: "blank", and never read); drawn small, as extraction
     // measures a page, it holds 0.004: it is read, as extraction asked.
     const drawn = [];
