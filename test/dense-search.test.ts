@@ -223,12 +223,24 @@ describe('vector index files', () => {
     await index.built();
 
     expect(fs.existsSync(path.join(dir, 'vectors', `${MODEL}.usearch`))).toBe(true);
-    expect(index.nearest(MODEL, kept.vector, 1)[0]).toMatchObject({ id: kept.id, similarity: expect.closeTo(1, 1) });
+    // An approximate index: a graph built by two threads (in an order that differs from run to run)
+    // leaves a few vectors in thousands that no search reaches (measured: 2–5 of these 5,200, and 1
+    // in 100 builds missed a given one, as this test did once with one probe). So many probes are
+    // asked, and almost all must find themselves first; a build that lost or misnumbered vectors
+    // finds none.
+    const probes = added.filter((_, i) => i % 100 === 20);
+    const found = (ix: VectorIndex) =>
+      probes.filter((p) => {
+        const [first] = ix.nearest(MODEL, p.vector, 1);
+        return first?.id === p.id && first.similarity > 0.95;
+      }).length;
+    expect(found(index)).toBeGreaterThanOrEqual(probes.length - 2);
+    expect(probes).toContainEqual(kept);
     expect(index.nearest(MODEL, gone.vector, 5).map((x) => x.id)).not.toContain(gone.id);
     index.save();
     // Reopened: the saved index matches the rows, so it is mapped, not built again.
     const again = new VectorIndex(path.join(dir, 'vectors'), repo, dbFile);
-    expect(again.nearest(MODEL, kept.vector, 1)[0]).toMatchObject({ id: kept.id });
+    expect(found(again)).toBeGreaterThanOrEqual(probes.length - 2);
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
