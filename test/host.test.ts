@@ -331,7 +331,8 @@ describe('IndexerHost when work is done', () => {
 describe("IndexerHost and light runs (a small file's text and metadata)", () => {
   it('hands a process several at once and records their outcomes together', async () => {
     const store = openStore(tempDir());
-    const ids = Array.from({ length: 6 }, (_, i) => seedSmall(store, `doc_${String(i).repeat(20)}`, i + 1));
+    // Two light runs each (text and metadata): more than a process may hold.
+    const ids = Array.from({ length: LIGHT_IN_FLIGHT }, (_, i) => seedSmall(store, `doc_${String(i).padStart(20, '0')}`, i + 1));
     const holding = holdingCount();
     const { launch, channels } = recordedLaunch(holding.behave);
     const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
@@ -339,12 +340,32 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
     try {
       host.start();
       await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
-      expect(holding.mostHeld()).toBe(LIGHT_IN_FLIGHT);
-      // Handed in one message.
-      expect(channels[0].batches[0]).toBe(LIGHT_IN_FLIGHT);
+      // Handed several in one message (a look's worth: the text and metadata of the eight oldest
+      // files), and never more held than LIGHT_IN_FLIGHT.
+      expect(channels[0].batches[0]).toBe(16);
+      expect(holding.mostHeld()).toBeGreaterThanOrEqual(16);
+      expect(holding.mostHeld()).toBeLessThanOrEqual(LIGHT_IN_FLIGHT);
       // The outcomes heard in one turn went into one transaction.
       expect(Math.max(...recorded.mock.calls.map(([o]) => o.length))).toBeGreaterThan(1);
       for (const id of ids) expect(store.runs.get(id, 'extract')).toMatchObject({ state: 'failed', attempts: 1 });
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
+  it('settles the later stages of every file whose text failed, however many fail at once', async () => {
+    // Each look at the queue reads a window of the oldest assets; the stages that can never run
+    // (their text failed) are settled as it passes them. Those past its window wait for another
+    // look, which no process's answer asks for once every process is idle: the last files stayed
+    // "processing" for ever (from nine files on, with one process).
+    const store = openStore(tempDir());
+    const ids = Array.from({ length: 3 * LIGHT_IN_FLIGHT }, (_, i) => seedSmall(store, `doc_${String(i).padStart(20, '0')}`, i + 1));
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch: recordedLaunch(holdingCount().behave).launch });
+    try {
+      host.start();
+      await until(() => ids.every((id) => store.assets.byId(id)!.status === 'completed'));
+      for (const id of ids) expect(store.runs.get(id, 'faces')).toMatchObject({ state: 'failed', code: 'dependency_failed' });
     } finally {
       await host.stop();
       store.close();

@@ -48,6 +48,11 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * admitted, and the queue then looks for none at each look.
    */
   private unplannedMaybe = true;
+  /**
+   * Runs the last `next` settled on the way. Those of assets past its window are settled only by a
+   * look after it: a caller that got fewer runs than it asked for looks again while this is not 0.
+   */
+  settledByLastLook = 0;
 
   constructor(private readonly store: Store) {
     super();
@@ -151,6 +156,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       return rows;
     };
     const candidates = known(this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused));
+    this.settledByLastLook = 0;
     let restRead = false;
     const out: Array<{ assetId: string; stage: IndexStageName; attempts: number }> = [];
     // A run settled on the way (it can never go) may free others: the same rows are looked at again,
@@ -187,6 +193,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
           );
           runs.set(stage, event.state as RunState);
           settled = true;
+          this.settledByLastLook++;
           continue;
         }
         out.push({ assetId, stage, attempts: run.attempts });
