@@ -223,11 +223,11 @@ describe('vector index files', () => {
     await index.built();
 
     expect(fs.existsSync(path.join(dir, 'vectors', `${MODEL}.usearch`))).toBe(true);
-    // An approximate index: a graph built by two threads (in an order that differs from run to run)
-    // leaves a few vectors in thousands that no search reaches (measured: 2–5 of these 5,200, and 1
-    // in 100 builds missed a given one, as this test did once with one probe). So many probes are
-    // asked, and almost all must find themselves first; a build that lost or misnumbered vectors
-    // finds none.
+    // An approximate index: HNSW's graph leaves a few vectors in thousands that no search reaches,
+    // and two threads build it in an order that differs from run to run (measured: 2–5 of these
+    // 5,200 each build, and 1 build in 100 missed a given one, as this test did once with one
+    // probe). So many probes are asked, and almost all must find themselves first; a build that
+    // lost or misnumbered vectors finds none.
     const probes = added.filter((_, i) => i % 100 === 20);
     const found = (ix: VectorIndex) =>
       probes.filter((p) => {
