@@ -295,13 +295,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         return models.get(st.name);
       };
       const wanting = ready.filter((s) => this.wantsWork(s)).length;
-      const runs = this.queue.next(room + SETTLED_AHEAD, wanting, Math.max(1, empty));
-      // Runs that could never go were settled on the way (a failed text leaves its asset's picture
-      // stages nothing to do): those of assets past the look's window are settled by another look,
-      // which no process's answer may come to ask for (nine small files whose text failed, the
-      // last left waiting for ever: test/host.test.ts).
-      if (this.queue.settledByLastLook > 0 && runs.length < room + SETTLED_AHEAD) this.rescheduled = true;
-      for (const run of runs) {
+      for (const run of this.queue.next(room + SETTLED_AHEAD, wanting, Math.max(1, empty))) {
         if (!ready.some((s) => this.lightRoom(s) > 0)) break;
         const asset = this.store.assets.byId(run.assetId);
         if (!asset) continue;

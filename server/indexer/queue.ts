@@ -48,11 +48,6 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * admitted, and the queue then looks for none at each look.
    */
   private unplannedMaybe = true;
-  /**
-   * Runs the last `next` settled on the way. Those of assets past its window are settled only by a
-   * look after it: a caller that got fewer runs than it asked for looks again while this is not 0.
-   */
-  settledByLastLook = 0;
 
   constructor(private readonly store: Store) {
     super();
@@ -155,21 +150,31 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       }
       return rows;
     };
-    const candidates = known(this.store.runs.runsOfAssetsInPhaseOne(Math.max(8, window * 4), paused));
-    this.settledByLastLook = 0;
-    let restRead = false;
+    const windowAssets = Math.max(8, window * 4);
+    const candidates = known(this.store.runs.runsOfAssetsInPhaseOne(windowAssets, paused));
+    // Runs settled in this call, how many had been when the rest of the queue was last read, and
+    // whether that read filled its window (assets may wait past it).
+    let settledCount = 0;
+    let settledAtRead = -1;
+    let windowFull = true;
     const out: Array<{ assetId: string; stage: IndexStageName; attempts: number }> = [];
     // A run settled on the way (it can never go) may free others: the same rows are looked at again,
-    // in age order, with what was settled known (the queue itself is read once a call).
+    // in age order, with what was settled known (the queue itself read again only past a full window).
     for (let settled = true; settled && out.length < max;) {
       settled = false;
       for (const o of out) state.get(o.assetId)!.set(o.stage, 'pending');
       out.length = 0;
       for (let i = 0; out.length < max; i++) {
         if (i === candidates.length) {
-          if (restRead || out.length >= restBelow) break;
-          restRead = true;
-          candidates.push(...known(this.store.runs.runsOfAssetsWithPendingWork(Math.max(8, window * 4), paused)));
+          // The rest, read when phase 1 gives fewer than `restBelow` runs; read again (the next
+          // assets by age) after a full window whose runs were settled here: those of assets past
+          // it would otherwise wait for a look that no process's answer may ask for (nine small
+          // files whose text failed, the last left waiting for ever: test/host.test.ts).
+          if (out.length >= restBelow || !windowFull || settledAtRead === settledCount) break;
+          settledAtRead = settledCount;
+          const rest = known(this.store.runs.runsOfAssetsWithPendingWork(windowAssets, paused));
+          windowFull = new Set(rest.map((r) => r.asset_id)).size === windowAssets;
+          candidates.push(...rest);
           if (i === candidates.length) break;
         }
         const run = candidates[i];
@@ -193,7 +198,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
           );
           runs.set(stage, event.state as RunState);
           settled = true;
-          this.settledByLastLook++;
+          settledCount++;
           continue;
         }
         out.push({ assetId, stage, attempts: run.attempts });

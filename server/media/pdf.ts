@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
 import { relativeBox } from '../geometry.ts';
@@ -376,13 +376,15 @@ class PdfPage {
     return { width: Math.max(1, Math.round(this.width * scale)), height: Math.max(1, Math.round(this.height * scale)) };
   }
 
+  /** Drawn `longSide` pixels on its long side, as RGB pixels for sharp to encode. */
+  private drawn(longSide: number): Sharp {
+    const { width, height } = this.sizeFor(longSide);
+    return sharp(this.draw(width, height), { raw: { width, height, channels: 4 } }).removeAlpha();
+  }
+
   /** Drawn `longSide` pixels on its long side, encoded as JPEG. */
   async render(longSide: number): Promise<Buffer> {
-    const { width, height } = this.sizeFor(longSide);
-    return sharp(this.draw(width, height), { raw: { width, height, channels: 4 } })
-      .removeAlpha()
-      .jpeg({ quality: 82 })
-      .toBuffer();
+    return this.drawn(longSide).jpeg({ quality: 82 }).toBuffer();
   }
 
   /**
@@ -391,11 +393,7 @@ class PdfPage {
    * not on the PNG decoded again).
    */
   async renderForReading(longSide: number): Promise<{ png: Buffer; ink: number }> {
-    const { width, height } = this.sizeFor(longSide);
-    const png = await sharp(this.draw(width, height), { raw: { width, height, channels: 4 } })
-      .removeAlpha()
-      .png({ compressionLevel: 1 })
-      .toBuffer();
+    const png = await this.drawn(longSide).png({ compressionLevel: 1 }).toBuffer();
     return { png, ink: this.ink() };
   }
 
