@@ -177,8 +177,15 @@ describe('desktop shell', () => {
     expect(fake.children).toHaveLength(1);
     const first = fake.children[0];
     expect(first.modulePath).toMatch(/server[\\/]indexer[\\/]worker\.ts$/);
-    // The sources through tsx, with the indexer's small young generation and its collector on its own thread (launcher.ts WORKER_EXEC_ARGV).
-    expect(first.options.execArgv).toEqual(['--max-semi-space-size=4', '--single-threaded-gc', '--import', expect.stringContaining('tsx')]);
+    // The sources through tsx, with the indexer's small young generation, its collector on its own
+    // thread and WebAssembly compiled again only where it runs long (launcher.ts WORKER_EXEC_ARGV).
+    expect(first.options.execArgv).toEqual([
+      '--max-semi-space-size=4',
+      '--single-threaded-gc',
+      '--wasm-tiering-budget=90000000',
+      '--import',
+      expect.stringContaining('tsx'),
+    ]);
     expect((first.options.env as Record<string, string>).MEDIA_INDEX_DEVICE).toBe('cuda');
     first.emit('exit', 1);
     const deadline = Date.now() + 5000;
