@@ -18,7 +18,7 @@ export const WORKER_ENTRY = fileURLToPath(entryModule('indexer/worker'));
  * PDFium's over thousands of pages). Measured through `index`, interleaved runs a side, against
  * V8's default: the text PDFs of bench:recoll searchable in 1.19 s against 1.27 (8 runs; a
  * process's first book 0.31 s against 0.37, the next ones 0.15 s either way), the folder with
- * figures done in 12.5 s against 13.1 (3 runs), 55 photos and scans done in 16.3 s against 17.4
+ * figures done in 12.5 s against 13.1 (3 runs), 54 photos and a PDF done in 16.3 s against 17.4
  * (3), 2,500 pages of text PDFs the same (3.33 s); 30 or 300 million measured as 90. Baseline code
  * only (--liftoff-only) read the text PDFs as fast but the folder with figures 22 % slower
  * (tesseract).
