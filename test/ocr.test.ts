@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { corpus } from './helpers/corpus.ts';
 import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { OCR_OTHER_TRUTH, OCR_TRUTH, cer } from './fixtures/ocr-truth.ts';
@@ -21,6 +22,7 @@ import { findFfmpeg } from '../server/media/ffmpeg.ts';
 import { revealedPage } from './helpers/ffmpeg.ts';
 import { slantedPage } from './helpers/slanted-page.ts';
 import { regionsText, wordRecall } from './helpers/word-recall.ts';
+import { makePdf } from './helpers/pdf.ts';
 
 interface TextRegion {
   x: number;
@@ -192,6 +194,38 @@ describe('ocr stage', () => {
     const s = await t.api('POST', '/search', { key, json: { query: 'नमस्करोति' } });
     expect(s.body.data.hits[0]).toMatchObject({ video_id: d.video_id, page: 1, modality: 'passage' });
     expect(s.body.data.hits[0].passage.text).toMatch(/नमस्करोति/);
+  });
+
+  it('reads a picture page on the part of it that holds anything, and boxes its lines where they are on the whole page', async () => {
+    // A page that is one picture (no text layer): white but for a line of print, drawn over 90 % of
+    // the page's width from its foot (test/helpers/pdf.ts); only the part around the line is
+    // drawn for tesseract, and the line's box comes back in the whole page's terms.
+    const fontfile = createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
+    const printed = await sharp({ text: { text: 'Harbour lights at dusk', fontfile, font: 'Liberation Sans', dpi: 300, rgba: true } })
+      .png()
+      .toBuffer();
+    const line = await sharp(printed).metadata();
+    const side = 1000;
+    const [left, top] = [120, 640];
+    const jpeg = await sharp({ create: { width: side, height: side, channels: 3, background: '#ffffff' } })
+      .composite([{ input: printed, left, top }])
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const d = await indexed(
+      { name: 'picture-page.pdf', data: makePdf([{ jpeg, width: side, height: side }]) },
+      { faces: false, people: false, objects: false, labels: false, captions: false },
+    );
+    expect(d.index.report.stages.ocr.state).toBe('ok');
+    const ocr = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data.regions.text.filter((r: TextRegion) => r.source === 'ocr');
+    expect(ocr).toHaveLength(1);
+    expect(ocr[0].text).toMatch(/Harbour lights at dusk/);
+    // Where the line is on the page (612 × 792 pt; the picture 550.8 pt square, 30 pt from the left, 40 from the foot).
+    const [pw, ph, w, x, y] = [612, 792, 550.8, 30, 792 - 40 - 550.8];
+    const at = { x: (x + (left / side) * w) / pw, y: (y + (top / side) * w) / ph, w: ((line.width! / side) * w) / pw, h: ((line.height! / side) * w) / ph };
+    expect(Math.abs(ocr[0].x - at.x)).toBeLessThan(0.01);
+    expect(Math.abs(ocr[0].y - at.y)).toBeLessThan(0.01);
+    expect(Math.abs(ocr[0].x + ocr[0].w - (at.x + at.w))).toBeLessThan(0.01);
+    expect(Math.abs(ocr[0].y + ocr[0].h - (at.y + at.h))).toBeLessThan(0.01);
   });
 
   it('leaves documents with a good text layer alone (not_applicable)', async () => {

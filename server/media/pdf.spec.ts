@@ -7,8 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { extractPdf, pdfInfo, renderPdfPages } from './pdf.ts';
-import { BLANK_INK } from './ink.ts';
+import { extractPdf, pagesForReading, pdfInfo, renderPdfPages } from './pdf.ts';
+import { BLANK_INK, inkBox } from './ink.ts';
 import { makePdf } from '../../test/helpers/pdf.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
@@ -76,20 +76,47 @@ describe('extractPdf', () => {
     expect(boxOf(upright.lines[1].text).x).toBeLessThan(boxOf(upright.lines[0].text).x);
   });
 
-  it('draws pages for reading as PNGs of the size asked, each with its ink measured as extraction measures it', async () => {
-    // examples.pdf's third page holds a few lines of small print. Its 2,900 px PNG brought down to 300 px
-    // is almost white (0.0014 of it dark: "blank", and never read); drawn small, as extraction
-    // measures a page, it holds 0.004: it is read, as extraction asked.
-    const drawn = [];
-    for await (const p of renderPdfPages(corpus('ocr/hindi-pdf/examples.pdf'), [1, 3], 1450)) drawn.push(p);
-    expect(drawn.map((p) => p.page)).toEqual([1, 3]);
-    for (const p of drawn) {
-      const meta = await sharp(p.png).metadata();
-      expect(meta).toMatchObject({ format: 'png', height: 1450 });
-      expect(p.ink).toBeGreaterThan(BLANK_INK);
+  it('draws a page for reading only where it holds anything, its ink measured as extraction measures it; a blank page not at all', async () => {
+    // examples.pdf's third page holds a few lines of small print. Its 2,900 px drawing brought down
+    // to 300 px is almost white (0.0014 of it dark: "blank", and never read); drawn small, as
+    // extraction measures a page, it holds 0.004: it is read, as extraction asked.
+    const file = corpus('ocr/hindi-pdf/examples.pdf');
+    const read = [];
+    for await (const p of pagesForReading(file, [1, 3], 1450, BLANK_INK)) read.push(p);
+    expect(read.map((p) => p.page)).toEqual([1, 3]);
+    for (const { page, ink, drawn } of read) {
+      expect(ink).toBeGreaterThan(BLANK_INK);
+      expect(drawn).not.toBeNull();
+      const { png, area, page: size } = drawn!;
+      expect(size.height).toBe(1450);
+      expect(await sharp(png).metadata()).toMatchObject({ format: 'png', width: area.width, height: area.height });
+      // The white margins are left out…
+      expect(area.width * area.height).toBeLessThan(0.8 * size.width * size.height);
+      // …and everything the whole page holds is inside the part drawn.
+      let whole: Buffer | undefined;
+      for await (const w of renderPdfPages(file, [page], 1450)) whole = w.png;
+      const { data, info } = await sharp(whole).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const box = inkBox(data, info.width, info.height)!;
+      expect(info.height).toBe(1450);
+      expect(box.x0 * info.width).toBeGreaterThanOrEqual(area.left);
+      expect(box.y0 * info.height).toBeGreaterThanOrEqual(area.top);
+      expect(box.x1 * info.width).toBeLessThanOrEqual(area.left + area.width);
+      expect(box.y1 * info.height).toBeLessThanOrEqual(area.top + area.height);
+      // The part drawn is that part of the whole page, pixel for pixel.
+      const part = await sharp(whole).extract(area).removeAlpha().raw().toBuffer();
+      const drawnPixels = await sharp(png).removeAlpha().raw().toBuffer();
+      expect(drawnPixels.length).toBe(part.length);
+      let diff = 0;
+      for (let i = 0; i < part.length; i++) diff += Math.abs(part[i] - drawnPixels[i]);
+      expect(diff / part.length).toBeLessThan(1);
     }
-    const { pages } = await extractPdf(corpus('ocr/hindi-pdf/examples.pdf'), { assetDir: dir, renderAll: false, maxPages: 10 });
+    const { pages } = await extractPdf(file, { assetDir: dir, renderAll: false, maxPages: 10 });
     expect(pages[2].needsOcr).toBe(true);
+    // The book's third page, "12 CONTENTS" under nothing else, counts as blank: it is not drawn.
+    const blank = [];
+    for await (const p of pagesForReading(corpus('docs/carroll-wonderland.pdf'), [3], 1450, BLANK_INK)) blank.push(p);
+    expect(blank).toEqual([{ page: 3, ink: expect.any(Number), drawn: null }]);
+    expect(blank[0].ink).toBeLessThan(BLANK_INK);
   });
 
   it('reads the information dictionary', async () => {

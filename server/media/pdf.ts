@@ -12,7 +12,7 @@ import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
 import { relativeBox } from '../geometry.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
 import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
-import { BLANK_INK, INK_WIDTH, inkShareOfRgba } from './ink.ts';
+import { BLANK_INK, INK_WIDTH, inkBox, inkShareOfRgba } from './ink.ts';
 import { entryModule } from '../paths.ts';
 import { runInThread } from '../thread.ts';
 
@@ -20,6 +20,28 @@ const require = createRequire(import.meta.url);
 
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
+
+/** A part of a drawing, in its pixels. */
+export interface PixelArea {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** A page drawn for reading: the part `area` of the page drawn `page.width` × `page.height` pixels, as a PNG. */
+export interface DrawnForReading {
+  png: Buffer;
+  area: PixelArea;
+  page: { width: number; height: number };
+}
+
+/**
+ * Margin kept around what a page holds when it is drawn for reading, as a share of its long side
+ * (≈ 43 px at 2,900: tesseract reads badly up to the edge of a picture).
+ */
+const READING_MARGIN = 0.015;
+
 /** Pages with fewer letters than this in their text layer are treated as scans. */
 const MIN_LETTERS = 20;
 /** Share of a page's lines whose glyphs map to no real letters above which its layer counts as broken. */
@@ -348,14 +370,18 @@ class PdfPage {
     return Math.round(Math.min(1, area / (this.width * this.height)) * 1000) / 1000;
   }
 
-  /** The page drawn `width` × `height` pixels on white, as RGBx (the fourth byte of each pixel unused). */
-  draw(width: number, height: number): Buffer {
+  /**
+   * The page drawn `pageWidth` × `pageHeight` pixels on white, as RGBx (the fourth byte of each
+   * pixel unused); only the part `area` of that drawing where one is given.
+   */
+  draw(pageWidth: number, pageHeight: number, area: PixelArea = { left: 0, top: 0, width: pageWidth, height: pageHeight }): Buffer {
     const { lib } = this.doc;
+    const { width, height } = area;
     const bitmap = lib.FPDFBitmap_Create(width, height, 0);
     if (!bitmap) throw new ExtractError('corrupt', `cannot draw a page ${width}×${height}`);
     try {
       lib.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xffffffff);
-      lib.FPDF_RenderPageBitmap(bitmap, this.handle, 0, 0, width, height, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
+      lib.FPDF_RenderPageBitmap(bitmap, this.handle, -area.left, -area.top, pageWidth, pageHeight, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
       const start = lib.FPDFBitmap_GetBuffer(bitmap);
       const stride = lib.FPDFBitmap_GetStride(bitmap);
       const pixels = heap(lib).HEAPU8;
@@ -376,10 +402,11 @@ class PdfPage {
     return { width: Math.max(1, Math.round(this.width * scale)), height: Math.max(1, Math.round(this.height * scale)) };
   }
 
-  /** Drawn `longSide` pixels on its long side, as RGB pixels for sharp to encode. */
-  private drawn(longSide: number): Sharp {
-    const { width, height } = this.sizeFor(longSide);
-    return sharp(this.draw(width, height), { raw: { width, height, channels: 4 } }).removeAlpha();
+  /** Drawn `longSide` pixels on its long side (only the part `area` of it where one is given), as RGB pixels for sharp to encode. */
+  private drawn(longSide: number, area?: PixelArea): Sharp {
+    const size = this.sizeFor(longSide);
+    const { width, height } = area ?? size;
+    return sharp(this.draw(size.width, size.height, area), { raw: { width, height, channels: 4 } }).removeAlpha();
   }
 
   /** Drawn `longSide` pixels on its long side, encoded as JPEG. */
@@ -387,22 +414,47 @@ class PdfPage {
     return this.drawn(longSide).jpeg({ quality: 82 }).toBuffer();
   }
 
+  /** Drawn `longSide` pixels on its long side, as a lightly compressed PNG (lossless, for a reader). */
+  async renderPng(longSide: number): Promise<Buffer> {
+    return this.drawn(longSide).png({ compressionLevel: 1 }).toBuffer();
+  }
+
   /**
-   * Drawn `longSide` pixels on its long side for reading, as a lightly compressed PNG (it goes
-   * straight to the reader), and the share of its ink as `ink` measures it (on a small drawing,
-   * not on the PNG decoded again).
+   * The page to be read by OCR: its ink measured as `ink` measures it, and where it is not under
+   * `blankBelow`, the part of it that holds anything (its white margins left out, a margin of
+   * READING_MARGIN kept around) drawn `longSide` pixels on the page's long side, as a lightly
+   * compressed PNG that goes straight to the reader. A blank page is not drawn.
    */
-  async renderForReading(longSide: number): Promise<{ png: Buffer; ink: number }> {
-    const png = await this.drawn(longSide).png({ compressionLevel: 1 }).toBuffer();
-    return { png, ink: this.ink() };
+  async drawForReading(longSide: number, blankBelow: number): Promise<{ ink: number; drawn: DrawnForReading | null }> {
+    const small = this.drawnSmall();
+    const ink = inkShareOfRgba(small.rgba);
+    if (ink < blankBelow) return { ink, drawn: null };
+    const page = this.sizeFor(longSide);
+    const box = inkBox(small.rgba, small.width, small.height) ?? { x0: 0, y0: 0, x1: 1, y1: 1 };
+    const margin = READING_MARGIN * Math.max(page.width, page.height);
+    const left = Math.max(0, Math.floor(box.x0 * page.width - margin));
+    const top = Math.max(0, Math.floor(box.y0 * page.height - margin));
+    const area = {
+      left,
+      top,
+      width: Math.max(1, Math.min(page.width, Math.ceil(box.x1 * page.width + margin)) - left),
+      height: Math.max(1, Math.min(page.height, Math.ceil(box.y1 * page.height + margin)) - top),
+    };
+    const png = await this.drawn(longSide, area).png({ compressionLevel: 1 }).toBuffer();
+    return { ink, drawn: { png, area, page } };
   }
 
   /** Share of the page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */
   ink(): number {
+    return inkShareOfRgba(this.drawnSmall().rgba);
+  }
+
+  /** The page drawn INK_WIDTH pixels wide, where its ink is measured. */
+  private drawnSmall(): { rgba: Buffer; width: number; height: number } {
     const width = INK_WIDTH;
     // A page of no width, or a strip many times taller than wide, is measured on at most 8 widths of height.
     const height = Math.max(1, Math.min(8 * INK_WIDTH, Math.round((this.height / Math.max(1e-3, this.width)) * INK_WIDTH)));
-    return inkShareOfRgba(this.draw(width, height));
+    return { rgba: this.draw(width, height), width, height };
   }
 
   close(): void {
@@ -427,25 +479,40 @@ export async function pdfInfo(file: string): Promise<Record<string, string>> {
   }
 }
 
-/** Renders the given pages (1-based) for reading by OCR; yields each as it is drawn. */
-export async function* renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer; ink: number }> {
+/** What `fn` makes of each of the given pages (1-based), yielded as each is done. */
+async function* eachPage<T>(file: string, pages: number[], fn: (page: PdfPage) => Promise<T>): AsyncGenerator<{ page: number } & T> {
   const doc = await PdfDoc.open(file);
   try {
     for (const n of pages) {
       const page = doc.page(n);
-      let drawn: { png: Buffer; ink: number };
+      let made: T;
       try {
-        drawn = await page.renderForReading(longSide);
+        made = await fn(page);
       } finally {
         page.close();
       }
-      yield { page: n, ...drawn };
+      yield { page: n, ...made };
     }
   } catch (err) {
     throw faulted(err);
   } finally {
     doc.close();
   }
+}
+
+/** The given pages (1-based) drawn whole, `longSide` pixels on their long side, as PNGs. */
+export function renderPdfPages(file: string, pages: number[], longSide: number): AsyncGenerator<{ page: number; png: Buffer }> {
+  return eachPage(file, pages, async (p) => ({ png: await p.renderPng(longSide) }));
+}
+
+/** The given pages (1-based) drawn for reading by OCR (PdfPage.drawForReading), yielded as each is drawn. */
+export function pagesForReading(
+  file: string,
+  pages: number[],
+  longSide: number,
+  blankBelow: number,
+): AsyncGenerator<{ page: number; ink: number; drawn: DrawnForReading | null }> {
+  return eachPage(file, pages, (p) => p.drawForReading(longSide, blankBelow));
 }
 
 export function pageRenderName(page: number): string {

@@ -1,5 +1,6 @@
-// ocr, the run: tesseract (ml/ocr.ts) on a photo, the pages of a document that need it (drawn at
-// reading resolution) or frames sampled from a video. A page with almost no ink is not read. Photos
+// ocr, the run: tesseract (ml/ocr.ts) on a photo, the pages of a document that need it (the part of
+// each that holds anything, drawn at reading resolution) or frames sampled from a video. A page with
+// almost no ink is not read. Photos
 // and frames are read by PP-OCR instead (ml/photo-text.ts) where its model is installed and the
 // languages asked for are written in Latin letters.
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { BUNDLED_DETECTOR, DETECT_LONG_SIDE, textRegions, textRegionsAndLines, t
 import type { OrientedBox } from '../../ml/text-recognize.ts';
 import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFIED_LONG_SIDE } from '../../ml/page-perspective.ts';
 import { providerRan } from '../../ml/providers.ts';
-import { renderPdfPages } from '../../media/pdf.ts';
+import { pagesForReading, type DrawnForReading } from '../../media/pdf.ts';
 import { framesAt } from '../../media/video.ts';
 import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
@@ -84,11 +85,7 @@ async function readPicture(
  * as nothing: imageTextR.png), and the boxes found are mapped back onto the picture as stored.
  * A photo or frame is decoded once (upright, on white); every look after works on its pixels.
  */
-async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo' | 'frame' | 'page', ppocr: PhotoTextModels | null): Promise<ReadParagraph[]> {
-  if (prepare === 'page') {
-    const meta = await open(picture).metadata();
-    return normalize(await recognize(picture as Buffer | string, languages), meta.width ?? 1, meta.height ?? 1);
-  }
+async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo' | 'frame', ppocr: PhotoTextModels | null): Promise<ReadParagraph[]> {
   const image = isPixels(picture) ? picture : await uprightOnWhite(picture);
   const [w, h] = [image.width, image.height];
   const { regions, lines } = await textRegionsAndLines(image, { width: w, height: h });
@@ -99,6 +96,12 @@ async function read(picture: Picture, languages: OcrLanguage[], prepare: 'photo'
   if (looked && !(await textAround(image, w, h, regions, languages))) return [];
   const asFound = await readLevelled(image, languages, prepare, looked);
   return regions.length >= MIN_PAGE_LINES ? readSlantedPage(image, lines(), languages, prepare, asFound) : asFound;
+}
+
+/** A document's page as drawn for reading (the part of it that holds anything): its boxes taken back to the whole page. */
+async function readPage({ png, area, page }: DrawnForReading, languages: OcrLanguage[]): Promise<ReadParagraph[]> {
+  const shift = (b: Corners) => ({ x0: b.x0 + area.left, y0: b.y0 + area.top, x1: b.x1 + area.left, y1: b.y1 + area.top });
+  return normalize(scaled(await recognize(png, languages), 1, shift), page.width, page.height);
 }
 
 /** A photo or frame read by tesseract, turned level first where its lines of text are tilted. */
@@ -302,11 +305,10 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     if (asset.kind === 'image') {
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
     } else if (asset.kind === 'document') {
-      for await (const { page, png, ink } of renderPdfPages(asset.filePath, input, OCR_PAGE_LONG_SIDE)) {
-        // A page with almost no ink (blank, or a lone page number) has nothing worth reading.
-        const blank = ink < BLANK_INK;
-        frames.push({ timestamp: page - 1, page, paragraphs: blank ? [] : await read(png, languages, 'page', null) });
-        if (blank) blankPages++;
+      // A page with almost no ink (blank, or a lone page number) has nothing worth reading: not drawn.
+      for await (const { page, drawn } of pagesForReading(asset.filePath, input, OCR_PAGE_LONG_SIDE, BLANK_INK)) {
+        frames.push({ timestamp: page - 1, page, paragraphs: drawn ? await readPage(drawn, languages) : [] });
+        if (!drawn) blankPages++;
       }
     } else {
       let last: LastRead | null = null;
