@@ -274,6 +274,23 @@ describe('faces, objects and labels', () => {
     }
   });
 
+  it('looks at a picture page turned for faces in a document of scans alone, not in one with text of its own', async () => {
+    // sample1.jpg's three faces, the photo lying on its side: the detector finds two of them as it
+    // lies, all three with the page turned level.
+    const sideways = await sharp(corpus('faces/face-api-samples/sample1.jpg')).rotate(90).jpeg({ quality: 95 }).toBuffer();
+    const { width, height } = await sharp(sideways).metadata();
+    const page = { jpeg: sideways, width: width!, height: height! };
+    const scans = await indexed({ name: 'scans.pdf', data: makePdf([page]) });
+    expect(scans.index.report.stages.faces).toMatchObject({ state: 'ok' });
+    expect(t.server.store.faces.forAsset(scans.video_id)).toHaveLength(3);
+    // The same page after a page of text: a document laid out by a program, its pages taken as shown.
+    const text = 'A page of text before the picture, long enough to be read as it is.\nIts second line says the same again.';
+    const laidOut = await indexed({ name: 'laid-out.pdf', data: makePdf([{ text }, page]) });
+    expect(laidOut.index.report.stages.faces).toMatchObject({ state: 'ok' });
+    expect(t.server.store.media.picturePages(laidOut.video_id).map((p) => p.page)).toEqual([2]);
+    expect(t.server.store.faces.forAsset(laidOut.video_id).length).toBeLessThan(3);
+  });
+
   it('looks for faces and objects on picture pages of documents only', async () => {
     const d = await indexed(corpus('docs/a-text.pdf'));
     expect(d.index.report.stages.faces).toMatchObject({ state: 'not_applicable', reason: 'no picture pages to look at' });

@@ -7,6 +7,12 @@ export interface PictureInput {
   /** For photos: original width over the analysed frame's width (sizes are judged in original pixels). */
   scale: number;
   pages: Array<{ page: number; file: string }>;
+  /**
+   * For documents: its pages are shown upright. A document with text of its own (a text layer) was
+   * laid out by a program, its pictures placed as they are seen; a document of scans alone may hold
+   * a page scanned sideways.
+   */
+  upright: boolean;
 }
 
 export function picturesOf(store: Store, assetId: string): PictureInput {
@@ -14,5 +20,5 @@ export function picturesOf(store: Store, assetId: string): PictureInput {
   const frame = store.media.frames(assetId).find((f) => f.kind === 'frame');
   const scale = asset?.width && frame?.width ? asset.width / frame.width : 1;
   const pages = store.media.picturePages(assetId).map((p) => ({ page: p.page, file: store.files.abs(p.render_path) }));
-  return { scale, pages };
+  return { scale, pages, upright: pages.length > 0 && store.media.hasOwnText(assetId) };
 }

@@ -119,6 +119,11 @@ export class MediaRepo {
       .all(assetId, PICTURE_PAGE_AREA) as Array<{ page: number; render_path: string }>;
   }
 
+  /** Whether any page of the document holds text of its own (a PDF's text layer, a text document's text), not text read by OCR. */
+  hasOwnText(assetId: string): boolean {
+    return this.sql("SELECT 1 FROM pages WHERE asset_id = ? AND text_source IN ('text_layer', 'text') LIMIT 1").get(assetId) !== undefined;
+  }
+
   pagesNeedingOcr(assetId: string): number[] {
     return (this.sql('SELECT page FROM pages WHERE asset_id = ? AND needs_ocr = 1 ORDER BY page').all(assetId) as Array<{ page: number }>).map((r) => r.page);
   }

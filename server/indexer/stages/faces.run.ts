@@ -129,8 +129,9 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   const found: FoundFace[] = [];
   let dropped = 0;
   let frames = 0;
-  // Photos and picture pages may be stored turned; video frames are not looked at again.
-  const mayTurn = asset.kind === 'document' || (asset.kind === 'image' && !(await hasExifOrientation(asset.filePath)));
+  // Photos and the picture pages of scans may be stored turned; the pages of a document with text of
+  // its own are as its author laid them out (picture-input.ts), and video frames are not looked at again.
+  const mayTurn = (asset.kind === 'document' && !input.upright) || (asset.kind === 'image' && !(await hasExifOrientation(asset.filePath)));
   let orientation: Turn | null = asset.kind === 'image' ? 0 : null;
   try {
     for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1)) {
