@@ -1,8 +1,7 @@
 // ocr, the run: tesseract (ml/ocr.ts) on a photo, the pages of a document that need it (the part of
 // each that holds anything, drawn at reading resolution) or frames sampled from a video. A page with
-// almost no ink is not read. Photos
-// and frames are read by PP-OCR instead (ml/photo-text.ts) where its model is installed and the
-// languages asked for are written in Latin letters.
+// almost no ink is not read. Photos and frames are read by PP-OCR instead (ml/photo-text.ts) where
+// its model is installed and the languages asked for are written in Latin letters.
 import path from 'node:path';
 import sharp, { type SharpOptions } from 'sharp';
 import { prepareForReading, readingScale, recognize, textSkew, type OcrLanguage, type OcrParagraph } from '../../ml/ocr.ts';
