@@ -22,6 +22,26 @@ export interface Size {
   height: number;
 }
 
+/** A part of a picture in its whole pixels, as sharp's `extract` takes it. */
+export interface PixelArea {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** A box (fractions of a picture width × height) in whole pixels of it, at least one on each side. */
+export function pixelArea(b: Box, width: number, height: number): PixelArea {
+  const left = Math.floor(b.x * width);
+  const top = Math.floor(b.y * height);
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(width - left, Math.ceil((b.x + b.w) * width) - left)),
+    height: Math.max(1, Math.min(height - top, Math.ceil((b.y + b.h) * height) - top)),
+  };
+}
+
 export function cornersOf(b: Box): Corners {
   return { x0: b.x, y0: b.y, x1: b.x + b.w, y1: b.y + b.h };
 }

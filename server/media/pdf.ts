@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
-import { relativeBox } from '../geometry.ts';
+import { pixelArea, relativeBox, type PixelArea } from '../geometry.ts';
 import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
 import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
 import { BLANK_INK, INK_WIDTH, inkBox, inkShareOfRgba } from './ink.ts';
@@ -20,14 +20,6 @@ const require = createRequire(import.meta.url);
 
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
-
-/** A part of a drawing, in its pixels. */
-export interface PixelArea {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
 
 /** A page drawn for reading: the part `area` of the page drawn `page.width` × `page.height` pixels, as a PNG. */
 export interface DrawnForReading {
@@ -430,16 +422,12 @@ class PdfPage {
     const ink = inkShareOfRgba(small.rgba);
     if (ink < blankBelow) return { ink, drawn: null };
     const page = this.sizeFor(longSide);
-    const box = inkBox(small.rgba, small.width, small.height) ?? { x0: 0, y0: 0, x1: 1, y1: 1 };
+    const held = inkBox(small.rgba, small.width, small.height) ?? { x0: 0, y0: 0, x1: 1, y1: 1 };
+    // The margin, the same number of pixels on every side, as shares of the page's width and height.
     const margin = READING_MARGIN * Math.max(page.width, page.height);
-    const left = Math.max(0, Math.floor(box.x0 * page.width - margin));
-    const top = Math.max(0, Math.floor(box.y0 * page.height - margin));
-    const area = {
-      left,
-      top,
-      width: Math.max(1, Math.min(page.width, Math.ceil(box.x1 * page.width + margin)) - left),
-      height: Math.max(1, Math.min(page.height, Math.ceil(box.y1 * page.height + margin)) - top),
-    };
+    const [mx, my] = [margin / page.width, margin / page.height];
+    const [x0, y0] = [Math.max(0, held.x0 - mx), Math.max(0, held.y0 - my)];
+    const area = pixelArea({ x: x0, y: y0, w: Math.min(1, held.x1 + mx) - x0, h: Math.min(1, held.y1 + my) - y0 }, page.width, page.height);
     const png = await this.drawn(longSide, area).png({ compressionLevel: 1 }).toBuffer();
     return { ink, drawn: { png, area, page } };
   }

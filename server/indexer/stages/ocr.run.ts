@@ -13,7 +13,7 @@ import { pagesForReading, type DrawnForReading } from '../../media/pdf.ts';
 import { framesAt } from '../../media/video.ts';
 import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
-import { relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
+import { pixelArea, relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK } from '../../media/ink.ts';
 import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
@@ -147,18 +147,6 @@ async function readSlantedPage(
 /** Characters read (spaces aside), each weighed by its line's confidence. */
 const sureCharacters = (paragraphs: ReadParagraph[]): number =>
   paragraphs.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.confidence * l.text.replace(/\s/g, '').length, 0), 0);
-
-/** A box (fractions of a picture width × height) in whole pixels of it, at least one on each side. */
-function pixelArea(b: Box, width: number, height: number): { left: number; top: number; width: number; height: number } {
-  const left = Math.floor(b.x * width);
-  const top = Math.floor(b.y * height);
-  return {
-    left,
-    top,
-    width: Math.max(1, Math.min(width - left, Math.ceil((b.x + b.w) * width) - left)),
-    height: Math.max(1, Math.min(height - top, Math.ceil((b.y + b.h) * height) - top)),
-  };
-}
 
 /**
  * The quick look: whether tesseract reads anything in the part of the picture around the regions
