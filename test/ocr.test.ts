@@ -196,7 +196,7 @@ describe('ocr stage', () => {
     expect(s.body.data.hits[0].passage.text).toMatch(/नमस्करोति/);
   });
 
-  it('reads a picture page on the part of it that holds anything, and boxes its lines where they are on the whole page', async () => {
+  it('reads a picture page on the part of it that holds anything, boxes its lines where they are on the whole page, and finds a blank scan blank', async () => {
     // A page that is one picture (no text layer): white but for a line of print, drawn over 90 % of
     // the page's width from its foot (test/helpers/pdf.ts); only the part around the line is
     // drawn for tesseract, and the line's box comes back in the whole page's terms.
@@ -211,11 +211,26 @@ describe('ocr stage', () => {
       .composite([{ input: printed, left, top }])
       .jpeg({ quality: 95 })
       .toBuffer();
+    // And a blank scan after it (a white picture over the page): extraction leaves it to OCR, which
+    // measures it on the copy it draws, finds it blank and reads nothing there.
+    const white = await sharp({ create: { width: side, height: side, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
     const d = await indexed(
-      { name: 'picture-page.pdf', data: makePdf([{ jpeg, width: side, height: side }]) },
+      {
+        name: 'picture-page.pdf',
+        data: makePdf([
+          { jpeg, width: side, height: side },
+          { jpeg: white, width: side, height: side },
+        ]),
+      },
       { faces: false, people: false, objects: false, labels: false, captions: false },
     );
-    expect(d.index.report.stages.ocr.state).toBe('ok');
+    expect(d.index.report.stages.extract.counts).toMatchObject({ pages_needing_ocr: 2 });
+    expect(d.index.report.stages.extract.counts.blank_pages).toBeUndefined();
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', counts: { blank_pages: 1 } });
+    const second = (await t.api('GET', `/videos/${d.video_id}/pages/2`, { key })).body.data.regions.text;
+    expect(second.filter((r: TextRegion) => r.source === 'ocr')).toEqual([]);
     const ocr = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data.regions.text.filter((r: TextRegion) => r.source === 'ocr');
     expect(ocr).toHaveLength(1);
     expect(ocr[0].text).toMatch(/Harbour lights at dusk/);

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { extractPdf, pagesForReading, pdfInfo, renderPdfPages } from './pdf.ts';
 import { BLANK_INK, inkBox } from './ink.ts';
+import { PICTURE_PAGE_AREA } from './types.ts';
 import { makePdf } from '../../test/helpers/pdf.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
@@ -52,6 +53,20 @@ describe('extractPdf', () => {
     expect(two.pages.map((p) => p.page)).toEqual(one.pages.map((p) => p.page));
     expect(two.pages).toEqual(one.pages);
     expect(two.pages[59].text).toContain('birth-');
+  });
+
+  it('measures the ink of a page with few letters, but leaves a picture page with few letters to OCR without drawing it', async () => {
+    // A running header alone on its page (blank: not sent to OCR), and a blank scan (one white
+    // picture over the page): its blankness is OCR's to measure, in phase 2, on the copy it draws.
+    const white = await sharp({ create: { width: 850, height: 1100, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    const file = path.join(dir, 'blank-scan.pdf');
+    fs.writeFileSync(file, makePdf([{ text: 'Chapter 7' }, { jpeg: white, width: 850, height: 1100 }]));
+    const { pages, details } = await extractPdf(file, { assetDir: dir, renderAll: false, maxPages: 10 });
+    expect(pages.map((p) => p.needsOcr)).toEqual([false, true]);
+    expect(pages[1].pictureArea).toBeGreaterThanOrEqual(PICTURE_PAGE_AREA);
+    expect(details).toMatchObject({ blank_pages: 1, pages_needing_ocr: 1 });
   });
 
   it('boxes the lines of a page shown turned (/Rotate 90) where they show: across the page as it is shown, not along it', async () => {

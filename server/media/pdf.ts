@@ -10,7 +10,7 @@ import sharp, { type Sharp } from 'sharp';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
 import { pixelArea, relativeBox, type PixelArea } from '../geometry.ts';
-import { ExtractError, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
+import { ExtractError, PICTURE_PAGE_AREA, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
 import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
 import { BLANK_INK, INK_WIDTH, inkBox, inkShareOfRgba } from './ink.ts';
 import { entryModule } from '../paths.ts';
@@ -577,13 +577,16 @@ const THREAD_START_PAGES = 100;
 /** Pages read between two turns of the event loop (the process keeps answering its host). */
 const PAGES_A_TURN = 25;
 
-/** One page of a PDF as read, before its lines are judged: text lines, the pictures' share, and its ink where it has few letters. */
+/**
+ * One page of a PDF as read, before its lines are judged: text lines, the pictures' share, and its
+ * ink where it has few letters and is no picture page (picture pages go to OCR, which measures them).
+ */
 export interface ReadPage {
   width: number;
   height: number;
   pictureArea: number;
   lines: PdfLine[];
-  /** Share of ink, measured only on pages with fewer than MIN_LETTERS readable letters. */
+  /** Share of ink, measured only on pages with fewer than MIN_LETTERS readable letters that are no picture pages. */
   ink: number | null;
 }
 
@@ -599,7 +602,8 @@ async function readPages(doc: PdfDoc, from: number, to: number): Promise<ReadPag
       const lines = page.lines();
       const readable = lines.filter((l) => !l.broken).map((l) => l.text);
       const few = lettersUpTo(readable.join('\n'), MIN_LETTERS) < MIN_LETTERS;
-      out.push({ width: page.width, height: page.height, pictureArea: page.pictureArea(), lines, ink: few ? page.ink() : null });
+      const pictureArea = page.pictureArea();
+      out.push({ width: page.width, height: page.height, pictureArea, lines, ink: few && pictureArea < PICTURE_PAGE_AREA ? page.ink() : null });
     } finally {
       page.close();
     }
@@ -693,7 +697,9 @@ export async function extractPdf(
       let needsOcr = lettersUpTo(text, MIN_LETTERS) < MIN_LETTERS || broken;
       // A page with few letters and almost no ink (the end of a chapter under its running header)
       // has nothing more for OCR to find: measured on a small copy of the page, not on a render.
-      if (needsOcr && !broken && (p.ink ?? inkOf(doc, n)) < BLANK_INK) {
+      // A picture page is not measured here: drawing it means decoding its pictures (a photograph
+      // ≈ 10 ms), work for phase 2, where OCR measures the copy it draws anyway and skips it if blank.
+      if (needsOcr && !broken && p.pictureArea < PICTURE_PAGE_AREA && (p.ink ?? inkOf(doc, n)) < BLANK_INK) {
         needsOcr = false;
         blankPages++;
       }

@@ -18,6 +18,12 @@ export interface Passage {
 
 export type TextSource = 'text_layer' | 'text' | 'none';
 
+/**
+ * A page whose drawn images cover this share of it or more is a picture page (a scan is one
+ * full-page image): the picture stages look at it, and extraction leaves its blankness to OCR.
+ */
+export const PICTURE_PAGE_AREA = 0.3;
+
 export interface ExtractedPage {
   /** 1-based. */
   page: number;

@@ -2,13 +2,10 @@
 import path from 'node:path';
 import { insertRows, statementCache, type DB } from './db.ts';
 import type { FileRef } from '../contract/common.ts';
-import type { ExtractOutput } from '../media/types.ts';
+import { PICTURE_PAGE_AREA, type ExtractOutput } from '../media/types.ts';
 
 /** A passage's columns, in the order its values are given. */
 const PASSAGE_COLUMNS = ['asset_id', 'page', 'idx', 'text', 'x', 'y', 'w', 'h', 'source'];
-
-/** A page whose images cover this share or more is a picture page. */
-export const PICTURE_PAGE_AREA = 0.3;
 
 export interface PageRow {
   asset_id: string;
