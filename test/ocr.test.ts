@@ -243,6 +243,54 @@ describe('ocr stage', () => {
     expect(Math.abs(ocr[0].y + ocr[0].h - (at.y + at.h))).toBeLessThan(0.01);
   });
 
+  it('reads a page scanned askew (its lines tilted 6°) turned level, and boxes its lines where they are on the page', async () => {
+    // scanned.pdf's third page is such a page; a paragraph of print turned 6° on a white page,
+    // read as nothing before.
+    const fontfile = createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
+    const text = ['Harbour lights at dusk over the quay', 'fishing boats come home with the tide', 'gulls follow them into the bay'].join('\n');
+    const printed = await sharp({ text: { text, fontfile, font: 'Liberation Sans', dpi: 300, rgba: true, spacing: 20 } })
+      .png()
+      .toBuffer();
+    const side = 1600;
+    const [left, top] = [150, 500];
+    const turned = await sharp(printed).rotate(6, { background: '#ffffff00' }).png().toBuffer();
+    const tm = await sharp(turned).metadata();
+    const jpeg = await sharp({ create: { width: side, height: side, channels: 3, background: '#ffffff' } })
+      .composite([{ input: turned, left, top }])
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const d = await indexed(
+      { name: 'askew.pdf', data: makePdf([{ jpeg, width: side, height: side }]) },
+      { faces: false, people: false, objects: false, labels: false, captions: false },
+    );
+    expect(d.index.report.stages.ocr.state).toBe('ok');
+    const ocr = (await t.api('GET', `/videos/${d.video_id}/pages/1`, { key })).body.data.regions.text.filter((r: TextRegion) => r.source === 'ocr');
+    const read = ocr.map((r: TextRegion) => r.text).join(' ');
+    for (const word of ['Harbour', 'fishing', 'tide', 'gulls']) expect(read).toContain(word);
+    // Where the tilted paragraph is on the page (612 × 792 pt; the picture 550.8 pt square, 30 pt
+    // from the left, 40 from the foot): every line's box inside it, the lines as wide as most of it.
+    const [pw, ph, w, x, y] = [612, 792, 550.8, 30, 792 - 40 - 550.8];
+    const at = (px: number, py: number) => [(x + (px / side) * w) / pw, (y + (py / side) * w) / ph];
+    const [x0, y0] = at(left, top);
+    const [x1, y1] = at(left + tm.width!, top + tm.height!);
+    const union = {
+      x0: Math.min(...ocr.map((r: TextRegion) => r.x)),
+      y0: Math.min(...ocr.map((r: TextRegion) => r.y)),
+      x1: Math.max(...ocr.map((r: TextRegion) => r.x + r.w)),
+      y1: Math.max(...ocr.map((r: TextRegion) => r.y + r.h)),
+    };
+    expect(union.x0).toBeGreaterThan(x0 - 0.01);
+    expect(union.y0).toBeGreaterThan(y0 - 0.01);
+    expect(union.x1).toBeLessThan(x1 + 0.01);
+    expect(union.y1).toBeLessThan(y1 + 0.01);
+    expect(union.x1 - union.x0).toBeGreaterThan(0.7 * (x1 - x0));
+    // A line tilted 6° boxed on the page (not in the level copy read): as tall as its width times
+    // sin 4° at least.
+    const long = ocr.filter((r: TextRegion) => r.w > 0.3);
+    expect(long.length).toBeGreaterThanOrEqual(2);
+    for (const r of long) expect(r.h * ph).toBeGreaterThan(r.w * pw * Math.sin((4 * Math.PI) / 180));
+  });
+
   it('leaves documents with a good text layer alone (not_applicable)', async () => {
     const d = await indexed(corpus('docs/a-text.pdf'));
     expect(d.index.report.stages.ocr).toMatchObject({ state: 'not_applicable', reason: 'every page has a usable text layer' });

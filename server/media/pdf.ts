@@ -26,6 +26,8 @@ export interface DrawnForReading {
   png: Buffer;
   area: PixelArea;
   page: { width: number; height: number };
+  /** The whole page drawn INK_WIDTH pixels wide (RGBA), where its ink was measured: enough to tell how its lines are tilted. */
+  small: { data: Buffer; width: number; height: number; channels: 4 };
 }
 
 /**
@@ -429,7 +431,7 @@ class PdfPage {
     const [x0, y0] = [Math.max(0, held.x0 - mx), Math.max(0, held.y0 - my)];
     const area = pixelArea({ x: x0, y: y0, w: Math.min(1, held.x1 + mx) - x0, h: Math.min(1, held.y1 + my) - y0 }, page.width, page.height);
     const png = await this.drawn(longSide, area).png({ compressionLevel: 1 }).toBuffer();
-    return { ink, drawn: { png, area, page } };
+    return { ink, drawn: { png, area, page, small: { data: small.rgba, width: small.width, height: small.height, channels: 4 } } };
   }
 
   /** Share of the page that is ink, measured on a copy drawn INK_WIDTH pixels wide (as `inkShare` measures a picture). */

@@ -284,6 +284,7 @@ export async function textSkew(image: Picture): Promise<number> {
   const { data, info } = await open(image)
     .autoOrient()
     .resize({ width: SKEW_LONG_SIDE, height: SKEW_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+    .removeAlpha() // a page drawn by PDFium carries an unused fourth byte
     .grayscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
