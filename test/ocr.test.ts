@@ -244,8 +244,8 @@ describe('ocr stage', () => {
   });
 
   it('reads a page scanned askew (its lines tilted 6°) turned level, and boxes its lines where they are on the page', async () => {
-    // scanned.pdf's third page is such a page; a paragraph of print turned 6° on a white page,
-    // read as nothing before.
+    // scanned.pdf's third page is such a page (9°, read as nothing before); here a paragraph of
+    // print turned 6° on a white page, which tesseract reads in part as it is ("Harbour" lost).
     const fontfile = createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
     const text = ['Harbour lights at dusk over the quay', 'fishing boats come home with the tide', 'gulls follow them into the bay'].join('\n');
     const printed = await sharp({ text: { text, fontfile, font: 'Liberation Sans', dpi: 300, rgba: true, spacing: 20 } })
