@@ -162,7 +162,7 @@ describe('the library as a photo library', () => {
     await page.getByLabel('new collection name').fill('Spring walk');
     await page.keyboard.press('Enter');
     await page.getByText('6 items put in the new collection Spring walk.').waitFor();
-    expect(await page.getByTestId('selection-bar').count()).toBe(0);
+    await page.getByTestId('selection-bar').waitFor({ state: 'detached', timeout: 5000 });
 
     await page.getByRole('link', { name: 'Collections' }).click();
     const card = page.locator('.collection-card', { hasText: 'Spring walk' });

@@ -25,15 +25,15 @@ export const useCollections = create<CollectionsState>((set, get) => ({
     if ('name' in target) {
       const made = await attempt('Making the collection', () => createCollection(target.name, ids));
       if (!made) return null;
-      useToasts.getState().push('info', `${plural(ids.length)} put in the new collection ${made.name}.`);
       await get().load();
+      useToasts.getState().push('info', `${plural(ids.length)} put in the new collection ${made.name}.`);
       return made.collection_id;
     }
     const r = await attempt('Adding to the collection', () => changeCollection(target.id, { add: ids }));
     if (!r) return null;
     const name = get().list?.find((c) => c.collection_id === target.id)?.name ?? 'the collection';
-    useToasts.getState().push('info', r.added ? `${plural(r.added)} added to ${name}.` : `Already in ${name}.`);
     await get().load();
+    useToasts.getState().push('info', r.added ? `${plural(r.added)} added to ${name}.` : `Already in ${name}.`);
     return target.id;
   },
   async removeFrom(id, ids) {
