@@ -14,8 +14,12 @@ const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
 const STANDARD_FONTS = `${path.join(PDFJS_DIR, 'standard_fonts')}/`;
 const CMAPS = `${path.join(PDFJS_DIR, 'cmaps')}/`;
 
-/** Scripts whose letters are reordered or joined when shown: their pages are read by pdf.js. */
-export const COMPLEX_SCRIPT = /[\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u17FF]/u;
+/**
+ * Scripts whose letters are reordered or joined when shown: their pages are read by pdf.js. Their
+ * letters and vowel signs only: their punctuation and digits are neither reordered nor joined, and a
+ * danda ("।") at the end of a broken layer's Latin gibberish does not make its page one to read again.
+ */
+export const COMPLEX_SCRIPT = /(?=[\p{L}\p{M}])[\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1780-\u17FF]/u;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjsPromise: Promise<PdfJs> | null = null;

@@ -38,10 +38,14 @@ describe('extractPdf', () => {
     const examples = await extractPdf(corpus('ocr/hindi-pdf/examples.pdf'), { assetDir: dir, renderAll: false, maxPages: 10 });
     expect(examples.pages.map((p) => p.needsOcr)).toEqual([true, true, true]);
     expect(examples.pages.map((p) => p.text).join('\n')).not.toContain('lFlvAtF');
+    // Its only Devanagari is the danda ending its gibberish lines: punctuation, not reordered, so
+    // its pages are not read again by pdf.js (they go to OCR whatever pdf.js reads).
+    expect(examples.details.pages_read_by_pdfjs).toBeUndefined();
     // xetex-examples.pdf: a good Devanagari layer, whose vowel signs PDFium puts out of place.
     const xetex = await extractPdf(corpus('ocr/hindi-pdf/xetex-examples.pdf'), { assetDir: dir, renderAll: false, maxPages: 10 });
     expect(xetex.pages[0].text).toContain('गणेशाय');
     expect(xetex.pages.map((p) => p.needsOcr)).toEqual([false, false, false]);
+    expect(xetex.details.pages_read_by_pdfjs).toBe(3);
   });
 
   it('reads the last pages of a long document in a second thread, to the same pages as one thread reads', async () => {
@@ -132,6 +136,13 @@ describe('extractPdf', () => {
     for await (const p of pagesForReading(corpus('docs/carroll-wonderland.pdf'), [3], 1450, BLANK_INK)) blank.push(p);
     expect(blank).toEqual([{ page: 3, ink: expect.any(Number), drawn: null }]);
     expect(blank[0].ink).toBeLessThan(BLANK_INK);
+  });
+
+  it('folds the white space of a line to single spaces, none at its ends', async () => {
+    const file = path.join(dir, 'spaces.pdf');
+    fs.writeFileSync(file, makePdf([{ text: '   Leading  and   inner    spaces   \n      \nend   of  it' }]));
+    const { pages } = await extractPdf(file, { assetDir: dir, renderAll: false, maxPages: 10 });
+    expect(pages[0].lines.map((l) => l.text)).toEqual(['Leading and inner spaces', 'end of it']);
   });
 
   it('reads the information dictionary', async () => {
