@@ -15,6 +15,13 @@ export interface XmlHandlers {
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
+/** Attributes by their names without namespace prefix (a later one of the same name wins). */
+function unprefixed(given: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const k in given) out[localName(k)] = given[k];
+  return out;
+}
+
 /**
  * Streams the part `name` of `zip` to `handlers` as it inflates (the part is never held whole);
  * `corrupt` when it is not well-formed XML. `stop`, asked after each inflated piece, ends the
@@ -23,8 +30,17 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 export async function streamXml(zip: Zip, name: string, handlers: XmlHandlers, stop: () => boolean = () => false): Promise<void> {
   const parser = new SaxesParser();
   parser.on('opentag', (tag) => {
-    const attributes: Record<string, string> = {};
-    for (const [k, v] of Object.entries(tag.attributes as Record<string, string>)) attributes[localName(k)] = v;
+    // saxes makes each element's attributes an object of its own (without a prototype): handed on
+    // as they are unless a name has a prefix (most have none: `<c r="A1" s="2">`; a copy made for
+    // every element was a fifth of a sheet's reading).
+    const given = tag.attributes as Record<string, string>;
+    let attributes = given;
+    for (const k in given) {
+      if (k.includes(':')) {
+        attributes = unprefixed(given);
+        break;
+      }
+    }
     handlers.open(localName(tag.name), attributes);
   });
   parser.on('closetag', (tag) => handlers.close(localName(tag.name)));
