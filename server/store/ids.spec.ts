@@ -9,7 +9,7 @@ describe('newId', () => {
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^vid_[0-9a-hjkmnp-tv-z]{20}$/);
-    // Most of them were made in a millisecond shared with others (20 a millisecond at the very least here).
-    expect(new Set(ids.map((id) => id.slice(4, 13))).size).toBeLessThan(ids.length / 20);
+    // Most of them were made in a millisecond shared with others (what the order within one is about).
+    expect(new Set(ids.map((id) => id.slice(4, 13))).size).toBeLessThan(ids.length / 5);
   });
 });

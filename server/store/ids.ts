@@ -23,7 +23,7 @@ const digits = new Uint8Array(11);
  * random (55 bits). Ids made one after the other sort together, so the indexes keyed by them grow
  * at one end instead of being written all over; ids made in the same millisecond count up from the
  * first one's random part, so they sort in the order they were made (the queue hands out the files
- * of one `index` in the order they were given, not in a random order within each millisecond).
+ * of one `index` or scan in the order they were admitted, not in a random order within each millisecond).
  */
 export function newId(prefix: string): string {
   const now = Date.now();
