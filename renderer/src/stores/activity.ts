@@ -6,8 +6,12 @@ import { attempt, useToasts } from './toasts.ts';
 
 interface ActivityState {
   activity: Activity | null;
-  /** Starts polling (a file added, a page listed something processing); it stops once nothing is left. */
-  watch(): void;
+  /**
+   * Starts polling (a file added, a page listed something processing); it stops once nothing is
+   * left. `shown`: the library shows something processing, which the first look may find done
+   * already (nothing before it to compare with): that look reloads the library.
+   */
+  watch(shown?: boolean): void;
   refresh(): Promise<void>;
   pause(paused: boolean): Promise<void>;
   retry(): Promise<void>;
@@ -24,11 +28,14 @@ let onFinished: (() => void) | null = null;
 const NOTICE_MS = 5000;
 let noticed = 0;
 let owed = false;
+/** The library showed something processing since the last look (see `watch`). */
+let shownSinceLook = false;
 export const whenIndexed = (fn: () => void) => (onFinished = fn);
 
 export const useActivity = create<ActivityState>((set, get) => ({
   activity: null,
-  watch() {
+  watch(shown = false) {
+    if (shown) shownSinceLook = true;
     if (!timer) timer = setTimeout(() => void get().refresh(), 300);
   },
   async refresh() {
@@ -37,7 +44,10 @@ export const useActivity = create<ActivityState>((set, get) => ({
     const activity = await getActivity().catch(() => null);
     if (!activity) return;
     set({ activity });
-    if (before && activity.assets.done > before.assets.done) owed = true;
+    // More done than at the last look; or this is the first look and the library shows something
+    // processing that may have finished before it (a small photo indexed within the 300 ms).
+    if (before ? activity.assets.done > before.assets.done : shownSinceLook) owed = true;
+    shownSinceLook = false;
     if (owed && (activity.assets.processing === 0 || Date.now() - noticed >= NOTICE_MS)) {
       owed = false;
       noticed = Date.now();

@@ -103,7 +103,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (!r || get().generation !== generation) return;
       loadedPages.add(tag);
       get().putItems(r.items);
-      if (r.items.some((a) => a.status === 'processing')) useActivity.getState().watch();
+      if (r.items.some((a) => a.status === 'processing')) useActivity.getState().watch(true);
     } finally {
       inFlight.delete(tag);
     }
@@ -162,7 +162,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
   // The desktop window's File menu indexed files: show them, and their progress.
   globalThis.addEventListener?.('media-index:added', () => {
     void get().load();
-    useActivity.getState().watch();
+    useActivity.getState().watch(true);
   });
   // Leaving the page sends what waits in the undo window.
   globalThis.addEventListener?.('pagehide', () => {
@@ -289,7 +289,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
           try {
             const ack = await uploadAsset(f, (p) => patchUpload(u.key, { progress: p }));
             patchUpload(u.key, { state: 'done', progress: 1, videoId: ack.video_id });
-            useActivity.getState().watch();
+            useActivity.getState().watch(true);
           } catch (err) {
             patchUpload(u.key, { state: 'failed', error: (err as Error).message });
           }
@@ -297,7 +297,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       };
       await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, worker));
       await get().load();
-      useActivity.getState().watch();
+      useActivity.getState().watch(true);
       const failed = get().uploads.filter((u) => added.some((a) => a.key === u.key) && u.state === 'failed').length;
       if (failed) useToasts.getState().push('error', `${failed} of ${added.length} file(s) were not accepted; see the progress panel.`);
     },
@@ -309,7 +309,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (r.accepted.length) useToasts.getState().push('info', `${r.accepted.length} file(s) added; indexing in place.`);
       for (const x of r.refused.slice(0, 5)) useToasts.getState().push('error', `${x.path}: ${x.reason}`);
       await get().load();
-      useActivity.getState().watch();
+      useActivity.getState().watch(true);
     },
     clearFinishedUploads() {
       set({ uploads: get().uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting') });
