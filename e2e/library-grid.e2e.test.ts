@@ -318,4 +318,39 @@ describe('the library as a photo library', () => {
     // Back on the grid, the keyboard is on the picture that was open.
     await page.waitForFunction((x) => document.activeElement?.getAttribute('data-asset') === x, id);
   }, 60_000);
+
+  it('keeps the keyboard in place around the selection bar: Esc in a menu goes back to its button, a collection made from the keyboard back to the grid', async () => {
+    const { page } = await app.open(key);
+    await tiles(page).first().locator('img').waitFor();
+    await page.getByLabel('picture size').focus();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.getAttribute('role'))) === 'gridcell') break;
+    }
+    await page.keyboard.press(' ');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press(' ');
+    expect(await page.getByTestId('selection-count').textContent()).toBe('2 selected');
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    const menu = page.getByTestId('add-to-collection');
+    // Its items in order: the collections made before (one by the test above), then "New collection…".
+    const toNewCollection = async () => {
+      for (let i = 0; i < 5 && (await focusedText()) !== 'New collection…'; i++) await page.keyboard.press('Tab');
+    };
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    await toNewCollection();
+    expect(await focusedText()).toBe('New collection…');
+    await page.keyboard.press('Escape');
+    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await page.getByTestId('selection-count').textContent()).toBe('2 selected');
+    await page.keyboard.press('Enter');
+    await toNewCollection();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Keyboard walk');
+    await page.keyboard.press('Enter');
+    await page.getByText('2 items put in the new collection Keyboard walk.').waitFor();
+    await page.getByTestId('selection-bar').waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'gridcell');
+  }, 60_000);
 });

@@ -13,15 +13,22 @@ import type { ListFilters } from '../api/videos.ts';
 /** Stages that can be run again from the bar (all of them, or one). */
 const REINDEX = ['all', 'ocr', 'faces', 'objects', 'captions', 'labels', 'transcript', 'speakers', 'people'] as const;
 
-/** A button that opens a small menu under it; Esc or a click elsewhere closes it. */
+/**
+ * A button that opens a small menu under it (Tab goes through its items); Esc or a click elsewhere
+ * closes it, and focus within it goes back to the button (else it would be left on the page's body).
+ */
 function Menu({ label, children, testid }: { label: string; children: (close: () => void) => React.ReactNode; testid?: string }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => {
+    if (box.current?.contains(document.activeElement)) button.current?.focus();
+    setOpen(false);
+  }, []);
   useDismiss(open, box, close);
   return (
     <div className="menu" ref={box}>
-      <button aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)} data-testid={testid}>
+      <button ref={button} aria-expanded={open} aria-haspopup="true" onClick={() => setOpen(!open)} data-testid={testid}>
         {label} ▾
       </button>
       {open ? (
@@ -41,6 +48,17 @@ function save(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/**
+ * Clears the selection from the bar, which then goes: focus within it (or already lost to the
+ * page's body, as a menu's field goes) goes back to the grid's tile that holds its Tab stop.
+ */
+function clearedFrom(bar: HTMLElement | null, clearSelection: () => void): void {
+  const at = document.activeElement;
+  const lost = !at || at === document.body || Boolean(bar?.contains(at));
+  clearSelection();
+  if (lost) requestAnimationFrame(() => document.querySelector<HTMLElement>('[role=gridcell][tabindex="0"]')?.focus());
+}
+
 export function SelectionBar({ filters }: { filters: ListFilters }) {
   const { selected, items, clearSelection, remove, mark } = useLibrary(
     useShallow((s) => ({ selected: s.selected, items: s.items, version: s.itemsVersion, clearSelection: s.clearSelection, remove: s.remove, mark: s.mark })),
@@ -54,10 +72,12 @@ export function SelectionBar({ filters }: { filters: ListFilters }) {
   const owned = chosen.filter((a) => a.owned).map((a) => a.video_id);
   const photos = chosen.filter((a) => a.kind === 'image' && a.owned);
   const inCollection = filters.collection_id;
+  const bar = useRef<HTMLElement>(null);
+  const done = () => clearedFrom(bar.current, clearSelection);
 
   return (
-    <header className="section-head selection-bar" role="toolbar" aria-label="selection" data-testid="selection-bar">
-      <button className="icon" aria-label="clear selection (Esc)" onClick={clearSelection}>
+    <header ref={bar} className="section-head selection-bar" role="toolbar" aria-label="selection" data-testid="selection-bar">
+      <button className="icon" aria-label="clear selection (Esc)" onClick={done}>
         ×
       </button>
       <strong data-testid="selection-count">{ids.length} selected</strong>
@@ -90,7 +110,7 @@ export function SelectionBar({ filters }: { filters: ListFilters }) {
                 className="menu-item"
                 onClick={() => {
                   close();
-                  void add({ id: c.collection_id }, ids).then((ok) => ok && clearSelection());
+                  void add({ id: c.collection_id }, ids).then((ok) => ok && done());
                 }}
               >
                 {c.name} <small>{c.asset_count}</small>
@@ -105,7 +125,7 @@ export function SelectionBar({ filters }: { filters: ListFilters }) {
                   if (!name) return;
                   setNaming(false);
                   close();
-                  void add({ name }, ids).then((ok) => ok && clearSelection());
+                  void add({ name }, ids).then((ok) => ok && done());
                 }}
               >
                 <input name="name" aria-label="new collection name" placeholder="Name" autoFocus />
@@ -119,7 +139,7 @@ export function SelectionBar({ filters }: { filters: ListFilters }) {
         )}
       </Menu>
       {inCollection ? (
-        <button onClick={() => void removeFrom(inCollection, ids).then((ok) => ok && (clearSelection(), void useLibrary.getState().load()))}>
+        <button onClick={() => void removeFrom(inCollection, ids).then((ok) => ok && (done(), void useLibrary.getState().load()))}>
           Remove from collection
         </button>
       ) : null}
