@@ -69,6 +69,8 @@ function role(pid: number, service: number): string {
     return 'ended';
   }
 }
+/** The peak of the run under way (each run's own, to say which kind of file the round's peak came from). */
+let runPeak = 0;
 const sampler = setInterval(() => {
   if (!current) return;
   const { pid } = current.server;
@@ -76,6 +78,7 @@ const sampler = setInterval(() => {
   const pids = [pid, ...childrenOf(pid)];
   const sizes = pids.map((p) => procBytes(p, 'VmRSS'));
   const rss = sizes.reduce((a, b) => a + b, 0);
+  runPeak = Math.max(runPeak, rss);
   if (rss > peak) {
     peak = rss;
     peakBy = pids.map((p, i) => ({ process: role(p, pid), rss_mib: Math.round(sizes[i] / 2 ** 20) }));
@@ -97,11 +100,14 @@ interface Run {
   video_s: number;
   items: number;
   stage_ms: Record<string, number>;
+  /** RSS summed over the service's process tree at this run's peak, MiB. */
+  peak_rss_mib: number;
 }
 
 async function run(o: Open, label: string, files: string[], options?: unknown): Promise<Run> {
   const { server, key } = o;
   const cpu0 = cpuTimes();
+  runPeak = 0;
   const t0 = performance.now();
   const api = { url: server.url, key };
   const ids = await uploadAll(api, files, options);
@@ -120,6 +126,7 @@ async function run(o: Open, label: string, files: string[], options?: unknown): 
     video_s: Math.round(assets.reduce((n, a) => n + (a.duration_s ?? 0), 0) * 10) / 10,
     items: ids.length,
     stage_ms: stages,
+    peak_rss_mib: Math.round(runPeak / 2 ** 20),
   };
 }
 
@@ -242,7 +249,7 @@ const rows = [mid.pdf, mid.scan, mid.pics, mid.vids, ...(mid.speech ? [mid.speec
       .sort((a, b) => b[1] - a[1])
       .slice(0, 4)
       .map(([st, ms]) => `${st} ${Math.round(ms / x.items)} ms`)
-      .join(', ')} |`,
+      .join(', ')} | ${x.peak_rss_mib} MiB |`,
 );
 const line = (k: keyof typeof fig, unit: string) => `${fig[k]!.median}${unit} (${fig[k]!.range})`;
 fs.writeFileSync(
@@ -252,8 +259,8 @@ fs.writeFileSync(
     '',
     'The median round (stage times are summed over both processes, per item):',
     '',
-    '| set | items | wall | CPU busy (both cores) | heaviest stages per item |',
-    '|---|---|---|---|---|',
+    '| set | items | wall | CPU busy (both cores) | heaviest stages per item | peak RSS summed |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
   ].join('\n'),
