@@ -37,6 +37,35 @@ describe('the library', () => {
     expect(await page.locator('[data-asset] img').count()).toBe(files.length);
   }, 300_000);
 
+  it('says what was not indexed once per file, with why, and is used with the keyboard', async () => {
+    const key = app.t.key('library-problems');
+    // Every stage asked for: extraction fails (a password), and the six stages after it cannot run.
+    const locked = (await app.t.index(key, corpus('docs/a-text-pass-peanuts.pdf'))).video_id as string;
+    await seed(app.t, key, ['scenes/skimage/chelsea.png'], { faces: false, objects: false, ocr: false, people: false });
+    const { page, shot } = await app.open(key);
+    const indicator = page.getByTestId('activity');
+    await indicator.filter({ hasText: '1 problem' }).waitFor();
+    await indicator.focus();
+    await page.keyboard.press('Enter');
+    const files = page.locator('.failed-runs li');
+    await files.first().waitFor();
+    expect(await files.count()).toBe(1);
+    const line = (await files.first().textContent()) ?? '';
+    expect(line).toMatch(/a-text-pass-peanuts\.pdf — extract: the PDF needs a password to open/);
+    expect(line).toMatch(/faces.*did not run/);
+    expect(await page.getByRole('heading', { name: /Not indexed \(1 file\)/ }).count()).toBe(1);
+    await shot('activity-problems');
+    // Into the panel and out with Esc: the focus goes back to the indicator.
+    await page.getByRole('link', { name: 'a-text-pass-peanuts.pdf' }).focus();
+    await page.keyboard.press('Escape');
+    await page.locator('.activity-panel').waitFor({ state: 'detached' });
+    expect(await indicator.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The file's link opens it in the viewer.
+    await page.keyboard.press('Enter');
+    await page.getByRole('link', { name: 'a-text-pass-peanuts.pdf' }).click();
+    await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), locked);
+  }, 120_000);
+
   it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {
     const key = app.t.key('library-timeline');
     const dir = tempDir('mi-e2e-dated-');

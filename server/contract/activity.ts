@@ -16,6 +16,21 @@ export const IndexActivity = z.object({
     items: z.array(
       z.object({ video_id: z.string(), file_name: z.string(), stage: z.string(), reason: z.string().nullable(), finished_at: z.string().nullable() }),
     ),
+    /** Assets with a failed run: what the owner has to look at (one encrypted PDF is one, whatever its later stages). */
+    assets: z.number().int(),
+    /**
+     * The newest 50 of those assets: the runs that failed of themselves (`causes`, with why) and the
+     * stages that did not run because an earlier one failed (`not_run`, code `dependency_failed`).
+     */
+    files: z.array(
+      z.object({
+        video_id: z.string(),
+        file_name: z.string(),
+        finished_at: z.string().nullable(),
+        causes: z.array(z.object({ stage: z.string(), code: z.string().nullable(), reason: z.string().nullable() })),
+        not_run: z.array(z.string()),
+      }),
+    ),
   }),
 });
 export type IndexActivity = z.infer<typeof IndexActivity>;

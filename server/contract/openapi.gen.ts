@@ -8599,6 +8599,18 @@ export interface operations {
                                     reason: string | null;
                                     finished_at: string | null;
                                 }[];
+                                assets: number;
+                                files: {
+                                    video_id: string;
+                                    file_name: string;
+                                    finished_at: string | null;
+                                    causes: {
+                                        stage: string;
+                                        code: string | null;
+                                        reason: string | null;
+                                    }[];
+                                    not_run: string[];
+                                }[];
                             };
                         };
                         meta: {

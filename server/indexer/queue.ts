@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
 import type { AssetRow, NewAssetRow } from '../store/assets.repo.ts';
-import { TERMINAL_STATES, type QueuedRun, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
+import { DEPENDENCY_FAILED, TERMINAL_STATES, type QueuedRun, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
 import { STAGES, STAGE_ORDER, isPhaseOne } from './registry.ts';
 import { codeOf, type IndexStageName, type StageOutcome } from './stage.ts';
@@ -193,7 +193,7 @@ export class StageQueue extends EventEmitter<QueueEvents> {
             assetId,
             stage,
             failedDep
-              ? { state: 'failed', code: 'dependency_failed', reason: `dependency_failed: ${failedDep}` }
+              ? { state: 'failed', code: DEPENDENCY_FAILED, reason: `${DEPENDENCY_FAILED}: ${failedDep}` }
               : { state: 'not_applicable', reason: `needs ${skippedDep}, which did not run` },
           );
           runs.set(stage, event.state as RunState);

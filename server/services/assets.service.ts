@@ -448,7 +448,12 @@ export class AssetsService {
     return {
       paused: this.store.runs.pausedWorkspaces().includes(workspaceId),
       ...a,
-      failed: { count: a.failed.count, items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })) },
+      failed: {
+        count: a.failed.count,
+        items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })),
+        assets: a.failed.assets,
+        files: a.failed.files.map((f) => ({ ...f, finished_at: iso(f.finished_at) })),
+      },
     };
   }
 

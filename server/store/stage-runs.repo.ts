@@ -5,6 +5,8 @@ import { clock } from './ids.ts';
 export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' | 'failed';
 /** A failed run that is a failure (not a stage waiting for an optional model: it runs once the model is pulled), on a run `r`. */
 export const REAL_FAILURE = "r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'";
+/** The code of a run that did not run because a run it needs failed. */
+export const DEPENDENCY_FAILED = 'dependency_failed';
 
 /** A run of a phase 1 stage (decision 0032), on a run `stage` column (or `r.stage` with `r.` before it). */
 export const PHASE_ONE_STAGE = `stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})`;
@@ -272,7 +274,22 @@ export class StageRunsRepo {
     const items = this.sql(
       `SELECT a.id AS video_id, a.file_name, r.stage, r.reason, r.finished_at ${failedWhere} ORDER BY r.finished_at DESC, a.id, r.stage LIMIT ?`,
     ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; stage: string; reason: string | null; finished_at: number | null }>;
-    return { assets, stages, failed: { count, items }, waiting_for_models: waiting };
+    // By asset: the newest assets with a failed run, each with its runs that failed of themselves and
+    // those left unrun by an earlier failure.
+    const { failedAssets } = this.sql(`SELECT COUNT(DISTINCT r.asset_id) AS failedAssets ${failedWhere}`).get(workspaceId) as { failedAssets: number };
+    const newest = this.sql(
+      `SELECT a.id AS video_id, a.file_name, MAX(r.finished_at) AS finished_at ${failedWhere} GROUP BY a.id ORDER BY MAX(r.finished_at) DESC, a.id LIMIT ?`,
+    ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; finished_at: number | null }>;
+    const runsOf = this.sql(`SELECT r.stage, r.code, r.reason FROM stage_runs r WHERE r.asset_id = ? AND ${REAL_FAILURE} ORDER BY r.finished_at, r.stage`);
+    const files = newest.map((f) => {
+      const runs = runsOf.all(f.video_id) as Array<{ stage: string; code: string | null; reason: string | null }>;
+      return {
+        ...f,
+        causes: runs.filter((r) => r.code !== DEPENDENCY_FAILED),
+        not_run: runs.filter((r) => r.code === DEPENDENCY_FAILED).map((r) => r.stage),
+      };
+    });
+    return { assets, stages, failed: { count, items, assets: failedAssets, files }, waiting_for_models: waiting };
   }
 
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */

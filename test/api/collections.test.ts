@@ -204,11 +204,38 @@ describe('collections, marks, layout and index activity', () => {
       const extract = failed.items.find((f: { stage: string }) => f.stage === 'extract');
       expect(extract).toMatchObject({ video_id: broken.data.video_id, file_name: 'broken.png' });
       expect(extract.reason).toBeTruthy();
+      // By file: the file once, with the run that failed of itself.
+      expect(failed.assets).toBe(1);
+      expect(failed.files).toEqual([
+        {
+          video_id: broken.data.video_id,
+          file_name: 'broken.png',
+          finished_at: expect.any(String),
+          causes: [{ stage: 'extract', code: expect.any(String), reason: expect.stringMatching(/\w/) }],
+          // What the test's options leave on after extraction (its embeddings).
+          not_run: expect.not.arrayContaining(['extract']),
+        },
+      ]);
       const listed = (await t.api('GET', `/videos/${broken.data.video_id}`, { key })).body.data;
       expect(listed.failed_stages).toContain('extract');
       const retry = await t.api('POST', '/index/retry', { key });
       expect(retry.status).toBe(202);
       expect(retry.body.data.video_ids).toEqual([broken.data.video_id]);
+      await t.waitCompleted(key, broken.data.video_id);
+
+      // A PDF that needs a password, with every stage asked for: one file, its cause, and the
+      // stages that could not run after it, counted once (not as a problem each).
+      const locked = (await t.upload(key, corpus('docs/a-text-pass-peanuts.pdf'))).body.data.video_id;
+      await t.waitCompleted(key, locked);
+      const byFile = (await t.api('GET', '/index/activity', { key })).body.data.failed;
+      expect(byFile.assets).toBe(2);
+      expect(byFile.count).toBeGreaterThan(2);
+      const entry = byFile.files.find((f: { video_id: string }) => f.video_id === locked);
+      expect(entry.causes).toEqual([{ stage: 'extract', code: 'encrypted', reason: expect.stringContaining('password') }]);
+      expect(entry.not_run).toEqual(expect.arrayContaining(['ocr', 'faces', 'objects', 'people']));
+      expect(entry.not_run).not.toContain('extract');
+      // Newest first.
+      expect(byFile.files.map((f: { video_id: string }) => f.video_id)).toEqual([locked, broken.data.video_id]);
     } else {
       expect.fail(`a broken picture was refused at upload: ${JSON.stringify(broken)}`);
     }

@@ -12,14 +12,21 @@ export function ActivityIndicator() {
   const { uploads, clearFinishedUploads } = useLibrary(useShallow((s) => ({ uploads: s.uploads, clearFinishedUploads: s.clearFinishedUploads })));
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   useEffect(() => watch(), [watch]);
-  const close = useCallback(() => setOpen(false), []);
+  const close = useCallback(() => {
+    // Closed from inside the panel (Esc on its retry button or a file's link): the focus goes back
+    // to the indicator, not to the page's body.
+    if (box.current?.contains(document.activeElement)) button.current?.focus();
+    setOpen(false);
+  }, []);
   useDismiss(open, box, close);
   const uploading = uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting');
   const refused = uploads.filter((u) => u.state === 'failed');
   const a = activity;
   const busy = Boolean(a && a.assets.processing > 0) || uploading.length > 0;
-  const failed = (a?.failed.count ?? 0) + refused.length;
+  // Files, not runs: an encrypted PDF is one problem, whatever its later stages that could not run.
+  const failed = (a?.failed.assets ?? 0) + refused.length;
   if (!busy && !failed && !a?.paused && !open) return null;
   const running = a?.stages.find((s) => s.running > 0)?.stage ?? a?.stages[0]?.stage;
   const label = uploading.length
@@ -31,7 +38,13 @@ export function ActivityIndicator() {
         : `${failed} problem${failed === 1 ? '' : 's'}`;
   return (
     <div className="activity" ref={box}>
-      <button className={`activity-button ${failed ? 'has-failed' : ''}`} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="activity">
+      <button
+        ref={button}
+        className={`activity-button ${failed ? 'has-failed' : ''}`}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="activity"
+      >
         {busy && !a?.paused ? <span className="spinner" aria-hidden /> : null}
         {label}
         {a && a.assets.total ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
@@ -40,7 +53,7 @@ export function ActivityIndicator() {
         <div className="activity-panel" role="dialog" aria-label="indexing">
           {a ? (
             <p>
-              {a.assets.done} of {a.assets.total} indexed{a.waiting_for_models ? ` · ${a.waiting_for_models} wait for an optional model (Settings)` : ''}.{' '}
+              {a.assets.done} of {a.assets.total} done{a.waiting_for_models ? ` · ${a.waiting_for_models} wait for an optional model (Settings)` : ''}.{' '}
               {a.assets.processing ? (
                 <button onClick={() => void pause(!a.paused)}>{a.paused ? 'Resume' : 'Pause'}</button>
               ) : a.paused ? (
@@ -80,17 +93,20 @@ export function ActivityIndicator() {
               </button>
             </>
           ) : null}
-          {a?.failed.count ? (
+          {a?.failed.assets ? (
             <>
               <h3>
-                Not indexed ({a.failed.count}) <button onClick={() => void retry()}>Retry all</button>
+                Not indexed ({a.failed.assets} file{a.failed.assets === 1 ? '' : 's'}) <button onClick={() => void retry()}>Retry all</button>
               </h3>
               <ul className="plain failed-runs">
-                {a.failed.items.map((f) => (
-                  <li key={`${f.video_id}/${f.stage}`}>
-                    <a href={`#/view/${encodeURIComponent(f.video_id)}`}>{f.file_name}</a> — {f.stage}: {f.reason ?? 'failed'}
+                {a.failed.files.map((f) => (
+                  <li key={f.video_id}>
+                    <a href={`#/view/${encodeURIComponent(f.video_id)}`}>{f.file_name}</a>
+                    {f.causes.length ? ` — ${f.causes.map((c) => `${c.stage}: ${why(c)}`).join('; ')}` : null}
+                    {f.not_run.length ? <small className="not-run"> (so {f.not_run.join(', ')} did not run)</small> : null}
                   </li>
                 ))}
+                {a.failed.assets > a.failed.files.length ? <li>and {a.failed.assets - a.failed.files.length} more</li> : null}
               </ul>
             </>
           ) : null}
@@ -98,4 +114,10 @@ export function ActivityIndicator() {
       ) : null}
     </div>
   );
+}
+
+/** Why a run failed, without the code its reason starts with ("encrypted: the PDF needs a password" reads "the PDF needs a password"). */
+function why({ code, reason }: { code: string | null; reason: string | null }): string {
+  if (!reason) return code ?? 'failed';
+  return code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : reason;
 }
