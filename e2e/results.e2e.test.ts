@@ -56,6 +56,13 @@ describe('search results and evidence', () => {
     // No engine recipe in the header: it is in the details.
     expect(await page.locator('.section-head h2').textContent()).not.toMatch(/bm25|rerank/);
     await shot('search-grouped');
+    // How it searched: the recipe opens leftwards from its summary at the window's right edge, inside the window.
+    await page.locator('.recipe summary').click();
+    const recipe = (await page.locator('.recipe p').boundingBox())!;
+    expect(recipe.x).toBeGreaterThanOrEqual(0);
+    expect(recipe.x + recipe.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    await shot('search-how');
+    await page.locator('.recipe summary').click();
     const more = book.getByRole('button', { name: /more pages?$/ });
     const hidden = Number((await more.textContent())!.split(' ')[0]);
     expect(hidden).toBeGreaterThan(0);
