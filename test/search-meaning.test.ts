@@ -39,6 +39,15 @@ describe('search by meaning', () => {
     expect(kitten.snippet.highlights.length).toBeGreaterThan(0);
   });
 
+  it('"cat" finds the cat alone: a word is widened through its common senses, not "cat" as slang for a man', async () => {
+    const hits = (await search({ query: 'cat' })).body.data.hits as Array<{ video_id: string }>;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(new Set(hits.map((h) => h.video_id))).toEqual(new Set([id.cat]));
+    // The faces found in the others are still found by the words that name them.
+    const men = (await search({ query: 'man' })).body.data.hits as Array<{ video_id: string }>;
+    expect(men.some((h) => h.video_id === id.savage0)).toBe(true);
+  });
+
   it("finds a named person's photos by the name, with the face as the region", async () => {
     const people = (await t.api('GET', '/people', { key })).body.data.people;
     const john = people.find((p: { face_count: number }) => p.face_count >= 3);

@@ -61,7 +61,11 @@ class WordNet {
       if (key === lemma) {
         const f = text.slice(start, end).split(' ');
         const pCnt = Number(f[3]);
-        found = f.slice(6 + pCnt, 6 + pCnt + Number(f[4 + pCnt])).map(Number);
+        // The senses tagged in WordNet's sense-tagged corpus (its most frequent, listed first; at
+        // least the first): "cat" is the animal, not its rare sense of "a man" (whose broader term
+        // would bring every video of a man for "cat").
+        const tagged = Math.max(1, Number(f[5 + pCnt]));
+        found = f.slice(6 + pCnt, 6 + pCnt + Math.min(tagged, Number(f[4 + pCnt]))).map(Number);
         break;
       }
       if (key < lemma) lo = end + 1;
