@@ -1,5 +1,5 @@
 // The folders the app follows: their state and progress, add one (the desktop folder picker, or a
-// typed path in a browser), scan one again, see what was not indexed and why, remove one.
+// typed path in a browser), scan one again, see what it skipped and why, remove one.
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useLibraries } from '../stores/libraries.ts';
@@ -58,7 +58,9 @@ export function Libraries() {
             <th>Folder</th>
             <th>State</th>
             <th>Assets</th>
-            <th>Not indexed</th>
+            <th title="Files the library did not take in: of a kind the app does not read, or that could not be read. Files taken in whose indexing failed are in the indexing panel of the top bar.">
+              Skipped
+            </th>
             <th>Last scan</th>
             <th />
           </tr>

@@ -73,7 +73,7 @@ export const useLibraries = create<LibrariesState>((set, get) => ({
     await get().load();
   },
   async showProblems(id) {
-    const r = await attempt('Loading what was not indexed', () => Libraries.libraryProblems(id));
+    const r = await attempt('Loading what the library skipped', () => Libraries.libraryProblems(id));
     if (r) set({ problems: { ...get().problems, [id]: r.items } });
   },
 }));
