@@ -48,6 +48,29 @@ describe('search by meaning', () => {
     expect(men.some((h) => h.video_id === id.savage0)).toBe(true);
   });
 
+  it('ranks the words asked for above related words, rarer as these may be (no second pass asked for)', async () => {
+    const other = t.key('meaning-related');
+    const text = (name: string, body: string) => t.index(other, { name, data: new TextEncoder().encode(body) });
+    // "tomcat", WordNet's narrower word for "cat", in one short line; "cat" itself in longer ones, and in more of them.
+    const tomcat = (await text('servers.txt', 'Tomcat 6.0.35 and 7.0.28\n')).video_id;
+    const story = (
+      await text(
+        'story.txt',
+        [
+          'The cat sat by the fire all through the long winter evening while the family talked.',
+          'In the morning the cat went out into the garden and watched the birds on the old wall.',
+          'Nobody in the house could say where the cat slept on the nights it did not come home.',
+        ].join('\n\n'),
+      )
+    ).video_id;
+    await text('notes.txt', 'A note about the cat and the neighbours, who feed it when we are away for a week.\n');
+    const hits = (await t.api('POST', '/search', { key: other, json: { query: 'cat' } })).body.data.hits as Array<{ video_id: string; score: number }>;
+    expect(hits.some((h) => h.video_id === tomcat)).toBe(true);
+    const first = hits.findIndex((h) => h.video_id === tomcat);
+    expect(hits[0].video_id).not.toBe(tomcat);
+    expect(hits.slice(0, first).some((h) => h.video_id === story)).toBe(true);
+  });
+
   it("finds a named person's photos by the name, with the face as the region", async () => {
     const people = (await t.api('GET', '/people', { key })).body.data.people;
     const john = people.find((p: { face_count: number }) => p.face_count >= 3);

@@ -85,10 +85,17 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
   }
   const related = expansions(store, terms, scope.limit);
   const expanded = related.size ? store.search.match(anyOf([...related.keys()]), { ...scope, engine }) : [];
+  // Related words rank below the words asked for: BM25 weighs a rare word heavily, and a related
+  // word is often rarer than the query's ("tomcat" in one passage against "cat" in many), so its
+  // best entry is brought down to the best entry of the query's own words before its weight applies.
+  // Where the query's words are found nowhere, the related words' entries are all there is.
+  const best = (list: EntryHit[]) => list.reduce((m, e) => Math.max(m, -e.rank), 0);
+  const [own, theirs] = [best(entries), best(expanded)];
+  const scale = own > 0 && theirs > own ? own / theirs : 1;
   return {
     candidates: [
       ...entries.map((entry) => ({ entry, weight: 1 })),
-      ...expanded.map((entry) => ({ entry, weight: Math.max(...words(entry.text).map((w) => related.get(w) ?? 0), 0.3) })),
+      ...expanded.map((entry) => ({ entry, weight: scale * Math.max(...words(entry.text).map((w) => related.get(w) ?? 0), 0.3) })),
     ],
     related,
     engine,
