@@ -179,6 +179,7 @@ describe('media-index CLI', () => {
       enriching_left: 0,
       refused: 1,
       failed_stage_runs: 0,
+      failed_files: 0,
       skipped_model_not_installed: missing,
       exit_code: 2,
     });
@@ -188,7 +189,10 @@ describe('media-index CLI', () => {
     fs.writeFileSync(cut, fs.readFileSync(corpus('docs/a-text.pdf')).subarray(0, 3000));
     const failed = cli(['index', '--data', dir, cut, '--workers', '1']);
     expect(failed.code).toBe(2);
-    expect(failed.stdout).toMatch(/^failed: [1-9]\d* stage run\(s\) \(why: GET \/videos\/\{id\}, its index report\)$/m);
+    // Said once for the file, with why, and not counted as indexed.
+    expect(failed.stdout).toMatch(/^0 indexed into workspace default, 0 refused$/m);
+    expect(failed.stdout).toMatch(/^not indexed: 1 file\(s\)$/m);
+    expect(failed.stdout).toMatch(new RegExp(`^  ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — extract: \\S.*$`, 'm'));
   }, 120_000);
 
   it('index keeps both indexer processes busy, makes every file searchable before enriching any, and can stop there', () => {
@@ -301,7 +305,7 @@ describe('media-index CLI', () => {
     const added = cli(['libraries', 'add', lib, '--data', dir, '--workers', '1', '--exclude', 'raw/**'], env);
     expect(added.code).toBe(0);
     const id = /^added (lib_\w+)/m.exec(added.stdout)![1];
-    expect(added.stdout).toMatch(new RegExp(`${id}  ${fs.realpathSync(lib)}  watching  1 assets, 0 pending, 0 not indexed  exclude raw/\\*\\*`));
+    expect(added.stdout).toMatch(new RegExp(`${id}  ${fs.realpathSync(lib)}  watching  1 assets, 0 pending, 0 skipped  exclude raw/\\*\\*`));
     expect(cli(['libraries', 'list', '--data', dir], env).stdout).toMatch(/watching {2}1 assets {2}\(service not running\)/);
     expect(cli(['libraries', 'add', '/etc', '--data', dir], env)).toMatchObject({ code: 2, stderr: expect.stringMatching(/system folder/) });
 

@@ -72,7 +72,7 @@ async function local(dataDir: string, workspace: string, workers: number | undef
 
 function line(l: Library): string {
   const state = l.status === 'offline' || l.status === 'error' ? `${l.status}: ${l.error}` : l.status;
-  return `${l.library_id}  ${l.path}  ${state}  ${l.assets} assets, ${l.pending} pending, ${l.refused + l.unreadable} not indexed${l.exclude.length ? `  exclude ${l.exclude.join(' ')}` : ''}`;
+  return `${l.library_id}  ${l.path}  ${state}  ${l.assets} assets, ${l.pending} pending, ${l.refused + l.unreadable} skipped${l.exclude.length ? `  exclude ${l.exclude.join(' ')}` : ''}`;
 }
 
 /**

@@ -63,6 +63,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   const pending = new Map<string, string>(); // asset id → file
   const reading = new Set<string>(); // asset ids whose phase 1 has not ended
   const tally = { refused: 0, failed: 0, modelMissing: 0 };
+  const failedFiles = new Map<string, string>(); // asset id → file, for those with a failed run
   const started = performance.now();
   let added = false;
   let searchableAt: number | null = null;
@@ -90,7 +91,10 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     const file = pending.get(e.assetId);
     if (file === undefined) return;
     if (e.state === 'failed' && e.code === 'model_not_installed') tally.modelMissing++;
-    else if (e.state === 'failed') tally.failed++;
+    else if (e.state === 'failed') {
+      tally.failed++;
+      failedFiles.set(e.assetId, file);
+    }
     if (opts.json) jsonLine({ event: 'stage', file, video_id: e.assetId, stage: e.stage, state: e.state, code: e.code ?? null });
     bar?.update({ stage: `${e.stage} ${e.state}` });
     if ((e.searchable || e.assetCompleted) && reading.delete(e.assetId)) {
@@ -148,21 +152,44 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       enriching_left: enrichingLeft,
       refused: tally.refused,
       failed_stage_runs: tally.failed,
+      failed_files: failedFiles.size,
       skipped_model_not_installed: tally.modelMissing,
       exit_code: exitCode,
     });
   } else if (paused) {
     process.stdout.write(`${accepted} file(s) queued; indexing is paused (--workers 0)\n`);
   } else {
-    process.stdout.write(`${indexed} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
+    // A file whose indexing failed is counted below, not as indexed.
+    const failedDone = [...failedFiles.keys()].filter((id) => !pending.has(id)).length;
+    process.stdout.write(`${indexed - failedDone} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
     if (enrichingLeft > 0) {
       process.stdout.write(`${enrichingLeft} file(s) searchable and still to enrich: the rest runs when \`media-index serve\` or the next \`index\` starts\n`);
     }
-    if (tally.failed > 0) process.stdout.write(`failed: ${tally.failed} stage run(s) (why: GET /videos/{id}, its index report)\n`);
+    if (failedFiles.size > 0) process.stdout.write(notIndexed(core, failedFiles));
     if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
   }
   await core.close();
   process.exitCode = exitCode;
+}
+
+/** Files shown, at most, in the summary of what was not indexed. */
+const FAILED_FILES_SHOWN = 20;
+
+/** What was not indexed, a line a file: the stages that failed and why, and how many could not run after them. */
+function notIndexed(core: Awaited<ReturnType<typeof openCore>>, failed: Map<string, string>): string {
+  const lines = [`not indexed: ${failed.size} file(s)`];
+  for (const [assetId, file] of [...failed].slice(0, FAILED_FILES_SHOWN)) {
+    const { causes, not_run } = core.store.runs.failures(assetId);
+    const why = causes.map(
+      ({ stage, code, reason }) =>
+        `${stage}: ${reason && code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : (reason ?? code ?? 'failed')}`,
+    );
+    const after = not_run.length ? ` (so ${not_run.length} later stage(s) did not run)` : '';
+    lines.push(`  ${file} — ${why.join('; ') || 'failed'}${after}`);
+  }
+  if (failed.size > FAILED_FILES_SHOWN)
+    lines.push(`  and ${failed.size - FAILED_FILES_SHOWN} more (--json lists every failed stage; GET /videos/{id} gives each file's report)`);
+  return `${lines.join('\n')}\n`;
 }
 
 export function registerVideos(program: Command): void {

@@ -280,16 +280,19 @@ export class StageRunsRepo {
     const newest = this.sql(
       `SELECT a.id AS video_id, a.file_name, MAX(r.finished_at) AS finished_at ${failedWhere} GROUP BY a.id ORDER BY MAX(r.finished_at) DESC, a.id LIMIT ?`,
     ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; finished_at: number | null }>;
-    const runsOf = this.sql(`SELECT r.stage, r.code, r.reason FROM stage_runs r WHERE r.asset_id = ? AND ${REAL_FAILURE} ORDER BY r.finished_at, r.stage`);
-    const files = newest.map((f) => {
-      const runs = runsOf.all(f.video_id) as Array<{ stage: string; code: string | null; reason: string | null }>;
-      return {
-        ...f,
-        causes: runs.filter((r) => r.code !== DEPENDENCY_FAILED),
-        not_run: runs.filter((r) => r.code === DEPENDENCY_FAILED).map((r) => r.stage),
-      };
-    });
+    const files = newest.map((f) => ({ ...f, ...this.failures(f.video_id) }));
     return { assets, stages, failed: { count, items, assets: failedAssets, files }, waiting_for_models: waiting };
+  }
+
+  /**
+   * An asset's failed runs (not those waiting for a model): those that failed of themselves, with
+   * why, and the stages that did not run because one of those failed.
+   */
+  failures(assetId: string): { causes: Array<{ stage: string; code: string | null; reason: string | null }>; not_run: string[] } {
+    const runs = this.sql(`SELECT r.stage, r.code, r.reason FROM stage_runs r WHERE r.asset_id = ? AND ${REAL_FAILURE} ORDER BY r.finished_at, r.stage`).all(
+      assetId,
+    ) as Array<{ stage: string; code: string | null; reason: string | null }>;
+    return { causes: runs.filter((r) => r.code !== DEPENDENCY_FAILED), not_run: runs.filter((r) => r.code === DEPENDENCY_FAILED).map((r) => r.stage) };
   }
 
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
