@@ -199,6 +199,8 @@ describe('People', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.locator('.faces-here a', { hasText: 'John Schneider' }).waitFor();
+    // The name and its "not them" read as two words, not "John Schneidernot them".
+    expect(await page.locator('.faces-here li').first().innerText()).toMatch(/^John Schneider not them /);
     expect(await who.count()).toBe(0);
     expect((await app.t.api('GET', `/people/${john.person_id}`, { key })).body.data.face_count).toBe(john.face_count + 1);
     await page.getByRole('button', { name: 'not John Schneider (face 1)' }).click();

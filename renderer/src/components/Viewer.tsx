@@ -512,7 +512,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                     <li key={f.face_id} data-face={f.face_id}>
                       {f.person_id ? (
                         <>
-                          <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>
+                          <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>{' '}
                           {asset.owned ? (
                             <button
                               className="link"
