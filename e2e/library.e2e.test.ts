@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { tempDir } from '../test/helpers/server.ts';
-import { JOHN, addMadePhoto, corpus, datedPhotos, dropOnLibrary, dropped, seed, startApp, type App } from './harness.ts';
+import { JOHN, accessibilityProblems, addMadePhoto, corpus, datedPhotos, dropOnLibrary, dropped, seed, startApp, type App } from './harness.ts';
 
 describe('the library', () => {
   let app: App;
@@ -55,6 +55,7 @@ describe('the library', () => {
     expect(line).toMatch(/faces.*did not run/);
     expect(await page.getByRole('heading', { name: /Not indexed \(1 file\)/ }).count()).toBe(1);
     await shot('activity-problems');
+    expect(await accessibilityProblems(page)).toEqual([]);
     // Into the panel and out with Esc: the focus goes back to the indicator.
     await page.getByRole('link', { name: 'a-text-pass-peanuts.pdf' }).focus();
     await page.keyboard.press('Escape');

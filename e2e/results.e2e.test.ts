@@ -62,6 +62,7 @@ describe('search results and evidence', () => {
     expect(recipe.x).toBeGreaterThanOrEqual(0);
     expect(recipe.x + recipe.width).toBeLessThanOrEqual(page.viewportSize()!.width);
     await shot('search-how');
+    expect(await accessibilityProblems(page)).toEqual([]);
     await page.locator('.recipe summary').click();
     const more = book.getByRole('button', { name: /more pages?$/ });
     const hidden = Number((await more.textContent())!.split(' ')[0]);

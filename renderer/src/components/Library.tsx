@@ -100,7 +100,22 @@ const Tile = memo(function Tile({
   onOpen(id: string): void;
   onSelect(id: string, e: { shiftKey: boolean }): void;
 }) {
-  const name = a ? `${a.file_name}${a.taken_at ? `, ${a.taken_at.slice(0, 10)}` : ''}` : 'loading';
+  // The tile's name says all its badges show: their text is drawn by the style sheet (data-text),
+  // hidden from assistive technology, so that the tile's content is its name ("label in name").
+  const name = a
+    ? [
+        a.file_name,
+        a.taken_at?.slice(0, 10),
+        a.kind === 'video' && a.duration_s ? `video ${duration(a.duration_s)}` : null,
+        a.kind === 'document' ? (a.page_count ? `${a.page_count} pages` : 'document') : null,
+        a.status === 'processing' ? 'indexing' : null,
+        a.failed_stages.length ? 'not fully indexed' : null,
+        a.favorite ? 'favourite' : null,
+        (a.rating ?? 0) > 0 ? `${a.rating} stars` : null,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : 'loading';
   const turn = a?.orientation_set ?? a?.orientation_detected ?? 0;
   const click = (e: MouseEvent) => {
     if (e.shiftKey || e.ctrlKey || e.metaKey || selecting) onSelect(id, e);
@@ -132,7 +147,11 @@ const Tile = memo(function Tile({
           style={turn % 180 ? { width: height, height: width } : undefined}
         />
       ) : (
-        <div className={`tile-blank kind-${a?.kind ?? 'loading'}`}>{a ? (a.kind === 'document' ? (a.file_name.split('.').pop() ?? 'doc') : a.kind) : ''}</div>
+        <div
+          className={`tile-blank kind-${a?.kind ?? 'loading'}`}
+          aria-hidden
+          data-text={a ? (a.kind === 'document' ? (a.file_name.split('.').pop() ?? 'doc') : a.kind) : ''}
+        />
       )}
       <button
         className="tile-check"
@@ -147,9 +166,9 @@ const Tile = memo(function Tile({
         ✓
       </button>
       {a ? (
-        <span className="tile-badges">
-          {a.kind === 'video' ? <span className="badge-video">▶ {a.duration_s ? duration(a.duration_s) : ''}</span> : null}
-          {a.kind === 'document' ? <span className="badge-doc">{a.page_count ? `${a.page_count} p.` : 'doc'}</span> : null}
+        <span className="tile-badges" aria-hidden>
+          {a.kind === 'video' ? <span className="badge-video" data-text={`▶ ${a.duration_s ? duration(a.duration_s) : ''}`} /> : null}
+          {a.kind === 'document' ? <span className="badge-doc" data-text={a.page_count ? `${a.page_count} p.` : 'doc'} /> : null}
           {a.status === 'processing' ? (
             <span
               className="badge-busy"
@@ -158,14 +177,12 @@ const Tile = memo(function Tile({
             />
           ) : null}
           {a.failed_stages.length ? (
-            <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`}>
-              !
-            </span>
+            <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`} data-text="!" />
           ) : null}
         </span>
       ) : null}
       {a && (a.favorite || (a.rating ?? 0) > 0) ? (
-        <span className="tile-marks">
+        <span className="tile-marks" aria-hidden>
           {a.favorite ? <span aria-label="favourite">♥</span> : null}
           {(a.rating ?? 0) > 0 ? <span aria-label={`${a.rating} stars`}>{'★'.repeat(a.rating ?? 0)}</span> : null}
         </span>
