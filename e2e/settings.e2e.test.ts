@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { tempDir } from '../test/helpers/server.ts';
 import { cameraFiles } from '../test/helpers/camera-files.ts';
-import { corpus, startApp, type App } from './harness.ts';
+import { accessibilityProblems, corpus, startApp, type App } from './harness.ts';
 
 describe('settings', () => {
   let app: App;
@@ -28,6 +28,7 @@ describe('settings', () => {
     expect(states.length).toBeGreaterThanOrEqual(8);
     for (const s of states) expect(s).toMatch(/^(Install|installed|not on a model hub: import it from a folder)/);
     expect(states.filter((s) => s.startsWith('not on a model hub'))).toHaveLength(2);
+    expect(await accessibilityProblems(page)).toEqual([]);
     expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
     // A key made here is shown once and works; revoked, it stops working.
     await page.getByLabel('key label').fill('backup script');

@@ -218,16 +218,21 @@ function KeysPanel() {
  * desktop opens a native picker; in a browser the path is typed.
  */
 function ImportModel({ name, onImport }: { name: string; onImport: (from: string) => void }) {
+  // Each button's name starts with what it shows, then the model it is for ("label in name").
   const [typing, setTyping] = useState(false);
   const [from, setFrom] = useState('');
   const bridge = window.mediaIndex;
   if (bridge) {
     return (
       <div className="hint">
-        <button className="link" aria-label={`import ${name} from a folder`} onClick={() => void bridge.pickModelSource(false).then((p) => p && onImport(p))}>
+        <button
+          className="link"
+          aria-label={`Import from a folder… (${name})`}
+          onClick={() => void bridge.pickModelSource(false).then((p) => p && onImport(p))}
+        >
           Import from a folder…
         </button>{' '}
-        <button className="link" aria-label={`import ${name} from a file`} onClick={() => void bridge.pickModelSource(true).then((p) => p && onImport(p))}>
+        <button className="link" aria-label={`from a file… (${name})`} onClick={() => void bridge.pickModelSource(true).then((p) => p && onImport(p))}>
           from a file…
         </button>
       </div>
@@ -236,7 +241,7 @@ function ImportModel({ name, onImport }: { name: string; onImport: (from: string
   if (!typing) {
     return (
       <div className="hint">
-        <button className="link" aria-label={`import ${name} from a folder`} onClick={() => setTyping(true)}>
+        <button className="link" aria-label={`Import from a folder or file… (${name})`} onClick={() => setTyping(true)}>
           Import from a folder or file…
         </button>
       </div>
