@@ -201,6 +201,7 @@ describe('People', () => {
     await page.locator('.faces-here a', { hasText: 'John Schneider' }).waitFor();
     // The name and its "not them" read as two words, not "John Schneidernot them".
     expect(await page.locator('.faces-here li').first().innerText()).toMatch(/^John Schneider not them /);
+    await shot('viewer-named-face');
     expect(await who.count()).toBe(0);
     expect((await app.t.api('GET', `/people/${john.person_id}`, { key })).body.data.face_count).toBe(john.face_count + 1);
     await page.getByRole('button', { name: 'not John Schneider (face 1)' }).click();
