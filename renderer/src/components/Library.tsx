@@ -173,7 +173,6 @@ const Tile = memo(function Tile({
             <span
               className="badge-busy"
               title={a.index_phase === 'reading' ? 'indexing: reading its text and metadata' : 'searchable; still indexing its pictures and sound'}
-              aria-label="indexing"
             />
           ) : null}
           {a.failed_stages.length ? (
@@ -183,8 +182,8 @@ const Tile = memo(function Tile({
       ) : null}
       {a && (a.favorite || (a.rating ?? 0) > 0) ? (
         <span className="tile-marks" aria-hidden>
-          {a.favorite ? <span aria-label="favourite">♥</span> : null}
-          {(a.rating ?? 0) > 0 ? <span aria-label={`${a.rating} stars`}>{'★'.repeat(a.rating ?? 0)}</span> : null}
+          {a.favorite ? <span>♥</span> : null}
+          {(a.rating ?? 0) > 0 ? <span>{'★'.repeat(a.rating ?? 0)}</span> : null}
         </span>
       ) : null}
     </div>
