@@ -87,6 +87,30 @@ describe('search by meaning', () => {
     expect(character.hits.length).toBe(john.face_count);
   });
 
+  it('a name is not widened: "Lincoln" finds no lawyer, "John" no bathroom, nor "john" where someone is named John', async () => {
+    const text = async (k: string, name: string, body: string) => (await t.index(k, { name, data: new TextEncoder().encode(body) })).video_id;
+    const hitsOf = async (k: string, query: string) =>
+      new Set(((await t.api('POST', '/search', { key: k, json: { query } })).body.data.hits as Array<{ video_id: string }>).map((h) => h.video_id));
+    // A workspace where nobody is named John: a lowercase "john" is WordNet's word, widened.
+    const other = t.key('meaning-names');
+    const lawyer = await text(other, 'office.txt', 'The lawyer wrote to the president about the new law.\n');
+    const house = await text(other, 'house.txt', 'A small house with a bathroom and a closet under the stairs.\n');
+    expect(await hitsOf(other, 'john')).toContain(house);
+    expect(await hitsOf(other, 'attorney')).toContain(lawyer);
+    // Written with a capital, names of people and places in the lexicon lend no words.
+    expect(await hitsOf(other, 'John')).not.toContain(house);
+    expect(await hitsOf(other, 'Lincoln')).not.toContain(lawyer);
+    // Where a person is named John, "john" stands for them, however it is written.
+    const people = (await t.api('GET', '/people', { key })).body.data.people as Array<{ person_id: string; face_count: number }>;
+    const john = people.find((p) => p.face_count >= 3)!;
+    await t.api('PATCH', `/people/${john.person_id}`, { key, json: { name: 'John Schneider' } });
+    const named = await text(key, 'house.txt', 'A small house with a bathroom and a closet under the stairs.\n');
+    const hits = (await search({ query: 'john' })).body.data.hits as Array<{ video_id: string; modality: string }>;
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits.every((h) => h.modality === 'person')).toBe(true);
+    expect(hits.some((h) => h.video_id === named)).toBe(false);
+  });
+
   it('typed search: emotion finds faces by expression, location uses labels and text, music is unavailable', async () => {
     const emotion = await search({ query: 'smiling' }, '/search/emotion');
     expect(emotion.status).toBe(200);

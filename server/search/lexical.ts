@@ -42,12 +42,15 @@ export interface LexicalResult {
   fallback?: string;
 }
 
-/** Related words (WordNet) of the query's words that the index holds, with their weight; and the query's words each stands for. */
-function expansions(store: Store, terms: string[], limit: number): { related: Map<string, number>; from: Map<string, string[]> } {
+/**
+ * Related words (WordNet) of the query's words that the index holds, with their weight; and the
+ * query's words each stands for. Names (`names`) are not widened.
+ */
+function expansions(store: Store, terms: string[], limit: number, names: ReadonlySet<string>): { related: Map<string, number>; from: Map<string, string[]> } {
   const related = new Map<string, number>();
   const from = new Map<string, string[]>();
   for (const t of terms) {
-    if (t.length < 3 || !/^[a-z]+$/.test(t)) continue;
+    if (t.length < 3 || !/^[a-z]+$/.test(t) || names.has(t)) continue;
     for (const [w, r] of wordnet.expand(t)) {
       if (terms.includes(w)) continue;
       related.set(w, Math.max(related.get(w) ?? 0, RELATION_WEIGHT[r]));
@@ -96,7 +99,12 @@ function ownBest(entries: EntryHit[], wanted: Set<string>): Map<string, number> 
   return best;
 }
 
-export function lexical(store: Store, terms: string[], scope: Scope, requested: Engine): LexicalResult {
+/**
+ * The entries holding the query's words (`terms`, lowercased) and, below them, those holding their
+ * related words. `names` are words that stand for a name here ("John" of a person named so), whose
+ * related words ("toilet", "room") would only bring noise.
+ */
+export function lexical(store: Store, terms: string[], scope: Scope, requested: Engine, names: ReadonlySet<string> = new Set()): LexicalResult {
   const content = terms.filter((t) => !STOPWORDS.has(t));
   const expr = anyOf(content.length ? content : terms);
   let engine = requested;
@@ -110,7 +118,7 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
       fallback = 'classic holds nothing that matches: it searches only assets indexed by the deprecated tiers; arrow answered';
     }
   }
-  const { related, from } = expansions(store, terms, scope.limit);
+  const { related, from } = expansions(store, terms, scope.limit, names);
   const expanded = related.size ? store.search.match(anyOf([...related.keys()]), { ...scope, engine }) : [];
   // A related word ranks below the word it stands for: BM25 weighs a rare word heavily, and a
   // related word is often rarer than the query's own ("tomcat" in one line against "cat" in many),

@@ -11,6 +11,7 @@ import { clock } from '../store/ids.ts';
 import { queryTerms } from './tokenizer.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { lexical } from './lexical.ts';
+import { wordnet } from './wordnet.ts';
 import { offerNamedPeople } from './people.ts';
 import { bestPerMoment, nearestByMeaning } from './dense.ts';
 import { Moments, momentKey, type Moment } from './moments.ts';
@@ -89,6 +90,20 @@ export async function searchIndex(store: Store, resolver: FilterResolver, req: S
   return { ...ranking.meta, ...pageOf(store, ranking, req, ctx) };
 }
 
+/**
+ * The query's words that stand for a name, not widened by related words: those in the name of a
+ * person of the workspace ("john" where someone is named John), and those written with a capital
+ * that the lexicon knows as a name ("Lincoln", "Paris", "John": not "president", "france", "toilet").
+ */
+function namesIn(store: Store, text: string, terms: string[], workspaceIds: string[]): Set<string> {
+  const names = store.search.personNameWords(terms, workspaceIds);
+  for (const m of text.matchAll(/\p{Lu}[\p{L}\p{M}]*/gu)) {
+    const w = m[0].toLowerCase();
+    if (terms.includes(w) && wordnet.isName(w)) names.add(w);
+  }
+  return names;
+}
+
 async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequest, ctx: SearchContext): Promise<Ranking> {
   const { auth, workspaceIds } = ctx;
   const order = req.search_options?.order ?? 'relevance';
@@ -138,7 +153,7 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
     }),
   );
 
-  const found = lexical(store, terms, scope, engine);
+  const found = lexical(store, terms, scope, engine, namesIn(store, read.words, terms, workspaceIds));
   for (const { entry, weight } of found.candidates) {
     if (allowed && !allowed.includes(entry.modality)) continue;
     const score = -entry.rank * weight * (weights[entry.modality] ?? 1);

@@ -15,6 +15,10 @@ const MAX_WORDS = 300;
 
 interface Synset {
   words: string[];
+  /** Its words written with a capital in the lexicon (lowercased): names ("John", "Paris"). */
+  capitalized: Set<string>;
+  /** An instance of its broader term (a person, a city, a river): a name, which lends no words. */
+  instance: boolean;
   /** The head noun of the definition ("young domestic cat" -> cat): the genus of the word. */
   genus: string | null;
   hypernyms: number[];
@@ -87,7 +91,10 @@ class WordNet {
     }
     const f = text.slice(0, text.indexOf('\n')).split(' ');
     const wCnt = parseInt(f[3], 16);
-    const words = Array.from({ length: wCnt }, (_, i) => f[4 + i * 2].toLowerCase().replace(/\(.*\)$/, ''));
+    const raw = Array.from({ length: wCnt }, (_, i) => f[4 + i * 2].replace(/\(.*\)$/, ''));
+    const words = raw.map((w) => w.toLowerCase());
+    const capitalized = new Set(raw.filter((w) => /^[A-Z]/.test(w)).map((w) => w.toLowerCase()));
+    let instance = false;
     const pAt = 4 + wCnt * 2;
     const pCnt = Number(f[pAt]);
     const hypernyms: number[] = [];
@@ -96,13 +103,14 @@ class WordNet {
       const sym = f[pAt + 1 + i * 4];
       const off = Number(f[pAt + 2 + i * 4]);
       if (f[pAt + 3 + i * 4] !== 'n') continue;
+      if (sym === '@i') instance = true;
       if (sym === '@' || sym === '@i') hypernyms.push(off);
       else if (sym === '~' || sym === '~i') hyponyms.push(off);
     }
     const gloss = text.slice(text.indexOf('| ') + 2, text.indexOf('\n')).split(/[;(]/)[0];
     const glossWords = gloss.toLowerCase().match(/[a-z]+/g) ?? [];
     const genus = [...glossWords].reverse().find((g) => g.length > 2 && this.sensesOf(g) !== null) ?? null;
-    const s = { words, genus, hypernyms, hyponyms };
+    const s = { words, capitalized, instance, genus, hypernyms, hyponyms };
     this.cache.set(offset, s);
     return s;
   }
@@ -114,6 +122,22 @@ class WordNet {
     if (w.endsWith('es')) candidates.push(w.slice(0, -2));
     if (w.endsWith('s')) candidates.push(w.slice(0, -1));
     return candidates.find((c) => this.sensesOf(c) !== null) ?? null;
+  }
+
+  /**
+   * Whether one of the word's senses is the name of someone or something, written with a capital
+   * ("John" the apostle, "Lincoln", "Turkey" the country; not "CAT" the scan, which is no one's
+   * name). A word the user wrote with a capital, of such a word, stands for the name.
+   */
+  isName(word: string): boolean {
+    const lemma = this.lemma(word);
+    return (
+      lemma !== null &&
+      (this.sensesOf(lemma) ?? []).some((off) => {
+        const s = this.synset(off);
+        return s.instance && s.capitalized.has(lemma);
+      })
+    );
   }
 
   /** Related nouns of a word (single words only, spaces as in the lexicon's underscores kept out). */
@@ -129,6 +153,9 @@ class WordNet {
     const tagged = this.tagged.get(lemma) ?? 1;
     for (const [i, off] of senses.entries()) {
       const s = this.synset(off);
+      // A name (Lincoln the president, Paris the city) lends nothing: not "president" or "lawyer"
+      // for "lincoln", nor "france" for "paris".
+      if (s.instance) continue;
       s.words.forEach((w) => add(w, 'synonym'));
       // A rare sense (not tagged in the sense-tagged corpus) lends its synonyms only: "cat" as
       // slang for a man ("guy") would bring every photo of a man through its broader term.

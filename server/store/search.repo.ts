@@ -89,6 +89,18 @@ export class SearchRepo {
     return (this.sql('SELECT max(id) AS n FROM search_entries').get() as { n: number | null }).n ?? 0;
   }
 
+  /** Of `words`, those in the name of a named person of the workspaces. */
+  personNameWords(words: string[], workspaceIds: string[]): Set<string> {
+    const out = new Set<string>();
+    if (words.length === 0) return out;
+    const names = this.db
+      .prepare(`SELECT name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
+      .pluck()
+      .all(...workspaceIds) as string[];
+    for (const name of names) for (const w of wordsOf(name)) if (words.includes(w)) out.add(w);
+    return out;
+  }
+
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
   facesOfPeopleNamed(
     words: string[],
