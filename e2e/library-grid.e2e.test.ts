@@ -273,6 +273,29 @@ describe('the library as a photo library', () => {
     await page.keyboard.press('i');
   }, 60_000);
 
+  it('a picture given the focus otherwise than by the arrows (a screen reader moving to it, a shift-click) takes the keyboard', async () => {
+    const { page } = await app.open(key);
+    await tiles(page).first().locator('img').waitFor();
+    // A screen reader in browse mode moves the focus to the element it reads.
+    await page.locator('[role=gridcell][data-offset="5"]').focus();
+    expect(await page.locator('[role=gridcell][tabindex="0"]').getAttribute('data-offset')).toBe('5');
+    await page.keyboard.press('ArrowRight');
+    let id = await page.evaluate(() => document.activeElement?.getAttribute('data-offset') === '6' && document.activeElement.getAttribute('data-asset'));
+    expect(id).toBeTruthy();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((x) => window.location.hash.startsWith(`#/view/${x}`), id);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.location.hash.startsWith('#/library'));
+    await page.locator('[role=gridcell][data-offset="3"]').click({ modifiers: ['Shift'] });
+    expect(await page.getByTestId('selection-count').textContent()).toBe('1 selected');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('ArrowLeft');
+    id = await page.evaluate(() => document.activeElement?.getAttribute('data-offset') === '2' && document.activeElement.getAttribute('data-asset'));
+    expect(id).toBeTruthy();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((x) => window.location.hash.startsWith(`#/view/${x}`), id);
+  }, 60_000);
+
   it('works with the keyboard alone: one tab stop for the grid, arrows, Space selects, Enter opens, ? shows the shortcuts', async () => {
     const { page, shot } = await app.open(key);
     await tiles(page).first().locator('img').waitFor();

@@ -87,6 +87,7 @@ const Tile = memo(function Tile({
   last,
   onOpen,
   onSelect,
+  onFocused,
 }: {
   a: AssetListItem | undefined;
   id: string;
@@ -99,6 +100,8 @@ const Tile = memo(function Tile({
   last: boolean;
   onOpen(id: string): void;
   onSelect(id: string, e: { shiftKey: boolean }): void;
+  /** The tile took the focus (a click, a shift-click that selects it): the keys go on from it. */
+  onFocused(offset: number): void;
 }) {
   // The tile's name says all its badges show: their text is drawn by the style sheet (data-text),
   // hidden from assistive technology, so that the tile's content is its name ("label in name").
@@ -136,6 +139,7 @@ const Tile = memo(function Tile({
       data-status={a?.status}
       title={tip}
       onClick={click}
+      onFocus={() => onFocused(offset)}
     >
       {a?.thumbnail_url ? (
         <img
@@ -568,6 +572,7 @@ function Timeline({ hash, empty, active }: { hash: string; empty: string | null;
                           last={id === lastViewed}
                           onOpen={open}
                           onSelect={onSelect}
+                          onFocused={setCursor}
                         />
                       );
                     })}
