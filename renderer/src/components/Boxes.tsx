@@ -6,6 +6,28 @@ export interface Overlay extends Box {
   key: string;
   kind: 'object' | 'face' | 'text' | 'passage' | 'hit' | 'word';
   label: string;
+  /** Its label is said by the search hit drawn on it (withHit). */
+  quiet?: boolean;
+}
+
+/** Whether two boxes are one region: they overlap by nine tenths of their union or more. */
+function same(a: Box, b: Box): boolean {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  if (w <= 0 || h <= 0) return false;
+  const inter = w * h;
+  return inter / (a.w * a.h + b.w * b.h - inter) >= 0.9;
+}
+
+/**
+ * The boxes with the search hit drawn over them. Where the hit is the region of a box drawn already
+ * (the object or face the search found), the two labels would lie one over the other: the hit says
+ * both ("search hit · person 97%").
+ */
+export function withHit(boxes: Overlay[], hit: Box): Overlay[] {
+  const under = boxes.find((b) => (b.kind === 'object' || b.kind === 'face') && b.label && same(b, hit));
+  const label = under ? `search hit · ${under.label}` : 'search hit';
+  return [...boxes.map((b) => (b === under ? { ...b, quiet: true } : b)), { key: 'hit', kind: 'hit', label, x: hit.x, y: hit.y, w: hit.w, h: hit.h }];
 }
 
 /**
@@ -47,7 +69,7 @@ export function BoxedPicture({
     <div className={`boxed ${frame ? 'sized' : ''}`} style={frame}>
       {src ? <img key={src} src={src} alt={alt} draggable={false} /> : children}
       {boxes.map((b) => (
-        <BoxView key={b.key} b={b} labelled={b.kind !== 'passage' && b.kind !== 'text'} onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined} />
+        <BoxView key={b.key} b={b} labelled={b.kind !== 'passage' && b.kind !== 'text' && !b.quiet} onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined} />
       ))}
     </div>
   );
@@ -57,7 +79,8 @@ export function BoxedPicture({
 export function BoxView({ b, labelled, onClick }: { b: Overlay; labelled: boolean; onClick?: () => void }) {
   return (
     <div
-      className={`box box-${b.kind} ${onClick ? 'clickable' : ''}`}
+      // A box at the top of the picture has its label inside it: above, the frame would cut it off.
+      className={`box box-${b.kind} ${onClick ? 'clickable' : ''} ${b.y < 0.06 ? 'label-in' : ''}`}
       data-kind={b.kind}
       onClick={onClick}
       title={b.label}

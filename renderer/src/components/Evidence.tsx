@@ -6,9 +6,9 @@
 // playback: the line being spoken marked and kept in view, any line a click away, a search inside it.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
-import type { PageView, RegionsView, TranscriptView } from '../api/videos.ts';
+import type { Box, PageView, RegionsView, TranscriptView } from '../api/videos.ts';
 import type { SearchMoment } from '../api/search.ts';
-import { BoxView, type Overlay } from './Boxes.tsx';
+import { BoxView, withHit, type Overlay } from './Boxes.tsx';
 import { clockOf } from './SearchView.tsx';
 import { getRegions } from '../api/videos.ts';
 
@@ -211,7 +211,7 @@ export function VideoPane({
   aspect: number | null;
   moments: readonly SearchMoment[];
   names: Map<string, string>;
-  hit: Overlay | null;
+  hit: Box | null;
   /** The kinds of boxes to draw (the viewer's layers). */
   shown: ReadonlySet<string>;
 }) {
@@ -283,7 +283,8 @@ export function VideoPane({
   });
   // (A yes or no from the playhead, not its time: the pane is not drawn again every frame.)
   const near = usePlayhead((s) => Math.abs((s.video === id ? s.t : start) - start) < 1);
-  const boxes = [...frames.filter((b) => b.t === shownAt && shown.has(b.kind)), ...(hit && near ? [hit] : [])];
+  const inFrame = frames.filter((b) => b.t === shownAt && shown.has(b.kind));
+  const boxes = hit && near ? withHit(inFrame, hit) : inFrame;
   const length = Math.max(duration, ...moments.map((m) => m.timestamp + 1), 1);
   return (
     <div className="video-pane">
@@ -301,7 +302,7 @@ export function VideoPane({
         />
         <div className="player-boxes" aria-hidden="true">
           {boxes.map((b) => (
-            <BoxView key={b.key} b={b} labelled={b.kind !== 'text'} />
+            <BoxView key={b.key} b={b} labelled={b.kind !== 'text' && !b.quiet} />
           ))}
         </div>
       </div>

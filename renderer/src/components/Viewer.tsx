@@ -12,7 +12,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { parseBox, useViewer } from '../stores/viewer.ts';
 import { useNav, viewHash } from '../stores/nav.ts';
 import { usePeople } from '../stores/people.ts';
-import { BoxedPicture, type Overlay } from './Boxes.tsx';
+import { BoxedPicture, withHit, type Overlay } from './Boxes.tsx';
 import { AssetInfo } from './Info.tsx';
 import { NameField } from './people/NameField.tsx';
 import type { PageView, RegionsView } from '../api/videos.ts';
@@ -301,8 +301,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const stale = asset.video_id !== id;
   const names = new Map(people.map((p) => [p.person_id, p.name]));
   const regions = page?.regions ?? moment ?? { objects: [], faces: [], text: [] };
-  const boxes = overlays(regions, page?.passages ?? [], layers, names);
-  if (highlight) boxes.push({ key: 'hit', kind: 'hit', label: 'search hit', ...highlight });
+  const shownBoxes = overlays(regions, page?.passages ?? [], layers, names);
+  const boxes = highlight ? withHit(shownBoxes, highlight) : shownBoxes;
   const inPicture = [...new Set(regions.faces.map((f) => f.person_id).filter((p): p is string => Boolean(p)))].map((p) => ({
     id: p,
     name: names.get(p) ?? '',
@@ -435,7 +435,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               aspect={aspect}
               moments={moments}
               names={names}
-              hit={highlight ? { key: 'hit', kind: 'hit', label: 'search hit', ...highlight } : null}
+              hit={highlight}
               shown={new Set((Object.keys(layers) as Array<keyof Layers>).filter((k) => layers[k]))}
             />
           ) : !src ? (
