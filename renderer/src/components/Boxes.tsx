@@ -69,7 +69,12 @@ export function BoxedPicture({
     <div className={`boxed ${frame ? 'sized' : ''}`} style={frame}>
       {src ? <img key={src} src={src} alt={alt} draggable={false} /> : children}
       {boxes.map((b) => (
-        <BoxView key={b.key} b={b} labelled={b.kind !== 'passage' && b.kind !== 'text' && !b.quiet} onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined} />
+        <BoxView
+          key={b.key}
+          b={b}
+          labelled={b.kind !== 'passage' && b.kind !== 'text' && !b.quiet}
+          onClick={onBox && b.kind === 'face' ? () => onBox(b) : undefined}
+        />
       ))}
     </div>
   );
