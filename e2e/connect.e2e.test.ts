@@ -24,5 +24,11 @@ describe('signing in', () => {
     // The library's first page arrives after the screen itself: wait for what it says.
     await page.getByText('Nothing indexed yet').waitFor();
     expect(await page.getByText('Nothing indexed yet').count()).toBe(1);
+    // In a browser, what is added is sent as copies: the way to index folders where they are is named, and one step away.
+    expect(await page.locator('.empty').textContent()).toMatch(/copies of them.*Settings › Libraries/);
+    await shot('library-empty');
+    await page.getByRole('link', { name: 'Settings › Libraries' }).click();
+    await page.getByTestId('libraries').waitFor();
+    expect(page.url()).toMatch(/#\/settings$/);
   });
 });

@@ -3,7 +3,19 @@
 // virtualized, so 50,000 pictures scroll as smoothly as 50. Pictures are selected by hover
 // checkbox, Shift-range, a month's heading or Ctrl/Cmd-A, and acted on from the selection bar.
 // The grid is one tab stop: arrows move, Enter opens, Space selects. Drop files or folders anywhere.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
 import { PAGE, useLibrary } from '../stores/library.ts';
@@ -317,7 +329,7 @@ function Scrubber({
   );
 }
 
-function Timeline({ hash, empty, active }: { hash: string; empty: string | null; active: boolean }) {
+function Timeline({ hash, empty, active }: { hash: string; empty: ReactNode; active: boolean }) {
   const { months, layout, items, density, selected, lastViewed, key } = useLibrary(
     useShallow((s) => ({
       months: s.months,
@@ -663,11 +675,19 @@ export function Library({ params, active = true }: { params: URLSearchParams; ac
     if (files.length) await upload(files);
   };
   const empty =
-    loaded && total === 0
-      ? Object.keys(filters).length
-        ? 'Nothing matches these filters.'
-        : 'Nothing indexed yet. Drop files or folders here to start.'
-      : null;
+    loaded && total === 0 ? (
+      Object.keys(filters).length ? (
+        'Nothing matches these filters.'
+      ) : (
+        <>
+          Nothing indexed yet.{' '}
+          {desktop
+            ? 'Add files or a folder with the buttons above (indexed where they are), or drop them here (copied into the app).'
+            : 'Drop files or folders here, or add them with the buttons above: the browser sends copies of them to the app.'}{' '}
+          To index a folder where it is and follow its changes, add it under <a href="#/settings">Settings › Libraries</a>.
+        </>
+      )
+    ) : null;
 
   return (
     <section
