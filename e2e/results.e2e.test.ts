@@ -161,6 +161,28 @@ describe('search results and evidence', () => {
     expect(await page.locator('.result-tile').count()).toBe(14);
   });
 
+  it('steps with → past the page of results loaded, through all that were found, counting them all', async () => {
+    // The overview (photos and a document) shows the best 14 photos of the 40 results loaded; 45 were found.
+    const { page, shot } = await app.open(key, '#/search?q=beach%20Cheshire');
+    await page.locator('.result-documents .result-row-item').first().waitFor();
+    expect(await page.getByTestId('result-count').textContent()).toBe('45 found');
+    await page.locator('.result-tile').nth(13).click();
+    await page.getByTestId('viewer').waitFor();
+    await page.getByTestId('step-position').and(page.getByText(/ of 45$/)).waitFor();
+    const first = Number((await page.getByTestId('step-position').textContent())!.split(' ')[0]);
+    expect(first).toBeLessThan(20);
+    const seen = new Set<string>();
+    for (let n = first + 1; n <= 45; n++) {
+      await page.keyboard.press('ArrowRight');
+      await page.getByTestId('step-position').and(page.getByText(`${n} of 45`)).waitFor();
+      seen.add(decodeURIComponent(/#\/view\/([^?]+)/.exec(page.url())![1]));
+    }
+    // Every step a result of its own, the last one reached.
+    expect(seen.size).toBe(45 - first);
+    expect(await page.getByRole('button', { name: 'next (→)' }).isDisabled()).toBe(true);
+    await shot('viewer-past-page');
+  });
+
   it('opens a PDF hit fitted to the width with the word marked on the page, and n goes to the next page with a hit', async () => {
     const { page, shot } = await app.open(key, '#/search?q=Cheshire');
     const row = page.locator('.result-documents .result-row-item').first();

@@ -34,7 +34,7 @@ describe('search and answers', () => {
     // The hit is the cat's box: one label says both, not two labels one over the other.
     expect(await page.locator('.box-hit .box-label').textContent()).toMatch(/^search hit · cat/);
     expect(await page.locator('.box-object[title^="cat"] .box-label').count()).toBe(0);
-    // The cat's box starts at the top of the picture: its label is inside it, not cut off above.
+    // The cat's box starts at the top of the picture: its label is inside it (at the bottom), not cut off above.
     const [label, frame] = await Promise.all([page.locator('.box-hit .box-label').boundingBox(), page.locator('.boxed').first().boundingBox()]);
     expect(label!.y).toBeGreaterThanOrEqual(frame!.y);
     await shot('viewer-photo');

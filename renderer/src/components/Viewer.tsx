@@ -73,6 +73,27 @@ function useSteps(from: string | null): Step[] {
   return known === from ? steps : [];
 }
 
+/**
+ * Opened from search results: → goes on through every result found, not only the page of them
+ * loaded. The next page loads as the viewer comes within a few results of the end of those loaded,
+ * and joins the list stepped through; the position counts all that were found ("40 of 55").
+ */
+function useFound(from: string | null, steps: Step[], here: number): number {
+  const result = useSearch((s) => (from?.startsWith('#/search') ? s.result : null));
+  const ordered = useMemo(() => (result ? shownOrder(result.hits) : null), [result]);
+  // The search's results are the list stepped through (not those of another search).
+  const ids = useMemo(() => new Set(ordered?.map((h) => h.video_id)), [ordered]);
+  const ours = ordered !== null && steps.length > 0 && steps.every((s) => ids.has(s.id));
+  const more = ours && ordered.length === steps.length && result!.pagination.has_more;
+  useEffect(() => {
+    if (more && here >= steps.length - 3) void useSearch.getState().loadMore();
+  }, [more, here, steps.length]);
+  useEffect(() => {
+    if (ours && ordered.length > steps.length) useBrowse.setState({ steps: ordered.map((h) => ({ id: h.video_id, hash: hitHash(h) })) });
+  }, [ours, ordered, steps.length]);
+  return ours ? Math.max(steps.length, result!.pagination.total ?? 0) : steps.length;
+}
+
 type Layers = Record<'passage' | 'object' | 'face' | 'text', boolean>;
 
 function overlays(
@@ -147,6 +168,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const from = params.get('from');
   const steps = useSteps(from);
   const here = steps.length ? stepIndex(steps, id, window.location.hash) : -1;
+  const found = useFound(from, steps, here);
   const pushed = useBrowse((s) => s.pushed);
   // Opened from a search: this asset's moments for it (n / N step through them) and the words it marked.
   const searched = useSearch((s) => (from?.startsWith('#/search') ? s.result?.hits.find((h) => h.video_id === id) : undefined));
@@ -352,7 +374,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               ‹
             </button>
             <span data-testid="step-position">
-              {here + 1} of {steps.length}
+              {here + 1} of {found}
             </span>
             <button className="icon" aria-label="next (→)" disabled={here < 0 || here >= steps.length - 1} onClick={() => step(1)}>
               ›
