@@ -168,13 +168,19 @@ describe('search results and evidence', () => {
     expect(await page.getByTestId('result-count').textContent()).toBe('45 found');
     await page.locator('.result-tile').nth(13).click();
     await page.getByTestId('viewer').waitFor();
-    await page.getByTestId('step-position').and(page.getByText(/ of 45$/)).waitFor();
+    await page
+      .getByTestId('step-position')
+      .and(page.getByText(/ of 45$/))
+      .waitFor();
     const first = Number((await page.getByTestId('step-position').textContent())!.split(' ')[0]);
     expect(first).toBeLessThan(20);
     const seen = new Set<string>();
     for (let n = first + 1; n <= 45; n++) {
       await page.keyboard.press('ArrowRight');
-      await page.getByTestId('step-position').and(page.getByText(`${n} of 45`)).waitFor();
+      await page
+        .getByTestId('step-position')
+        .and(page.getByText(`${n} of 45`))
+        .waitFor();
       seen.add(decodeURIComponent(/#\/view\/([^?]+)/.exec(page.url())![1]));
     }
     // Every step a result of its own, the last one reached.
