@@ -54,6 +54,9 @@ describe('the library', () => {
     expect(line).toMatch(/a-text-pass-peanuts\.pdf — extract: the PDF needs a password to open/);
     expect(line).toMatch(/faces.*did not run/);
     expect(await page.getByRole('heading', { name: /Not indexed \(1 file\)/ }).count()).toBe(1);
+    // What waits for an optional model (the photo's captions and embeddings): the way to it is a link.
+    expect(await page.locator('.activity-panel p').first().textContent()).toMatch(/wait for an optional model \(Settings\)/);
+    expect(await page.locator('.activity-panel').getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('#/settings');
     await shot('activity-problems');
     expect(await accessibilityProblems(page)).toEqual([]);
     // Into the panel and out with Esc: the focus goes back to the indicator.

@@ -53,7 +53,18 @@ export function ActivityIndicator() {
         <div className="activity-panel" role="dialog" aria-label="indexing">
           {a ? (
             <p>
-              {a.assets.done} of {a.assets.total} done{a.waiting_for_models ? ` · ${a.waiting_for_models} wait for an optional model (Settings)` : ''}.{' '}
+              {a.assets.done} of {a.assets.total} done
+              {a.waiting_for_models ? (
+                <>
+                  {' '}
+                  · {a.waiting_for_models} wait for an optional model (
+                  <a href="#/settings" onClick={() => setOpen(false)}>
+                    Settings
+                  </a>
+                  )
+                </>
+              ) : null}
+              .{' '}
               {a.assets.processing ? (
                 <button onClick={() => void pause(!a.paused)}>{a.paused ? 'Resume' : 'Pause'}</button>
               ) : a.paused ? (
