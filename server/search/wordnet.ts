@@ -13,6 +13,42 @@ const MAX_NARROWER_DEPTH = 3;
 const MAX_SENSES = 3;
 const MAX_WORDS = 300;
 
+/** Where a definition's head phrase ends: "a motor vehicle | with four wheels", "a room | or building". */
+const AFTER_HEAD = new Set(
+  'with of for that which who whose where when in on at by from to into onto over under about as used having usually often especially esp typically consisting made containing resembling or and but'.split(
+    ' ',
+  ),
+);
+/** Heads that say which part or kind of what follows ("a member of the genus Canis"). */
+const PARTS = new Set('member kind type sort variety form species piece part group set any unit item collection class genus family'.split(' '));
+/**
+ * Never the genus: number words ("a motor vehicle with four wheels"), and words too general to say
+ * what something is ("someone who works with their hands"), whose entries would take the place of
+ * telling ones.
+ */
+const NOT_GENUS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve hundred thousand million someone somebody something anything anyone thing things person people individual object entity'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The head noun of a definition, the kind of thing it defines: its last noun before the first word
+ * that qualifies it ("young domestic cat" → cat, "a motor vehicle with four wheels" → vehicle; not
+ * "four" or "wheels", nor "roar" of "feline mammal usually having … no ability to roar").
+ */
+export function genusOf(gloss: string, isNoun: (w: string) => boolean): string | null {
+  let words: string[] = gloss.toLowerCase().match(/[a-z]+/g) ?? [];
+  for (;;) {
+    const end = words.findIndex((w, i) => i > 0 && AFTER_HEAD.has(w));
+    const head = end < 0 ? words : words.slice(0, end);
+    const genus = [...head].reverse().find((g) => g.length > 2 && !NOT_GENUS.has(g) && isNoun(g)) ?? null;
+    // "a member of the genus Canis", "a piece of furniture": the kind is what follows.
+    if (!genus || !PARTS.has(genus) || words[end] !== 'of') return genus;
+    words = words.slice(end + 1);
+  }
+}
+
 interface Synset {
   words: string[];
   /** Its words written with a capital in the lexicon (lowercased): names ("John", "Paris"). */
@@ -108,8 +144,7 @@ class WordNet {
       else if (sym === '~' || sym === '~i') hyponyms.push(off);
     }
     const gloss = text.slice(text.indexOf('| ') + 2, text.indexOf('\n')).split(/[;(]/)[0];
-    const glossWords = gloss.toLowerCase().match(/[a-z]+/g) ?? [];
-    const genus = [...glossWords].reverse().find((g) => g.length > 2 && this.sensesOf(g) !== null) ?? null;
+    const genus = genusOf(gloss, (g) => this.sensesOf(g) !== null);
     const s = { words, capitalized, instance, genus, hypernyms, hyponyms };
     this.cache.set(offset, s);
     return s;
