@@ -48,6 +48,11 @@ describe('search results and evidence', () => {
     const { page, shot } = await app.open(key, '#/search?q=cat');
     await page.locator('.result-photos .result-tile').first().waitFor();
     expect(await page.locator('.result-photos .result-tile').first().getAttribute('data-video')).toBe(ids.chelsea);
+    // The cat's box starts at the top of the tile: its label is inside it, not cut off above.
+    const tile = page.locator('.result-photos .result-tile').first();
+    await tile.hover();
+    const [label, frame] = await Promise.all([tile.locator('.tile-box-label').boundingBox(), tile.boundingBox()]);
+    expect(label!.y).toBeGreaterThanOrEqual(frame!.y);
     const book = page.locator('.result-documents .result-row-item');
     expect(await book.count()).toBe(1);
     const snippets = book.locator('.page-snippets .snippet');

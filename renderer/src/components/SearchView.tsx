@@ -198,7 +198,11 @@ function PhotoTile({ h, i, active, width, height, open }: { h: SearchHit; i: num
       {h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" draggable={false} /> : null}
       {h.asset_kind === 'video' ? <span className="tile-badge">▶ {clockOf(h.timestamp)}</span> : null}
       {box ? (
-        <span className="tile-box" style={{ left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.w * 100}%`, height: `${box.h * 100}%` }}>
+        // A box at the top of the tile has its label inside it: above, the tile would cut it off.
+        <span
+          className={`tile-box ${box.y < 0.12 ? 'label-in' : ''}`}
+          style={{ left: `${box.x * 100}%`, top: `${box.y * 100}%`, width: `${box.w * 100}%`, height: `${box.h * 100}%` }}
+        >
           {box.label ? <span className="tile-box-label">{box.label}</span> : null}
         </span>
       ) : null}
