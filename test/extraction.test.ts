@@ -97,6 +97,16 @@ describe('extraction through the API', () => {
     const drawn = await Promise.all([...urls, urls[0]].map((u) => fetch(u)));
     expect(drawn.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     for (const n of [6, 7, 8]) expect(fs.existsSync(path.join(pages, `p0000${n}.jpg`))).toBe(true);
+
+    // A running head, printed on every other page of its chapter, is on every page shown and found
+    // once by a search for its words: the passages that tell of the tea-party come next, not copies
+    // of the head.
+    const p45 = (await t.api('GET', `/videos/${d.video_id}/pages/45`, { key })).body.data;
+    expect(p45.passages[0].text).toBe('54 CHAPTER 7. A MAD TEA-PARTY');
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'mad tea party', video_id: d.video_id, limit: 10 } })).body.data.hits as Array<{
+      snippet: { text: string };
+    }>;
+    expect(hits.filter((h) => /CHAPTER 7\. A MAD TEA-PARTY/.test(h.snippet.text))).toHaveLength(1);
   });
 
   it('answers bad page numbers with 422 and pages out of range with 404; photos and videos have no pages', async () => {

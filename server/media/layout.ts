@@ -122,6 +122,64 @@ export function linesToPassages(lines: Array<TextLine & { size: number }>): Pass
   }));
 }
 
+/** The passages at each end of a page that may be its running head or foot. */
+const PAGE_ENDS = 2;
+/** A running head or foot is short, and met on this many pages or more. */
+const RUNNING_CHARS = 80;
+const RUNNING_PAGES = 3;
+
+/** A passage's page number, printed at its start or end ("52 CHAPTER 7. …", "… TEA-PARTY 53", "53"), and the rest. */
+function printedNumber(text: string): { n: number; rest: string } | null {
+  const m = /^(\d{1,4})\s*(.*)$/s.exec(text) ?? /^(.*?)\s*(\d{1,4})$/s.exec(text);
+  if (!m) return null;
+  return /^\d/.test(text) ? { n: Number(m[1]), rest: m[2] } : { n: Number(m[2]), rest: m[1] };
+}
+
+/**
+ * Marks running heads and feet: a short passage at the top or bottom of a page met at an end of
+ * other pages, its page number aside ("52 CHAPTER 7. A MAD TEA-PARTY", "54 CHAPTER 7. …", a bare
+ * page number). A number counts as the page's own where it follows the pages as most printed
+ * numbers at their ends do (page 43 printed as 52): "Chapter 2" opening page 10 and "Chapter 3"
+ * page 16 are not one heading. Each is searched on the first page it is met on, and marked
+ * `repeated` on the others: repeated on every other page of a chapter, it filled a search for the
+ * chapter's words with copies of itself, above the passages that hold them. Returns how many were
+ * marked.
+ */
+export function markRunningHeads(pages: Array<{ passages: Passage[] }>): number {
+  const ends = (passages: Passage[]) => [...new Set([...passages.slice(0, PAGE_ENDS), ...passages.slice(-PAGE_ENDS)])];
+  // How printed page numbers follow the pages: the commonest difference, where it is common.
+  const offsets = new Map<number, number>();
+  pages.forEach((p, i) => {
+    for (const x of ends(p.passages)) {
+      const num = x.text.length <= RUNNING_CHARS ? printedNumber(x.text) : null;
+      if (num) offsets.set(num.n - i, (offsets.get(num.n - i) ?? 0) + 1);
+    }
+  });
+  const [offset, count] = [...offsets].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  const keyOf = (text: string, i: number) => {
+    if (text.length > RUNNING_CHARS) return null;
+    const num = count >= RUNNING_PAGES ? printedNumber(text) : null;
+    return normalizeSpace(num && num.n - i === offset ? num.rest : text).toLowerCase();
+  };
+  const pagesOf = new Map<string, number>();
+  pages.forEach((p, i) => {
+    for (const k of new Set(ends(p.passages).map((x) => keyOf(x.text, i)))) if (k !== null) pagesOf.set(k, (pagesOf.get(k) ?? 0) + 1);
+  });
+  const seen = new Set<string>();
+  let marked = 0;
+  pages.forEach((p, i) => {
+    for (const x of ends(p.passages)) {
+      const k = keyOf(x.text, i);
+      if (k === null || (pagesOf.get(k) ?? 0) < RUNNING_PAGES) continue;
+      if (seen.has(k)) {
+        x.repeated = true;
+        marked++;
+      } else seen.add(k);
+    }
+  });
+  return marked;
+}
+
 function joinLines(lines: string[]): string {
   let out = '';
   for (const l of lines) {

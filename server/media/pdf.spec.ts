@@ -138,6 +138,24 @@ describe('extractPdf', () => {
     expect(blank[0].ink).toBeLessThan(BLANK_INK);
   });
 
+  it("searches a running head or page number once, at its first page, and a chapter's heading on its own page", async () => {
+    const { pages, details } = await extractPdf(corpus('docs/carroll-wonderland.pdf'), { assetDir: dir, renderAll: false, maxPages: 100 });
+    const searched = (p: number) => pages[p - 1].passages.filter((x) => !x.repeated).map((x) => x.text);
+    const shown = (p: number) => pages[p - 1].passages.map((x) => x.text);
+    // Chapter 7's running head, printed with the page number on every other page: searched on its first page only, shown on all.
+    const heads = pages.filter((p) => p.passages.some((x) => /CHAPTER 7\. A MAD TEA-PARTY$/.test(x.text)));
+    expect(heads.length).toBeGreaterThanOrEqual(4);
+    expect(heads.filter((p) => searched(p.page).some((t) => /CHAPTER 7\. A MAD TEA-PARTY$/.test(t)))).toHaveLength(1);
+    expect(shown(45)).toContain('54 CHAPTER 7. A MAD TEA-PARTY');
+    // Bare page numbers likewise; the text of the page is all searched.
+    expect(searched(44)).not.toContain('53');
+    expect(searched(44).length).toBe(shown(44).length - 1);
+    // "Chapter 2" opening page 10 is not "Chapter 3" opening page 16: each is its page's own heading.
+    expect(searched(10)).toContain('Chapter 2');
+    expect(searched(16)).toContain('Chapter 3');
+    expect(details.running_heads).toBe(pages.reduce((n, p) => n + p.passages.filter((x) => x.repeated).length, 0));
+  });
+
   it('folds the white space of a line to single spaces, none at its ends', async () => {
     const file = path.join(dir, 'spaces.pdf');
     fs.writeFileSync(file, makePdf([{ text: '   Leading  and   inner    spaces   \n      \nend   of  it' }]));

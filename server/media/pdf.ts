@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { NOT_TEXT, linesToPassages, normalizeSpace } from './layout.ts';
+import { NOT_TEXT, linesToPassages, markRunningHeads, normalizeSpace } from './layout.ts';
 import { pixelArea, relativeBox, type PixelArea } from '../geometry.ts';
 import { ExtractError, PICTURE_PAGE_AREA, THUMB_LONG_SIDE, type ExtractedPage } from './types.ts';
 import { COMPLEX_SCRIPT, type PdfLine } from './pdf-js-text.ts';
@@ -720,9 +720,11 @@ export async function extractPdf(
         textSource: lines.length > 0 ? 'text_layer' : 'none',
       });
     }
+    const runningHeads = markRunningHeads(pages);
     const details = {
       pages_needing_ocr: ocrPages,
       pages_rendered: rendered,
+      ...(runningHeads ? { running_heads: runningHeads } : {}),
       ...(blankPages ? { blank_pages: blankPages } : {}),
       ...(byThread ? { threads: 2 } : {}),
       ...(complex.length ? { pages_read_by_pdfjs: complex.length } : {}),

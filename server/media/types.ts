@@ -14,6 +14,8 @@ export interface Passage {
   idx: number;
   text: string;
   bbox: Box;
+  /** A running head or foot met on an earlier page ("54 CHAPTER 7. A MAD TEA-PARTY"): shown on its page, searched only on the first. */
+  repeated?: boolean;
 }
 
 export type TextSource = 'text_layer' | 'text' | 'none';

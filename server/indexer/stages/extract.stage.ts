@@ -37,7 +37,9 @@ export const extractStage = defineStage<undefined, ExtractOutput, 'extract'>({
     store.search.replaceForStage(assetId, 'extract', [
       { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? fileNameWords(asset.file_name) : '' },
       ...out.pages.flatMap((p) =>
-        p.passages.map((ps) => ({ modality: 'passage' as const, timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
+        p.passages
+          .filter((ps) => !ps.repeated)
+          .map((ps) => ({ modality: 'passage' as const, timestamp: p.page - 1, page: p.page, ref: ps.idx, region_id: null, text: ps.text })),
       ),
     ]);
     store.assets.setFacts(assetId, {
