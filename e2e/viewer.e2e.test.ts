@@ -38,6 +38,23 @@ describe('the video viewer', () => {
     });
     await shot('viewer-video');
   }, 180_000);
+
+  it("plays a camera's AVI that a browser cannot decode (MPEG-4 Part 2), through the copy the service makes of it", async () => {
+    const key = app.t.key('viewer-avi');
+    const video = await app.t.index(key, corpus('video/opencv/vtest.avi'), { faces: false, people: false, ocr: false, objects: false, labels: false });
+    const { page, shot } = await app.open(key, `#/view/${video.video_id}?t=30`);
+    await page.locator('[data-testid=viewer][data-kind=video]').waitFor();
+    await page.waitForFunction(
+      (d) => {
+        const v = document.querySelector('video.player') as HTMLVideoElement | null;
+        return v !== null && v.readyState >= 2 && Math.abs(v.duration - d) < 1 && Math.abs(v.currentTime - 30) < 1;
+      },
+      video.duration_s,
+      { timeout: 60_000 },
+    );
+    expect(await page.locator('.player-status').count()).toBe(0);
+    await shot('viewer-video-avi');
+  }, 180_000);
 });
 
 // Two voices (a stand-in speaker model over real voices, and the Hello stand-in of Whisper): the

@@ -69,9 +69,12 @@ export const RegionsView = Regions.extend({
 });
 export type RegionsView = z.infer<typeof RegionsView>;
 
+/** A video's copy that a browser plays, where it does not play the original (media/playable.ts). */
+export const PLAYABLE = 'playable.mp4';
+
 export const FrameParams = z.object({
   id: z.string().min(1).max(100),
-  name: z.string().regex(/^((p\d{5}|k\d{5}|thumb|frame)\.jpg|original)$/, 'not a frame name'),
+  name: z.string().regex(/^((p\d{5}|k\d{5}|thumb|frame)\.jpg|original|playable\.mp4)$/, 'not a frame name'),
 });
 export const FrameQuery = z.object({ exp: z.string().max(20).optional(), sig: z.string().max(100).optional() }).strict();
 

@@ -21,6 +21,7 @@ import {
 } from '../contract/assets.ts';
 import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
 import type { FileRef } from '../contract/common.ts';
+import { PLAYABLE } from '../contract/pages.ts';
 import { HEAD_BYTES, confirmContent, confirmHead } from '../media/sniff.ts';
 import { hashWithHead } from '../media/hash.ts';
 import { planRuns, stagesByAsset } from '../indexer/plan.ts';
@@ -363,7 +364,13 @@ export class AssetsService {
           progress: { done, total: runs.length },
         },
       },
-      media: a.kind === 'video' || (a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')) ? { asset_id: a.id, name: 'original' } : null,
+      // A video is played from what a browser plays: its original, or a copy made for it (media/playable.ts).
+      media:
+        a.kind === 'video'
+          ? { asset_id: a.id, name: PLAYABLE }
+          : a.kind === 'image' && WEB_PICTURE_TYPES.includes(a.mime_type ?? '')
+            ? { asset_id: a.id, name: 'original' }
+            : null,
       // The sidecar the metadata stage read, where it ran.
       ...this.pathsOf(a, stages.metadata?.state === 'ok' ? stages.metadata.details?.sidecars : undefined),
       metadata: { ...NO_METADATA, ...meta, width: a.width, height: a.height, duration_s: a.duration_s },

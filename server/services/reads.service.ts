@@ -7,7 +7,7 @@ import type { Store } from '../store/index.ts';
 import type { RegionRow } from '../store/regions.repo.ts';
 import type { VisibleAsset } from '../store/assets.repo.ts';
 import { AppError, Errors } from '../errors.ts';
-import type { PageView, Regions, RegionsView, TranscriptView } from '../contract/pages.ts';
+import { PLAYABLE, type PageView, type Regions, type RegionsView, type TranscriptView } from '../contract/pages.ts';
 import type { FileRef } from '../contract/common.ts';
 import { WEB_PICTURE_TYPES } from '../contract/assets.ts';
 import { fileRef } from '../store/media.repo.ts';
@@ -17,6 +17,7 @@ import type { AuthContext } from '../contract/auth.ts';
 import { entryModule } from '../paths.ts';
 import { cropFace } from '../media/face-crop.ts';
 import type { DrawRequest } from '../media/render.worker.ts';
+import { makePlayable, playback, type Playback } from '../media/playable.ts';
 
 /** How far from a requested video time a sampled frame's regions still count (seconds). */
 export const REGION_WINDOW_S = 1;
@@ -150,7 +151,48 @@ export class ReadsService {
   }
 
   async frameFileReady(id: string, name: string, q: { exp?: string; sig?: string }, auth: AuthContext | undefined): Promise<string> {
-    return this.drawn(id, name, this.frameFile(id, name, q, auth));
+    const file = this.frameFile(id, name, q, auth);
+    return name === PLAYABLE ? this.playable(id, file) : this.drawn(id, name, file);
+  }
+
+  /** How each video asked to be played is played (read from its streams once), by its content. */
+  private readonly playbacks = new Map<string, Playback>();
+  /** Copies being made, by file; one made at a time (each takes both cores while it runs). */
+  private readonly copying = new Map<string, Promise<void>>();
+  private copies: Promise<unknown> = Promise.resolve();
+
+  /**
+   * The file a browser plays for a video: its original where the browser plays that, else the
+   * playable copy (media/playable.ts), made on this first request and kept. The original must be
+   * reachable for the copy to be made.
+   */
+  private async playable(id: string, copy: string): Promise<string> {
+    if (fs.existsSync(copy)) return copy;
+    const asset = this.store.assets.byId(id)!;
+    const original = this.store.files.abs(asset.stored_path);
+    if (!fs.existsSync(original)) throw Errors.originalUnavailable();
+    let how = this.playbacks.get(asset.sha256);
+    if (!how) {
+      how = await playback(original, asset.mime_type).catch((err: Error) => {
+        throw new AppError('render_failed', 500, `The video could not be read to be played: ${err.message}`);
+      });
+      this.playbacks.set(asset.sha256, how);
+    }
+    if (how === 'original') return original;
+    let job = this.copying.get(copy);
+    if (!job) {
+      const mode = how;
+      job = this.copies
+        .then(() => makePlayable(original, copy, mode))
+        .catch((err: Error) => {
+          throw new AppError('render_failed', 500, `A copy of the video that a browser plays could not be made: ${err.message}`);
+        });
+      this.copies = job.catch(() => undefined);
+      job.finally(() => this.copying.delete(copy)).catch(() => {});
+      this.copying.set(copy, job);
+    }
+    await job;
+    return copy;
   }
 
   /**
@@ -253,6 +295,10 @@ export class ReadsService {
     if (name === 'original') {
       if (asset.kind !== 'video' && !(asset.kind === 'image' && WEB_PICTURE_TYPES.includes(asset.mime_type ?? ''))) throw Errors.notFound('Frame');
       return this.store.files.abs(asset.stored_path);
+    }
+    if (name === PLAYABLE) {
+      if (asset.kind !== 'video') throw Errors.notFound('Frame');
+      return path.join(this.store.files.assetDir(id), PLAYABLE);
     }
     return this.pictureFile(id, name);
   }

@@ -217,6 +217,14 @@ export function VideoPane({
 }) {
   const player = useRef<HTMLVideoElement>(null);
   const [regions, setRegions] = useState<RegionsView | null>(null);
+  // Where the browser cannot play the original, the service makes a copy on this first request:
+  // said while it takes a while, and said if it fails.
+  const [loading, setLoading] = useState<'waiting' | 'slow' | 'ready' | 'failed'>('waiting');
+  useEffect(() => {
+    setLoading('waiting');
+    const timer = setTimeout(() => setLoading((l) => (l === 'waiting' ? 'slow' : l)), 800);
+    return () => clearTimeout(timer);
+  }, [src]);
   useEffect(() => {
     setRegions(null);
     let live = true;
@@ -298,8 +306,17 @@ export function VideoPane({
           aria-label={`play ${name}`}
           onLoadedMetadata={(e) => {
             e.currentTarget.currentTime = start;
+            setLoading('ready');
           }}
+          onError={() => setLoading('failed')}
         />
+        {loading === 'slow' || loading === 'failed' ? (
+          <p className="player-status" role="status">
+            {loading === 'slow'
+              ? 'Preparing a copy of this video that the browser can play (the first time only)…'
+              : 'This video could not be played here. Its pictures and what was found in it are still shown.'}
+          </p>
+        ) : null}
         <div className="player-boxes" aria-hidden="true">
           {boxes.map((b) => (
             <BoxView key={b.key} b={b} labelled={b.kind !== 'text' && !b.quiet} />

@@ -1,4 +1,5 @@
 // /videos: upload, list, detail, delete (SPEC 4.1, 4.2).
+import path from 'node:path';
 import { presenterFor } from '../present.ts';
 import { sendFile } from '../send-file.ts';
 import { defineListRoute, defineRawRoute, defineRoute, type AnyRouteSpec } from '../route.ts';
@@ -7,6 +8,7 @@ import {
   FrameQuery,
   PageParams,
   PageView,
+  PLAYABLE,
   RegionsQuery,
   RegionsView,
   SpeakerNameBody,
@@ -246,8 +248,11 @@ export function videoRoutes(s: Services): AnyRouteSpec[] {
           'Cache-Control',
           query.exp && query.sig ? `private, max-age=${Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000))}, immutable` : 'private, max-age=3600',
         );
-        // A video's original is played: byte ranges, so a player can seek.
+        // A video is played: byte ranges, so a player can seek. Its playable copy is MP4; where the
+        // browser plays the original, that is what comes.
         if (params.name === 'original') await sendFile(ctx, file, s.reads.originalType(params.id), { ranges: true });
+        else if (params.name === PLAYABLE)
+          await sendFile(ctx, file, path.basename(file) === PLAYABLE ? 'video/mp4' : s.reads.originalType(params.id), { ranges: true });
         else await sendFile(ctx, file, 'image/jpeg');
       },
     }),

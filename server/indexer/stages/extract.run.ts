@@ -9,9 +9,10 @@ import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
+import { PLAYABLE } from '../../contract/pages.ts';
 
 /** Everything extraction may write into the asset folder. */
-const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg'];
+const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg', PLAYABLE];
 
 // The readers of each kind (PDFium, the office formats' parsers; sharp for photos, ffmpeg's for
 // videos) are loaded when a file of their kind comes: a process that reads only photos holds no
@@ -35,6 +36,12 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
     thumbnail = 'thumb.jpg';
   }
   return { facts: { page_count: pages.length }, pages, shots: [], frames: [], audio: null, thumbnail, details };
+}
+
+/** A video read again (its file changed) loses the playable copy made of what it was. */
+async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
+  await fs.promises.rm(path.join(assetDir, PLAYABLE), { force: true });
+  return (await import('../../media/video.ts')).extractVideo(file, assetDir);
 }
 
 function counts(out: ExtractOutput, bytes: number): Record<string, number> {
@@ -76,7 +83,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
         ? await extractDocument(asset, assetDir)
         : asset.kind === 'image'
           ? await (await import('../../media/image.ts')).extractImage(asset.filePath, asset.ext, assetDir)
-          : await (await import('../../media/video.ts')).extractVideo(asset.filePath, assetDir);
+          : await extractVideo(asset.filePath, assetDir);
     return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
   } catch (err) {
     await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
