@@ -111,6 +111,16 @@ describe('search by meaning', () => {
     expect(hits.some((h) => h.video_id === named)).toBe(false);
   });
 
+  it('finds a file by the words of its name, and shows the name as it is, the word marked', async () => {
+    const other = t.key('meaning-file-names');
+    const name = 'holiday_2024-seaside notes.txt';
+    const id = (await t.index(other, { name, data: new TextEncoder().encode('Tide tables and the ferry times.\n') })).video_id;
+    const hit = ((await t.api('POST', '/search', { key: other, json: { query: 'seaside' } })).body.data.hits as Array<Record<string, never>>)[0];
+    expect(hit).toMatchObject({ video_id: id, modality: 'name', snippet: { text: name } });
+    const [[from, to]] = (hit.snippet as { highlights: Array<[number, number]> }).highlights;
+    expect(name.slice(from, to)).toBe('seaside');
+  });
+
   it('typed search: emotion finds faces by expression, location uses labels and text, music is unavailable', async () => {
     const emotion = await search({ query: 'smiling' }, '/search/emotion');
     expect(emotion.status).toBe(200);

@@ -1,6 +1,7 @@
 // Ranked moments as search hits: the passage of a document hit with the words marked, the box of
 // the best boxed evidence (a person's face carries their name), the picture of the moment.
 import type { Store } from '../store/index.ts';
+import type { EntryHit } from '../store/search.repo.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { SearchHit } from '../contract/search.ts';
 import type { Moment } from './moments.ts';
@@ -43,7 +44,7 @@ export function toHits(store: Store, ranked: Moment[], marked: string[], federat
       frame: store.media.pictureAt({ id: e.asset_id, kind: e.kind }, timestamp),
       score: Math.round((score / top) * 1e4) / 1e4,
       modality: e.modality,
-      snippet: { text: e.text, highlights: highlights(e.text, marked) },
+      snippet: snippetOf(e, marked),
       passage,
       region: boxOf(store, e, name, boxed),
       evidence,
@@ -73,8 +74,17 @@ export function momentsOf(store: Store, moments: Moment[], marked: string[], top
       page,
       score: Math.round((score / (top || 1)) * 1e4) / 1e4,
       modality: e.modality,
-      snippet: { text: e.text, highlights: highlights(e.text, marked) },
+      snippet: snippetOf(e, marked),
       region: boxOf(store, e, name, boxed),
     };
   });
+}
+
+/**
+ * The text shown for a hit, its query words marked. A file-name hit shows the name: the entry also
+ * holds the name's words apart ("holiday_2024-beach.jpg holiday 2024 beach"), for the search alone.
+ */
+function snippetOf(e: EntryHit, marked: string[]): { text: string; highlights: Array<[number, number]> } {
+  const text = e.modality === 'name' ? e.file_name : e.text;
+  return { text, highlights: highlights(text, marked) };
 }
