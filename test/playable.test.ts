@@ -94,6 +94,23 @@ describe('videos a browser plays', () => {
     expect(Math.abs(a.duration - avi.duration_s) / avi.duration_s).toBeLessThan(0.02);
   }, 120_000);
 
+  it('stops a copy being made when the service stops: its ffmpeg ended, nothing half-written left', async () => {
+    const data = Buffer.concat([fs.readFileSync(corpus('video/opencv/vtest.avi')), Buffer.from('stopped copy')]);
+    const d = await t.index(key, { name: 'stopped.avi', data }, QUICK);
+    const asked = fetch(await mediaOf(d.video_id)).catch(() => null);
+    const dir = path.dirname(copyOf(d.video_id));
+    const started = Date.now();
+    while (!fs.readdirSync(dir).some((f) => f.endsWith('.tmp')) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(true);
+    await t.restart();
+    await asked;
+    expect(fs.readdirSync(dir).filter((f) => f.includes('playable'))).toEqual([]);
+    const ffmpegs = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(dir));
+    expect(ffmpegs).toEqual([]);
+  });
+
   it('answers 503 original_unavailable where the original is away and no copy was made yet', async () => {
     const data = Buffer.concat([fs.readFileSync(corpus('video/opencv/vtest.avi')), Buffer.from('another copy')]);
     const d = await t.index(key, { name: 'away.avi', data }, QUICK);

@@ -84,10 +84,11 @@ export interface RunResult {
 }
 
 /** Runs a tool to completion; output is kept up to a bound so a chatty run cannot exhaust memory. */
-export function runTool(bin: string, args: string[], opts: { timeoutMs?: number; maxOutput?: number } = {}): Promise<RunResult> {
+export function runTool(bin: string, args: string[], opts: { timeoutMs?: number; maxOutput?: number; signal?: AbortSignal } = {}): Promise<RunResult> {
   const max = opts.maxOutput ?? 32 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // An aborted run's tool is killed (SIGKILL): it ends as a run that failed.
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], signal: opts.signal, killSignal: 'SIGKILL' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {

@@ -30,7 +30,7 @@ export async function playback(file: string, mimeType: string | null): Promise<P
 }
 
 /** Writes the playable copy of `file` to `out` (through a temporary file: a stopped run leaves nothing). */
-export async function makePlayable(file: string, out: string, how: Exclude<Playback, 'original'>): Promise<void> {
+export async function makePlayable(file: string, out: string, how: Exclude<Playback, 'original'>, signal?: AbortSignal): Promise<void> {
   const t = findFfmpeg();
   if (!t) throw new Error('ffmpeg was not found (set MEDIA_INDEX_FFMPEG or install ffmpeg)');
   const probe = await probeVideo(file);
@@ -55,7 +55,8 @@ export async function makePlayable(file: string, out: string, how: Exclude<Playb
   const tmp = path.join(path.dirname(out), `.${path.basename(out)}.${process.pid}.tmp`);
   const args = ['-v', 'error', '-y', '-i', file, '-map', '0:v:0', '-map', '0:a:0?', ...video, ...audio, '-movflags', '+faststart', '-f', 'mp4', tmp];
   try {
-    const r = await runTool(t.ffmpeg, args, { timeoutMs: CONVERT_TIMEOUT_MS, maxOutput: 64 * 1024 });
+    const r = await runTool(t.ffmpeg, args, { timeoutMs: CONVERT_TIMEOUT_MS, maxOutput: 64 * 1024, signal });
+    if (signal?.aborted) throw new Error('the service stopped');
     if (r.code !== 0) throw new Error(lastError(r.stderr));
     await fs.promises.rename(tmp, out);
   } finally {

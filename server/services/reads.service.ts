@@ -160,6 +160,8 @@ export class ReadsService {
   /** Copies being made, by file; one made at a time (each takes both cores while it runs). */
   private readonly copying = new Map<string, Promise<void>>();
   private copies: Promise<unknown> = Promise.resolve();
+  /** Stops the copy being made when the service stops (its ffmpeg killed, nothing half-written left). */
+  private readonly stopping = new AbortController();
 
   /**
    * The file a browser plays for a video: its original where the browser plays that, else the
@@ -183,7 +185,7 @@ export class ReadsService {
     if (!job) {
       const mode = how;
       job = this.copies
-        .then(() => makePlayable(original, copy, mode))
+        .then(() => makePlayable(original, copy, mode, this.stopping.signal))
         .catch((err: Error) => {
           throw new AppError('render_failed', 500, `A copy of the video that a browser plays could not be made: ${err.message}`);
         });
@@ -239,9 +241,10 @@ export class ReadsService {
     };
   }
 
-  /** Resolves when no page is being drawn (the service waits for it before it stops). */
+  /** Resolves when no page is being drawn and no video copied (the service waits for it before it stops; a copy is stopped). */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.drawing.values(), ...this.cropping.values()]);
+    this.stopping.abort();
+    await Promise.allSettled([...this.drawing.values(), ...this.cropping.values(), ...this.copying.values()]);
     await this.pages.stop();
   }
 
