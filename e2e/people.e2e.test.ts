@@ -121,7 +121,7 @@ describe('People', () => {
     await field.fill('Ada');
     await page.getByRole('option', { name: 'New person “Ada”' }).waitFor();
     await field.press('Enter');
-    await page.getByText('3 face(s) now Ada.').waitFor();
+    await page.getByText('3 faces now Ada.').waitFor();
     await page.getByText('Every face found is in a person, or ignored.').waitFor();
     const ada = (await peopleOf(app.t, key)).find((p) => p.name === 'Ada');
     expect(ada?.face_count).toBe(3);
@@ -138,6 +138,8 @@ describe('People', () => {
     await addMadePhoto(page, 'small-40.jpg', smallJohn(40));
     await page.evaluate((id) => (window.location.hash = `#/people/${id}`), john.person_id);
     await page.getByTestId('person').waitFor();
+    // Where the person appears, in words: a photo, how many faces.
+    await page.locator('section[data-testid=person] li', { hasText: 'photo · 1 face' }).first().waitFor();
     const strip = page.locator('.suggestion-strip');
     await strip.locator('[data-suggested]').nth(1).waitFor();
     await strip.locator('img').first().waitFor();
@@ -158,7 +160,7 @@ describe('People', () => {
     expect(before).toBe(john.face_count);
     await page.locator('[data-face]').last().click();
     await page.getByRole('button', { name: 'Not this person' }).click();
-    await page.getByText('1 face(s) marked as not this person.').waitFor();
+    await page.getByText('1 face marked as not this person.').waitFor();
     await page.waitForFunction((n) => document.querySelectorAll('[data-face]').length === n, before - 1);
     await shot('person');
     const detail = await app.t.api('GET', `/people/${john.person_id}`, { key });

@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import { getActivity, pauseIndexing, retryFailed, type Activity } from '../api/collections.ts';
 import { attempt, useToasts } from './toasts.ts';
+import { counted } from '../plural.ts';
 
 interface ActivityState {
   activity: Activity | null;
@@ -61,7 +62,7 @@ export const useActivity = create<ActivityState>((set, get) => ({
   },
   async retry() {
     const r = await attempt('Retrying', () => retryFailed());
-    if (r) useToasts.getState().push('info', r.requeued ? `Indexing ${r.requeued} file(s) again.` : 'Nothing to retry.');
+    if (r) useToasts.getState().push('info', r.requeued ? `Indexing ${counted(r.requeued, 'file')} again.` : 'Nothing to retry.');
     get().watch();
   },
 }));

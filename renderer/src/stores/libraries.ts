@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import * as Libraries from '../api/libraries.ts';
 import { attempt, useToasts } from './toasts.ts';
+import { counted } from '../plural.ts';
 
 const POLL_BUSY_MS = 1000;
 const POLL_IDLE_MS = 5000;
@@ -69,7 +70,7 @@ export const useLibraries = create<LibrariesState>((set, get) => ({
   async remove(id) {
     const r = await attempt('Removing the library', () => Libraries.removeLibrary(id));
     if (!r) return;
-    useToasts.getState().push('info', `Library removed: ${r.assets_removed} asset(s) left the index; your files were not touched.`);
+    useToasts.getState().push('info', `Library removed: ${counted(r.assets_removed, 'item')} left the index; your files were not touched.`);
     await get().load();
   },
   async showProblems(id) {

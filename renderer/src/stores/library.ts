@@ -10,6 +10,7 @@ import { getLayout, markAssets, type Layout } from '../api/collections.ts';
 import { DEFAULT_DENSITY, DENSITIES } from '../layout/justify.ts';
 import { attempt, useToasts } from './toasts.ts';
 import { useActivity } from './activity.ts';
+import { counted } from '../plural.ts';
 
 export interface Upload {
   key: number;
@@ -299,14 +300,17 @@ export const useLibrary = create<LibraryState>((set, get) => {
       await get().load();
       useActivity.getState().watch(true);
       const failed = get().uploads.filter((u) => added.some((a) => a.key === u.key) && u.state === 'failed').length;
-      if (failed) useToasts.getState().push('error', `${failed} of ${added.length} file(s) were not accepted; see the progress panel.`);
+      if (failed)
+        useToasts
+          .getState()
+          .push('error', `${failed} of ${counted(added.length, 'file')} ${failed === 1 ? 'was' : 'were'} not accepted; see the progress panel.`);
     },
     async pick(what) {
       const bridge = window.mediaIndex;
       if (!bridge) return;
       const r = await attempt('Adding', () => (what === 'files' ? bridge.pickFiles() : bridge.pickFolder()));
       if (!r) return;
-      if (r.accepted.length) useToasts.getState().push('info', `${r.accepted.length} file(s) added; indexing in place.`);
+      if (r.accepted.length) useToasts.getState().push('info', `${counted(r.accepted.length, 'file')} added; indexing in place.`);
       for (const x of r.refused.slice(0, 5)) useToasts.getState().push('error', `${x.path}: ${x.reason}`);
       await get().load();
       useActivity.getState().watch(true);

@@ -8,6 +8,7 @@ import { ApiError } from '../api/client.ts';
 import { attempt, useToasts } from './toasts.ts';
 import { NONE, type Selection } from './selection.ts';
 import type { NameChoice } from '../components/people/NameField.tsx';
+import { counted } from '../plural.ts';
 
 /** How long a merge by drag waits for an Undo before it is sent. */
 export const MERGE_UNDO_MS = 6000;
@@ -264,7 +265,7 @@ export const usePeople = create<PeopleState>((set, get) => {
       if (!p || faces.length === 0) return;
       const r = await act('Taking faces off', () => People.removeFaces(p.person_id, faces, reject));
       if (!r) return;
-      toast(`${r.removed.length} face(s) ${reject ? 'marked as not this person' : 'split out'}.`);
+      toast(`${counted(r.removed.length, 'face')} ${reject ? 'marked as not this person' : 'split out'}.`);
       set({ selection: NONE });
       await refreshPerson();
       await get().load();
@@ -300,7 +301,7 @@ export const usePeople = create<PeopleState>((set, get) => {
       if (ids.length === 0) return;
       const person = await act('Saying who they are', () => give(ids, choice));
       if (!person) return;
-      toast(`${ids.length} face(s) now ${person.name}.`);
+      toast(`${counted(ids.length, 'face')} now ${person.name}.`);
       set({ looseSelection: NONE });
       await Promise.all([get().loadLoose(get().looseIgnored), get().load()]);
     },
@@ -308,7 +309,11 @@ export const usePeople = create<PeopleState>((set, get) => {
       const ids = get().looseSelection.ids;
       if (ids.length === 0) return;
       if (!(await act('Ignoring', () => People.ignoreFaces(ids, ignored)))) return;
-      toast(ignored ? `${ids.length} face(s) ignored: they will not be grouped or suggested.` : `${ids.length} face(s) back among the faces to group.`);
+      toast(
+        ignored
+          ? `${counted(ids.length, 'face')} ignored: they will not be grouped or suggested.`
+          : `${counted(ids.length, 'face')} back among the faces to group.`,
+      );
       set({ looseSelection: NONE });
       await get().loadLoose(get().looseIgnored);
     },

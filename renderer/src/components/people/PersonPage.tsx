@@ -10,6 +10,8 @@ import { stepHash, useBrowse } from '../../stores/browse.ts';
 import { all } from '../../stores/selection.ts';
 import type { FaceSuggestion } from '../../api/people.ts';
 import { FaceGrid, FaceThumb } from './FaceGrid.tsx';
+import { clockOf } from '../SearchView.tsx';
+import { counted } from '../../plural.ts';
 
 function SuggestionStrip({ items, who }: { items: FaceSuggestion[]; who: string }) {
   const answer = usePeople((s) => s.answer);
@@ -186,9 +188,10 @@ export function PersonPage({ id, params }: { id: string; params: URLSearchParams
       <ul className="plain">
         {person.appearances.map((ap) => (
           <li key={ap.video_id}>
-            <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.file_name}</a> · {ap.asset_kind}
-            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${ap.first_timestamp.toFixed(1)} s` : ''} · {ap.face_count}{' '}
-            face(s)
+            <a href={viewHash(ap.video_id, { page: ap.first_page, timestamp: ap.first_timestamp })}>{ap.file_name}</a> ·{' '}
+            {ap.asset_kind === 'image' ? 'photo' : ap.asset_kind}
+            {ap.first_page ? ` · from page ${ap.first_page}` : ap.asset_kind === 'video' ? ` · from ${clockOf(ap.first_timestamp)}` : ''} ·{' '}
+            {counted(ap.face_count, 'face')}
           </li>
         ))}
       </ul>
