@@ -94,6 +94,21 @@ describe('the library', () => {
     expect(await july.locator('small').textContent()).toBe('2');
     await page.locator('[data-asset][data-name="paris-louvre.jpg"]').waitFor();
     await shot('library-timeline');
+    // In a window of the narrowest width the app takes, the filters run past the row: they scroll
+    // sideways, their end faded while more are to the right; the buttons keep one line.
+    // (A collection adds its chip to the three of this library.)
+    expect((await app.t.api('POST', '/collections', { key, json: { name: 'Trips abroad' } })).status).toBe(201);
+    await page.reload();
+    await page.getByLabel('filter by collection').waitFor();
+    await page.setViewportSize({ width: 1024, height: 800 });
+    const chips = page.getByRole('toolbar', { name: 'filters' });
+    await page.locator('.chips.chips-more').waitFor();
+    expect((await page.getByRole('button', { name: 'Add a folder…' }).boundingBox())!.height).toBeLessThan(40);
+    await shot('library-narrow');
+    await chips.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    await page.waitForFunction(() => !document.querySelector('.chips')?.classList.contains('chips-more'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForFunction(() => !document.querySelector('.chips')?.classList.contains('chips-more'));
 
     await page.getByLabel('filter by place').selectOption('Paris');
     await page.waitForFunction(() => window.location.hash.includes('place=Paris'));

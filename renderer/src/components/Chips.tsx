@@ -1,7 +1,7 @@
 // Filter chips: kind, year, place, person, camera and library, each with how many assets it holds
 // (the list's facets). The chosen filters live in the address, so they survive a reload, a link
 // and the back button; the library and the search results narrow the same way.
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useLibrary } from '../stores/library.ts';
 import { useCollections } from '../stores/collections.ts';
 import { useNav } from '../stores/nav.ts';
@@ -41,6 +41,22 @@ export function Chips({ filters, hashOf, counts }: { filters: ListFilters; hashO
   const loadCollections = useCollections((s) => s.load);
   useEffect(() => void (collections ?? loadCollections()), [collections, loadCollections]);
   const go = useNav((s) => s.go);
+  // Where the filters run past the row (a narrow window), their end fades: more are a scroll away.
+  const row = useRef<HTMLDivElement>(null);
+  const [more, setMore] = useState(false);
+  useLayoutEffect(() => {
+    const el = row.current;
+    if (!el) return;
+    const look = () => setMore(el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    look();
+    const seen = new ResizeObserver(look);
+    seen.observe(el);
+    el.addEventListener('scroll', look, { passive: true });
+    return () => {
+      seen.disconnect();
+      el.removeEventListener('scroll', look);
+    };
+  });
   const set = (k: keyof ListFilters, v: string | null) => {
     const next = new URLSearchParams(Object.entries({ ...filters, [k]: v ?? '' }).filter(([, x]) => x) as Array<[string, string]>);
     go(hashOf(next.toString()));
@@ -64,7 +80,7 @@ export function Chips({ filters, hashOf, counts }: { filters: ListFilters; hashO
   /** Chips with one choice that still narrow (a collection, favourites). */
   const single = new Set<keyof ListFilters>(['collection_id', 'favorite']);
   return (
-    <div className="chips" role="toolbar" aria-label="filters">
+    <div className={`chips ${more ? 'chips-more' : ''}`} role="toolbar" aria-label="filters" ref={row}>
       {options
         .map(
           ([k, list]) =>
