@@ -191,8 +191,16 @@ describe('media-index CLI', () => {
     expect(failed.code).toBe(2);
     // Said once for the file, with why, and not counted as indexed.
     expect(failed.stdout).toMatch(/^0 indexed into workspace default, 0 refused$/m);
-    expect(failed.stdout).toMatch(/^not indexed: 1 file\(s\)$/m);
+    expect(failed.stdout).toMatch(/^not indexed: 1 file$/m);
     expect(failed.stdout).toMatch(new RegExp(`^  ${cut.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — extract: \\S.*$`, 'm'));
+
+    // A stage whose optional model is not installed is said skipped on the progress bar, not failed.
+    const notes = path.join(folder, 'notes.txt');
+    fs.writeFileSync(notes, 'Field notes from the heron colony.\n');
+    const plain = cli(['index', '--data', dir, notes, '--workers', '1']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(`${plain.stdout}${plain.stderr}`).toMatch(/skipped \(no model\)/);
+    expect(`${plain.stdout}${plain.stderr}`).not.toMatch(/ failed\s*$/m);
   }, 120_000);
 
   it('index keeps both indexer processes busy, makes every file searchable before enriching any, and can stop there', () => {
@@ -239,14 +247,14 @@ describe('media-index CLI', () => {
     const dir2 = data();
     const quick = cli(['index', '--data', dir2, folder, '--wait', 'searchable', '--workers', '2']);
     expect(quick.code, quick.stderr).toBe(0);
-    expect(quick.stdout).toMatch(/^searchable: 5 file\(s\) in [\d.]+ s$/m);
+    expect(quick.stdout).toMatch(/^searchable: 5 files in [\d.]+ s$/m);
     const found = cli(['search', '--data', dir2, 'the rabbit-hole went straight on like a tunnel']);
     expect(found.stdout).toMatch(/book-\d\.pdf/);
     const left = new Database(path.join(dir2, 'media-index.sqlite'), { readonly: true });
     const waiting = left.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE state = 'pending'").get() as { n: number };
     left.close();
     expect(waiting.n).toBeGreaterThan(0);
-    expect(quick.stdout).toMatch(/file\(s\) searchable and still to enrich/);
+    expect(quick.stdout).toMatch(/\d+ files? searchable and still to enrich/);
   }, 180_000);
 
   it('doctor lists the execution providers present and the one each stage last ran on', () => {
@@ -326,7 +334,7 @@ describe('media-index CLI', () => {
     expect(list).toMatch(new RegExp(`${fs.realpathSync(second)}  watching  1 assets, 0 pending`));
     expect(cli(['libraries', 'scan', id, '--data', dir, '--wait'], env).code).toBe(0);
     const removed = cli(['libraries', 'remove', id, '--data', dir], env);
-    expect(removed.stdout).toMatch(`removed ${id}: 1 asset(s) left the index; no file was touched`);
+    expect(removed.stdout).toMatch(`removed ${id}: 1 asset left the index; no file was touched`);
     expect(fs.existsSync(path.join(lib, 'a-text.pdf'))).toBe(true);
     expect(cli(['libraries', 'list', '--data', dir], env).stdout).not.toMatch(id);
     // The keys the commands used were revoked.

@@ -12,6 +12,7 @@ import { openCore } from '../server.ts';
 import { AppError } from '../errors.ts';
 import type { Library } from '../contract/libraries.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
+import { counted } from './counted.ts';
 
 interface Target {
   add(path: string, exclude: string[], stackRaw: boolean): Promise<Library>;
@@ -204,7 +205,7 @@ export function registerLibraries(program: Command): void {
     (id: string, opts: { data?: string; workspace: string }) =>
       run({ ...opts, workers: 0 }, async (t) => {
         const r = await t.remove(id);
-        process.stdout.write(`removed ${id}: ${r.assets_removed} asset(s) left the index; no file was touched\n`);
+        process.stdout.write(`removed ${id}: ${counted(r.assets_removed, 'asset')} left the index; no file was touched\n`);
       }),
   );
 }

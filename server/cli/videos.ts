@@ -11,6 +11,7 @@ import type { RunFinishedEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
 import { admitInGroups } from './admit.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
+import { counted } from './counted.ts';
 
 export interface IndexRun {
   data?: string;
@@ -79,7 +80,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     if (opts.json) jsonLine({ event: 'all_searchable', files: accepted, seconds });
     else if (accepted > 0) {
       bar?.stop();
-      process.stdout.write(`searchable: ${accepted} file(s) in ${seconds} s\n`);
+      process.stdout.write(`searchable: ${counted(accepted, 'file')} in ${seconds} s\n`);
       if (opts.wait !== 'searchable' && pending.size > 0) {
         bar = newBar('{bar} {value}/{total} enriched | {stage}');
         bar?.start(accepted, accepted - pending.size, { stage: 'pictures, faces, text in pictures…' });
@@ -96,7 +97,8 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       failedFiles.set(e.assetId, file);
     }
     if (opts.json) jsonLine({ event: 'stage', file, video_id: e.assetId, stage: e.stage, state: e.state, code: e.code ?? null });
-    bar?.update({ stage: `${e.stage} ${e.state}` });
+    // A stage whose optional model is not installed is skipped, not failed (the summary counts it apart).
+    bar?.update({ stage: e.code === 'model_not_installed' ? `${e.stage} skipped (no model)` : `${e.stage} ${e.state}` });
     if ((e.searchable || e.assetCompleted) && reading.delete(e.assetId)) {
       if (opts.json) jsonLine({ event: 'searchable', file, video_id: e.assetId });
       bar?.increment();
@@ -157,13 +159,15 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       exit_code: exitCode,
     });
   } else if (paused) {
-    process.stdout.write(`${accepted} file(s) queued; indexing is paused (--workers 0)\n`);
+    process.stdout.write(`${counted(accepted, 'file')} queued; indexing is paused (--workers 0)\n`);
   } else {
     // A file whose indexing failed is counted below, not as indexed.
     const failedDone = [...failedFiles.keys()].filter((id) => !pending.has(id)).length;
     process.stdout.write(`${indexed - failedDone} indexed into workspace ${ws.name}, ${tally.refused} refused\n`);
     if (enrichingLeft > 0) {
-      process.stdout.write(`${enrichingLeft} file(s) searchable and still to enrich: the rest runs when \`media-index serve\` or the next \`index\` starts\n`);
+      process.stdout.write(
+        `${counted(enrichingLeft, 'file')} searchable and still to enrich: the rest runs when \`media-index serve\` or the next \`index\` starts\n`,
+      );
     }
     if (failedFiles.size > 0) process.stdout.write(notIndexed(core, failedFiles));
     if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
@@ -177,14 +181,14 @@ const FAILED_FILES_SHOWN = 20;
 
 /** What was not indexed, a line a file: the stages that failed and why, and how many could not run after them. */
 function notIndexed(core: Awaited<ReturnType<typeof openCore>>, failed: Map<string, string>): string {
-  const lines = [`not indexed: ${failed.size} file(s)`];
+  const lines = [`not indexed: ${counted(failed.size, 'file')}`];
   for (const [assetId, file] of [...failed].slice(0, FAILED_FILES_SHOWN)) {
     const { causes, not_run } = core.store.runs.failures(assetId);
     const why = causes.map(
       ({ stage, code, reason }) =>
         `${stage}: ${reason && code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : (reason ?? code ?? 'failed')}`,
     );
-    const after = not_run.length ? ` (so ${not_run.length} later stage(s) did not run)` : '';
+    const after = not_run.length ? ` (so ${counted(not_run.length, 'later stage')} did not run)` : '';
     lines.push(`  ${file} — ${why.join('; ') || 'failed'}${after}`);
   }
   if (failed.size > FAILED_FILES_SHOWN)
