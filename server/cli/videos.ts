@@ -182,8 +182,10 @@ const FAILED_FILES_SHOWN = 20;
 /** What was not indexed, a line a file: the stages that failed and why, and how many could not run after them. */
 function notIndexed(core: Awaited<ReturnType<typeof openCore>>, failed: Map<string, string>): string {
   const lines = [`not indexed: ${counted(failed.size, 'file')}`];
-  for (const [assetId, file] of [...failed].slice(0, FAILED_FILES_SHOWN)) {
-    const { causes, not_run } = core.store.runs.failures(assetId);
+  const shown = [...failed].slice(0, FAILED_FILES_SHOWN);
+  const failures = core.store.runs.failures(shown.map(([assetId]) => assetId));
+  for (const [assetId, file] of shown) {
+    const { causes, not_run } = failures.get(assetId)!;
     const why = causes.map(
       ({ stage, code, reason }) =>
         `${stage}: ${reason && code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : (reason ?? code ?? 'failed')}`,

@@ -19,25 +19,24 @@ const CONVERTED_LONG_SIDE = 1920;
 /** A conversion running longer than this is stopped (a video is refused beyond `maxVideoSeconds` anyway). */
 const CONVERT_TIMEOUT_MS = 60 * 60_000;
 
-export type Playback = 'original' | 'copy' | 'convert';
+/** How a browser gets to play a video: as it is, or through a copy (its video copied or converted, and what its sound is). */
+export type Playback = { how: 'original' } | { how: 'copy' | 'convert'; audio: string | null };
 
-/** How a browser gets to play a video of this type: as it is, its streams copied into MP4, or converted. */
+/** How a browser gets to play a video of this type, read from its streams. */
 export async function playback(file: string, mimeType: string | null): Promise<Playback> {
   const p = await probeVideo(file);
   const audioOk = p.audio_codec === null || WEB_AUDIO.includes(p.audio_codec);
-  if (WEB_CONTAINERS.includes(mimeType ?? '') && WEB_VIDEO.includes(p.video_codec) && audioOk) return 'original';
-  return p.video_codec === 'h264' ? 'copy' : 'convert';
+  if (WEB_CONTAINERS.includes(mimeType ?? '') && WEB_VIDEO.includes(p.video_codec) && audioOk) return { how: 'original' };
+  return { how: p.video_codec === 'h264' ? 'copy' : 'convert', audio: p.audio_codec };
 }
 
-/** Writes the playable copy of `file` to `out` (through a temporary file: a stopped run leaves nothing). */
-export async function makePlayable(file: string, out: string, how: Exclude<Playback, 'original'>, signal?: AbortSignal): Promise<void> {
+/** Writes the playable copy of `file` to `out` as `plan` says (through a temporary file: a stopped run leaves nothing). */
+export async function makePlayable(file: string, out: string, plan: Exclude<Playback, { how: 'original' }>, signal?: AbortSignal): Promise<void> {
   const t = findFfmpeg();
   if (!t) throw new Error('ffmpeg was not found (set MEDIA_INDEX_FFMPEG or install ffmpeg)');
-  const probe = await probeVideo(file);
-  const audio =
-    probe.audio_codec === null ? [] : probe.audio_codec === 'aac' || probe.audio_codec === 'mp3' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '160k'];
+  const audio = plan.audio === null ? [] : plan.audio === 'aac' || plan.audio === 'mp3' ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', '160k'];
   const video =
-    how === 'copy'
+    plan.how === 'copy'
       ? ['-c:v', 'copy']
       : [
           '-vf',

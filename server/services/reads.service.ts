@@ -39,6 +39,17 @@ function present(rows: RegionRow[], persons: Map<string, string> = new Map()): R
 export type PageValue = Omit<PageView, 'frame_url'> & { frame: FileRef | null };
 export type RegionsValue = Omit<RegionsView, 'frame_url'> & { frame: FileRef | null };
 
+/** Makes `file` once however many ask for it at once: the askers share the job, forgotten once it has settled. */
+function once(jobs: Map<string, Promise<void>>, file: string, make: () => Promise<void>): Promise<void> {
+  let job = jobs.get(file);
+  if (!job) {
+    job = make();
+    job.finally(() => jobs.delete(file)).catch(() => {});
+    jobs.set(file, job);
+  }
+  return job;
+}
+
 export class ReadsService {
   constructor(
     private readonly store: Store,
@@ -173,27 +184,24 @@ export class ReadsService {
     const asset = this.store.assets.byId(id)!;
     const original = this.store.files.abs(asset.stored_path);
     if (!fs.existsSync(original)) throw Errors.originalUnavailable();
-    let how = this.playbacks.get(asset.sha256);
-    if (!how) {
-      how = await playback(original, asset.mime_type).catch((err: Error) => {
+    let plan = this.playbacks.get(asset.sha256);
+    if (!plan) {
+      plan = await playback(original, asset.mime_type).catch((err: Error) => {
         throw new AppError('render_failed', 500, `The video could not be read to be played: ${err.message}`);
       });
-      this.playbacks.set(asset.sha256, how);
+      this.playbacks.set(asset.sha256, plan);
     }
-    if (how === 'original') return original;
-    let job = this.copying.get(copy);
-    if (!job) {
-      const mode = how;
-      job = this.copies
-        .then(() => makePlayable(original, copy, mode, this.stopping.signal))
+    if (plan.how === 'original') return original;
+    const made = plan;
+    await once(this.copying, copy, () => {
+      const job = this.copies
+        .then(() => makePlayable(original, copy, made, this.stopping.signal))
         .catch((err: Error) => {
           throw new AppError('render_failed', 500, `A copy of the video that a browser plays could not be made: ${err.message}`);
         });
       this.copies = job.catch(() => undefined);
-      job.finally(() => this.copying.delete(copy)).catch(() => {});
-      this.copying.set(copy, job);
-    }
-    await job;
+      return job;
+    });
     return copy;
   }
 
@@ -206,15 +214,11 @@ export class ReadsService {
     if (fs.existsSync(file)) return file;
     const request = name === 'thumb.jpg' ? this.sheetToDraw(id, file) : /^p\d{5}\.jpg$/.test(name) ? this.pageToDraw(id, name, file) : null;
     if (!request) return file;
-    let job = this.drawing.get(file);
-    if (!job) {
-      job = this.pages.run(request).catch((err: Error) => {
+    await once(this.drawing, file, () =>
+      this.pages.run(request).catch((err: Error) => {
         throw new AppError('render_failed', 500, `The page could not be drawn: ${err.message}`);
-      });
-      job.finally(() => this.drawing.delete(file)).catch(() => {});
-      this.drawing.set(file, job);
-    }
-    await job;
+      }),
+    );
     return file;
   }
 
@@ -268,18 +272,12 @@ export class ReadsService {
     if (!region || !asset || asset.deleted_at !== null) throw Errors.notFound('Face');
     const out = path.join(this.store.files.assetDir(asset.id), 'faces', `${faceId}-${size}.jpg`);
     if (fs.existsSync(out)) return out;
-    let job = this.cropping.get(out);
-    if (!job) {
-      job = (async () => {
-        const picture = this.store.media.pictureAt(asset, region.timestamp);
-        if (!picture) throw Errors.notFound('Face picture');
-        const file = await this.drawn(asset.id, picture.name, this.pictureFile(asset.id, picture.name));
-        await cropFace(file, region, size, out);
-      })();
-      job.finally(() => this.cropping.delete(out)).catch(() => {});
-      this.cropping.set(out, job);
-    }
-    await job;
+    await once(this.cropping, out, async () => {
+      const picture = this.store.media.pictureAt(asset, region.timestamp);
+      if (!picture) throw Errors.notFound('Face picture');
+      const file = await this.drawn(asset.id, picture.name, this.pictureFile(asset.id, picture.name));
+      await cropFace(file, region, size, out);
+    });
     return out;
   }
 

@@ -93,12 +93,15 @@ export class SearchRepo {
   personNameWords(words: string[], workspaceIds: string[]): Set<string> {
     const out = new Set<string>();
     if (words.length === 0) return out;
-    const names = this.db
-      .prepare(`SELECT name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
-      .pluck()
-      .all(...workspaceIds) as string[];
-    for (const name of names) for (const w of wordsOf(name)) if (words.includes(w)) out.add(w);
+    for (const { name } of this.namedPeople(workspaceIds)) for (const w of wordsOf(name)) if (words.includes(w)) out.add(w);
     return out;
+  }
+
+  /** The named people of the workspaces (not those merged into another). */
+  private namedPeople(workspaceIds: string[]): Array<{ id: string; name: string }> {
+    return this.db
+      .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
+      .all(...workspaceIds) as Array<{ id: string; name: string }>;
   }
 
   /** Faces of named people whose name holds every query word, in assets visible to the workspaces. */
@@ -111,11 +114,7 @@ export class SearchRepo {
   ): Array<EntryHit & { name: string }> {
     if (words.length === 0) return [];
     const where = filterCondition(filters);
-    const people = (
-      this.db
-        .prepare(`SELECT id, name FROM people WHERE merged_into IS NULL AND name != '' AND workspace_id IN (${workspaceIds.map(() => '?').join(',')})`)
-        .all(...workspaceIds) as Array<{ id: string; name: string }>
-    ).filter((p) => {
+    const people = this.namedPeople(workspaceIds).filter((p) => {
       const tokens = wordsOf(p.name);
       return words.every((w) => tokens.includes(w));
     });

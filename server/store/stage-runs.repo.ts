@@ -280,19 +280,31 @@ export class StageRunsRepo {
     const newest = this.sql(
       `SELECT a.id AS video_id, a.file_name, MAX(r.finished_at) AS finished_at ${failedWhere} GROUP BY a.id ORDER BY MAX(r.finished_at) DESC, a.id LIMIT ?`,
     ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; finished_at: number | null }>;
-    const files = newest.map((f) => ({ ...f, ...this.failures(f.video_id) }));
+    const failures = this.failures(newest.map((f) => f.video_id));
+    const files = newest.map((f) => ({ ...f, ...failures.get(f.video_id)! }));
     return { assets, stages, failed: { count, items, assets: failedAssets, files }, waiting_for_models: waiting };
   }
 
   /**
-   * An asset's failed runs (not those waiting for a model): those that failed of themselves, with
-   * why, and the stages that did not run because one of those failed.
+   * Each asset's failed runs (not those waiting for a model), read together: those that failed of
+   * themselves, with why, and the stages that did not run because one of those failed.
    */
-  failures(assetId: string): { causes: Array<{ stage: string; code: string | null; reason: string | null }>; not_run: string[] } {
-    const runs = this.sql(`SELECT r.stage, r.code, r.reason FROM stage_runs r WHERE r.asset_id = ? AND ${REAL_FAILURE} ORDER BY r.finished_at, r.stage`).all(
-      assetId,
-    ) as Array<{ stage: string; code: string | null; reason: string | null }>;
-    return { causes: runs.filter((r) => r.code !== DEPENDENCY_FAILED), not_run: runs.filter((r) => r.code === DEPENDENCY_FAILED).map((r) => r.stage) };
+  failures(assetIds: string[]): Map<string, { causes: Array<{ stage: string; code: string | null; reason: string | null }>; not_run: string[] }> {
+    const out = new Map(
+      assetIds.map((id) => [id, { causes: [] as Array<{ stage: string; code: string | null; reason: string | null }>, not_run: [] as string[] }]),
+    );
+    if (assetIds.length === 0) return out;
+    const runs = this.db
+      .prepare(
+        `SELECT r.asset_id, r.stage, r.code, r.reason FROM stage_runs r WHERE r.asset_id IN (${assetIds.map(() => '?').join(',')}) AND ${REAL_FAILURE} ORDER BY r.finished_at, r.stage`,
+      )
+      .all(...assetIds) as Array<{ asset_id: string; stage: string; code: string | null; reason: string | null }>;
+    for (const { asset_id, ...run } of runs) {
+      const f = out.get(asset_id)!;
+      if (run.code === DEPENDENCY_FAILED) f.not_run.push(run.stage);
+      else f.causes.push(run);
+    }
+    return out;
   }
 
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */

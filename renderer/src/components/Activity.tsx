@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
 import { size } from './Library.tsx';
+import { counted } from '../plural.ts';
 
 export function ActivityIndicator() {
   const { activity, watch, pause, retry } = useActivity(useShallow((s) => ({ activity: s.activity, watch: s.watch, pause: s.pause, retry: s.retry })));
@@ -35,7 +36,7 @@ export function ActivityIndicator() {
       ? `Paused · ${a.assets.done} of ${a.assets.total}`
       : busy && a
         ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${running}` : ''}`
-        : `${failed} problem${failed === 1 ? '' : 's'}`;
+        : counted(failed, 'problem');
   return (
     <div className="activity" ref={box}>
       <button
@@ -107,7 +108,7 @@ export function ActivityIndicator() {
           {a?.failed.assets ? (
             <>
               <h3>
-                Not indexed ({a.failed.assets} file{a.failed.assets === 1 ? '' : 's'}) <button onClick={() => void retry()}>Retry all</button>
+                Not indexed ({counted(a.failed.assets, 'file')}) <button onClick={() => void retry()}>Retry all</button>
               </h3>
               <ul className="plain failed-runs">
                 {a.failed.files.map((f) => (

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useCollections } from '../stores/collections.ts';
+import { counted } from '../plural.ts';
 
 export function Collections() {
   const { list, load, add, rename, remove } = useCollections(
@@ -37,9 +38,7 @@ export function Collections() {
             <a href={`#/library?collection_id=${encodeURIComponent(c.collection_id)}`} className="collection-open">
               {c.cover_url ? <img src={c.cover_url} alt="" /> : <span className="collection-empty" aria-hidden />}
               <span className="collection-name">{c.name}</span>
-              <small>
-                {c.asset_count} item{c.asset_count === 1 ? '' : 's'}
-              </small>
+              <small>{counted(c.asset_count, 'item')}</small>
             </a>
             {editing === c.collection_id ? (
               <form

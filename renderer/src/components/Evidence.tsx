@@ -11,6 +11,7 @@ import type { SearchMoment } from '../api/search.ts';
 import { BoxView, withHit, type Overlay } from './Boxes.tsx';
 import { clockOf } from './SearchView.tsx';
 import { getRegions } from '../api/videos.ts';
+import { counted } from '../plural.ts';
 
 /** Where the query's words sit in a text: [start, end) ranges, whole words only, any case. */
 export function wordRanges(text: string, words: readonly string[]): Array<[number, number]> {
@@ -462,7 +463,7 @@ export function Transcript({ id, transcript, words }: { id: string; transcript: 
       />
       {asked ? (
         <p className="muted" role="status">
-          {shown.length} line{shown.length === 1 ? '' : 's'}
+          {counted(shown.length, 'line')}
         </p>
       ) : null}
       <ol className="transcript" ref={list} tabIndex={0} aria-label="transcript lines">

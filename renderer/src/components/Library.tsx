@@ -29,6 +29,7 @@ import { Chips, filtersOf } from './Chips.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { useSession } from '../stores/session.ts';
 import { typing } from '../keys.ts';
+import { counted } from '../plural.ts';
 
 /** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
 const isHidden = (relativePath: string) => relativePath.split('/').some((part) => part.startsWith('.'));
@@ -705,10 +706,7 @@ export function Library({ params, active = true }: { params: URLSearchParams; ac
       ) : (
         <header className="section-head library-head">
           <h2>
-            Library{' '}
-            <small>
-              {total} item{total === 1 ? '' : 's'}
-            </small>
+            Library <small>{counted(total, 'item')}</small>
           </h2>
           <Chips filters={filters} hashOf={(q) => `#/library${q ? `?${q}` : ''}`} />
           <span className="spacer" />

@@ -10,6 +10,7 @@ import { useNav, viewHash } from '../stores/nav.ts';
 import type { LooseFace, Person } from '../api/people.ts';
 import { FaceGrid, FaceThumb, type GridFace } from './people/FaceGrid.tsx';
 import { NameField } from './people/NameField.tsx';
+import { counted } from '../plural.ts';
 
 export { PersonPage } from './people/PersonPage.tsx';
 
@@ -61,7 +62,7 @@ function NamedCard({ p }: { p: Person }) {
       <FaceThumb url={p.cover?.thumbnail_url} size={128} title={p.name} />
       <div className="person-name">{p.name}</div>
       <div className="person-meta">
-        {p.face_count} face{p.face_count === 1 ? '' : 's'}
+        {counted(p.face_count, 'face')}
         {p.status === 'hidden' ? ' · hidden' : ''}
       </div>
     </a>
@@ -81,7 +82,7 @@ function UnnamedCard({ p, index }: { p: Person; index: number }) {
         <FaceThumb url={p.cover?.thumbnail_url} size={128} />
       </a>
       <div className="person-meta">
-        {p.face_count} face{p.face_count === 1 ? '' : 's'}
+        {counted(p.face_count, 'face')}
         {p.status === 'hidden' ? ' · hidden' : ''}
       </div>
       <NameField

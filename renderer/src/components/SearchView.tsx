@@ -15,6 +15,7 @@ import type { SearchHit, SearchMoment, SearchResponse } from '../api/search.ts';
 import { Chips, filtersOf } from './Chips.tsx';
 import { takenLabel } from './Info.tsx';
 import { justify } from '../layout/justify.ts';
+import { counted } from '../plural.ts';
 
 export function Highlighted({ text, ranges, max = 280 }: { text: string; ranges: SearchHit['snippet']['highlights']; max?: number }) {
   // Show the part around the first highlight when the text is long.
@@ -249,10 +250,7 @@ function DocumentRow({ h, i, active, open }: { h: SearchHit; i: number; active: 
         <span className="result-thumb doc">{h.frame_url ? <img src={h.frame_url} alt="" loading="lazy" /> : <span className="kind-icon">doc</span>}</span>
         <span className="result-title">
           <span className="hit-name">{h.file_name}</span>
-          <span className="muted">
-            {' '}
-            · {h.moment_count ?? 1} page{(h.moment_count ?? 1) === 1 ? '' : 's'} found
-          </span>
+          <span className="muted"> · {counted(h.moment_count ?? 1, 'page')} found</span>
         </span>
       </button>
       <ol className="page-snippets">
@@ -269,7 +267,7 @@ function DocumentRow({ h, i, active, open }: { h: SearchHit; i: number; active: 
       </ol>
       {more > 0 ? (
         <button className="link more-pages" aria-expanded={all} onClick={() => setAll(!all)}>
-          {all ? 'fewer pages' : `${more} more page${more === 1 ? '' : 's'}`}
+          {all ? 'fewer pages' : counted(more, 'more page')}
         </button>
       ) : null}
     </li>
@@ -292,7 +290,7 @@ function VideoRow({ h, i, active, open }: { h: SearchHit; i: number; active: boo
           <span className="hit-name">{h.file_name}</span>
           <span className="muted">
             {' '}
-            · {h.moment_count ?? 1} moment{(h.moment_count ?? 1) === 1 ? '' : 's'}
+            · {counted(h.moment_count ?? 1, 'moment')}
             {h.duration_s ? ` of ${clockOf(h.duration_s)}` : ''} · {FOUND_BY[h.modality]}
           </span>
           <span className="snippet-text">

@@ -29,6 +29,7 @@ import { attempt } from '../stores/toasts.ts';
 import { typing } from '../keys.ts';
 import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, Voices, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
 import type { SearchMoment } from '../api/search.ts';
+import { counted } from '../plural.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
 /** How often the detail of an asset being indexed is asked again while it is shown. */
@@ -399,7 +400,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             <button
               key={n}
               className={`star ${(asset.rating ?? 0) >= n ? 'on' : ''}`}
-              aria-label={`${n} star${n === 1 ? '' : 's'} (${n})`}
+              aria-label={`${counted(n, 'star')} (${n})`}
               aria-pressed={(asset.rating ?? 0) === n}
               onClick={() => void mark({ rating: asset.rating === n ? null : n })}
             >
