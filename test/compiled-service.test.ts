@@ -61,6 +61,28 @@ describe('the compiled service', () => {
     expect(places && placeIn(places, 48.8584, 2.2945)?.city).toBe('Paris');
   });
 
+  it("keeps the API's schema library out of every module an indexer process may load", () => {
+    // zod is ≈ 0.75 MB of code that each indexer process would compile and run as it starts, before
+    // its first file (docs/performance.md): the modules of the processes import the contract's
+    // plain names (contract/files.ts), never its schemas. Followed here through static and dynamic
+    // imports from the process's entry, as the build wrote them.
+    const loaded = new Set<string>();
+    const walk = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) walk(path.resolve(path.dirname(file), m[1]));
+    };
+    walk(path.join(build, 'indexer', 'worker.mjs'));
+    const runners = [...loaded].filter((f) => /\/(extract|metadata|ocr|faces)\.run-[^/]+\.mjs$/.test(f));
+    expect(runners).toHaveLength(4); // the walk reaches the stages' modules
+    const withSchemas = [...loaded].filter((f) => fs.readFileSync(f, 'utf8').includes('// node_modules/zod/')).map((f) => path.basename(f));
+    expect(withSchemas).toEqual([]);
+    // The command line does load it: the same walk finds it there.
+    const cli = fs.readFileSync(path.join(build, 'cli.mjs'), 'utf8');
+    const cliChunks = [...cli.matchAll(/from\s*"(\.\/chunk-[^"]+\.mjs)"/g)].map((m) => fs.readFileSync(path.join(build, m[1]), 'utf8'));
+    expect(cliChunks.some((s) => s.includes('// node_modules/zod/'))).toBe(true);
+  });
+
   it('follows a folder (worker thread), indexes it (indexer process) and answers a search, all compiled', async () => {
     const lib = await api('POST', '/libraries', { path: folder });
     expect(lib.status).toBe(201);

@@ -69,8 +69,7 @@ export const RegionsView = Regions.extend({
 });
 export type RegionsView = z.infer<typeof RegionsView>;
 
-/** A video's copy that a browser plays, where it does not play the original (media/playable.ts). */
-export const PLAYABLE = 'playable.mp4';
+export { PLAYABLE } from './files.ts';
 
 export const FrameParams = z.object({
   id: z.string().min(1).max(100),

@@ -9,7 +9,7 @@ import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
 import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
-import { PLAYABLE } from '../../contract/pages.ts';
+import { PLAYABLE } from '../../contract/files.ts';
 
 /** Everything extraction may write into the asset folder. */
 const DERIVED = ['pages', 'frames', 'audio.wav', 'thumb.jpg', 'frame.jpg', PLAYABLE];
