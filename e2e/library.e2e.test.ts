@@ -54,6 +54,9 @@ describe('the library', () => {
     expect(line).toMatch(/a-text-pass-peanuts\.pdf — extract: the PDF needs a password to open/);
     expect(line).toMatch(/faces.*did not run/);
     expect(await page.getByRole('heading', { name: /Not indexed \(1 file\)/ }).count()).toBe(1);
+    // A password does not go away on another try: no button offers one, and the panel says why.
+    expect(await page.locator('.activity-panel button', { hasText: /again|Retry/ }).count()).toBe(0);
+    expect(await page.locator('.activity-panel .lasting-hint').textContent()).toMatch(/It is stopped by the file itself: another try ends the same way/);
     // What waits for an optional model (the photo's captions and embeddings): the way to it is a link.
     expect(await page.locator('.activity-panel p').first().textContent()).toMatch(/wait for an optional model \(Settings\)/);
     expect(await page.locator('.activity-panel').getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('#/settings');
@@ -68,6 +71,37 @@ describe('the library', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('link', { name: 'a-text-pass-peanuts.pdf' }).click();
     await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), locked);
+    // The panel closes as the file opens; the viewer says why the document has no pages.
+    await page.locator('.activity-panel').waitFor({ state: 'detached' });
+    expect(await page.getByRole('alert').textContent()).toBe('a-text-pass-peanuts.pdf has no pages: the PDF needs a password to open.');
+
+    // A file that was gone when its turn came (its drive unplugged) is offered another try.
+    await app.t.api('POST', '/index/pause', { key });
+    const gone = (
+      await app.t.upload(key, corpus('scenes/skimage/coins.png'), { options: JSON.stringify({ faces: false, objects: false, ocr: false, people: false }) })
+    ).body.data.video_id as string;
+    const original = path.join(app.t.dataDir, 'assets', gone, 'original.png');
+    fs.renameSync(original, `${original}.away`);
+    await app.t.api('POST', '/index/resume', { key });
+    await app.t.waitCompleted(key, gone);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !window.location.hash.startsWith('#/view/'));
+    await indicator.filter({ hasText: '2 problems' }).waitFor();
+    await indicator.focus();
+    await page.keyboard.press('Enter');
+    const again = page.locator('.activity-panel').getByRole('button', { name: 'Try 1 file again' });
+    await again.waitFor();
+    expect(await page.locator('.activity-panel .lasting-hint').textContent()).toMatch(/The others are stopped by the file itself/);
+    expect(await page.locator('.failed-runs li[data-retryable=true]').textContent()).toMatch(/coins\.png — extract: the stored original is gone/);
+    await shot('activity-try-again');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    // Back in place, and tried again from the keyboard: only the password-locked file is left.
+    fs.renameSync(`${original}.away`, original);
+    await again.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Indexing 1 file again.').waitFor();
+    await app.t.waitCompleted(key, gone);
+    await indicator.filter({ hasText: '1 problem' }).waitFor();
   }, 120_000);
 
   it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {

@@ -18,6 +18,8 @@ export const IndexActivity = z.object({
     ),
     /** Assets with a failed run: what the owner has to look at (one encrypted PDF is one, whatever its later stages). */
     assets: z.number().int(),
+    /** Of those, the assets with a failure another try may clear: what `POST /index/retry` runs again. */
+    retryable: z.number().int(),
     /**
      * The newest 50 of those assets: the runs that failed of themselves (`causes`, with why) and the
      * stages that did not run because an earlier one failed (`not_run`, code `dependency_failed`).
@@ -27,7 +29,8 @@ export const IndexActivity = z.object({
         video_id: z.string(),
         file_name: z.string(),
         finished_at: z.string().nullable(),
-        causes: z.array(z.object({ stage: z.string(), code: z.string().nullable(), reason: z.string().nullable() })),
+        /** `retryable`: another try may end otherwise (contract/stages.ts, LASTING_FAILURE_CODES). */
+        causes: z.array(z.object({ stage: z.string(), code: z.string().nullable(), reason: z.string().nullable(), retryable: z.boolean() })),
         not_run: z.array(z.string()),
       }),
     ),
@@ -36,4 +39,7 @@ export const IndexActivity = z.object({
 export type IndexActivity = z.infer<typeof IndexActivity>;
 
 export const PauseAck = z.object({ paused: z.boolean() });
-export const RetryAck = z.object({ requeued: z.number().int(), video_ids: z.array(z.string()) });
+/** `all`: also the runs whose failure another try ends the same way (a limit raised since, say). */
+export const RetryRequest = z.object({ all: z.boolean().default(false) }).strict();
+/** `left`: assets with a failure left as it is (not retried: the file itself stops the stage). */
+export const RetryAck = z.object({ requeued: z.number().int(), video_ids: z.array(z.string()), left: z.number().int() });

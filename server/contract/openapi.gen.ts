@@ -854,7 +854,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run every failed stage of the workspace's assets again (with what depends on them) */
+        /** Run the failed stages of the workspace's assets again (with what depends on them): those another try may clear, or with `all` every one */
         post: operations["retryFailedRuns"];
         delete?: never;
         options?: never;
@@ -8600,6 +8600,7 @@ export interface operations {
                                     finished_at: string | null;
                                 }[];
                                 assets: number;
+                                retryable: number;
                                 files: {
                                     video_id: string;
                                     file_name: string;
@@ -8608,6 +8609,7 @@ export interface operations {
                                         stage: string;
                                         code: string | null;
                                         reason: string | null;
+                                        retryable: boolean;
                                     }[];
                                     not_run: string[];
                                 }[];
@@ -8824,7 +8826,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "all": false
+                 *     }
+                 */
+                "application/json": {
+                    /** @default false */
+                    all?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Success */
             202: {
@@ -8838,6 +8852,7 @@ export interface operations {
                         data: {
                             requeued: number;
                             video_ids: string[];
+                            left: number;
                         };
                         meta: {
                             request_id: string;
@@ -8857,6 +8872,42 @@ export interface operations {
             };
             /** @description forbidden: the key lacks the scope, the workspace is out of its reach or read-only, or the Host or Origin is foreign */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: no such resource in the caller workspace (also one named in the query or body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body or upload is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the request body is not of a supported type or encoding */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_request / invalid_json / invalid_options: a parameter, the query or the body does not match the contract (details say which), or cannot be carried out */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

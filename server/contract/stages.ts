@@ -193,25 +193,37 @@ export function describeValues(name: StageName): Record<string, unknown> {
 }
 
 /**
- * Why a stage run failed, stored with it (`stage_runs.code`) and written first in its reason
- * (`code: message`, shown in `index.report`). Work that waits for a model is `model_not_installed`.
+ * Failures another try ends the same way: the file itself stops the stage (damaged, locked by a
+ * password, past a limit, of a kind or without the stream the stage reads) or this deployment has
+ * no such stage. A file that changes is read again by itself; a limit raised in the settings needs
+ * `POST /index/retry` with `all`.
  */
-export const STAGE_FAILURE_CODES = [
+export const LASTING_FAILURE_CODES = [
   'corrupt',
   'encrypted',
   'too_large',
   'too_long',
   'too_many_pages',
   'unsupported',
-  'decoder_missing',
   'no_video_stream',
   'no_page',
   'no_preview',
+  'unavailable',
+] as const;
+
+/**
+ * Why a stage run failed, stored with it (`stage_runs.code`) and written first in its reason
+ * (`code: message`, shown in `index.report`). Work that waits for a model is `model_not_installed`.
+ * Besides the lasting failures, those another try may clear: the disk was full, the file was
+ * offline or changed, a process crashed, a run took too long, a decoder was missing.
+ */
+export const STAGE_FAILURE_CODES = [
+  ...LASTING_FAILURE_CODES,
+  'decoder_missing',
   'no_space',
   'file_missing',
   'file_changed',
   'model_not_installed',
-  'unavailable',
   'timeout',
   'indexer_crashed',
   'dependency_failed',
@@ -220,3 +232,6 @@ export const STAGE_FAILURE_CODES = [
   'error',
 ] as const;
 export type StageFailureCode = (typeof STAGE_FAILURE_CODES)[number];
+
+/** Whether a failed run may end otherwise when tried again (a run failed without a code may). */
+export const mayClearOnRetry = (code: string | null): boolean => !(LASTING_FAILURE_CODES as readonly string[]).includes(code ?? '');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Store } from '../store/index.ts';
 import type { AssetRow, AssetsRepo, ListedAsset, NewAssetRow, VisibleAsset } from '../store/assets.repo.ts';
 import type { StoredMetadata } from '../store/metadata.repo.ts';
-import type { StageRunRow } from '../store/stage-runs.repo.ts';
+import { DEPENDENCY_FAILED, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock, iso, newId } from '../store/ids.ts';
 import { AppError, Errors, detailsFromIssues } from '../errors.ts';
 import {
@@ -19,7 +19,7 @@ import {
   type StageReport,
   type UploadAck,
 } from '../contract/assets.ts';
-import type { EffectiveOptions, IndexOptionsInput } from '../contract/stages.ts';
+import { mayClearOnRetry, type EffectiveOptions, type IndexOptionsInput } from '../contract/stages.ts';
 import type { FileRef } from '../contract/common.ts';
 import { PLAYABLE } from '../contract/pages.ts';
 import { HEAD_BYTES, confirmContent, confirmHead } from '../media/sniff.ts';
@@ -442,11 +442,16 @@ export class AssetsService {
     return this.rerunAll(this.store.runs.failedWith('no_space'));
   }
 
-  /** Runs again every failed stage of the workspace's assets (with what depends on them). */
-  retryFailed(workspaceId: string): { requeued: number; video_ids: string[] } {
-    const runs = this.store.runs.failedOfWorkspace(workspaceId);
+  /**
+   * Runs again the failed stages of the workspace's assets (with what depends on them) whose failure
+   * another try may clear; with `all`, every failed stage (contract/stages.ts, LASTING_FAILURE_CODES).
+   */
+  retryFailed(workspaceId: string, opts: { all?: boolean } = {}): { requeued: number; video_ids: string[]; left: number } {
+    const failedRuns = this.store.runs.failedOfWorkspace(workspaceId);
+    const runs = opts.all ? failedRuns : failedRuns.filter((r) => r.code !== DEPENDENCY_FAILED && mayClearOnRetry(r.code));
     const ids = [...stagesByAsset(runs).keys()];
-    return { requeued: this.rerunAll(runs), video_ids: ids };
+    const left = new Set(failedRuns.map((r) => r.asset_id).filter((id) => !ids.includes(id))).size;
+    return { requeued: this.rerunAll(runs), video_ids: ids, left };
   }
 
   /** What indexing is doing for the workspace (the top bar's indicator). */
@@ -459,6 +464,7 @@ export class AssetsService {
         count: a.failed.count,
         items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })),
         assets: a.failed.assets,
+        retryable: a.failed.retryable,
         files: a.failed.files.map((f) => ({ ...f, finished_at: iso(f.finished_at) })),
       },
     };

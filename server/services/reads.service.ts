@@ -66,6 +66,12 @@ export class ReadsService {
       throw new AppError('not_found', 404, `${a.id} is ${a.kind === 'image' ? 'an image' : 'a video'}; only documents have pages. Use /regions?timestamp=.`);
     }
     if (a.page_count === null) {
+      // Read and failed (a password, damage): it will have no pages until the file changes; polling would wait for ever.
+      const run = this.store.runs.get(a.id, 'extract');
+      if (run?.state === 'failed') {
+        const why = run.code && run.reason?.startsWith(`${run.code}: `) ? run.reason.slice(run.code.length + 2) : (run.reason ?? 'it could not be read');
+        throw new AppError('not_readable', 409, `${a.file_name} has no pages: ${why.replace(/\.$/, '')}.`);
+      }
       throw new AppError('not_ready', 409, 'The pages of this document are not extracted yet; poll the asset until extract has finished.');
     }
     return a.page_count;

@@ -1,5 +1,6 @@
 import { insertRows, statementCache, type DB } from './db.ts';
 import { PHASE_ONE_STAGES } from '../contract/assets.ts';
+import { LASTING_FAILURE_CODES, mayClearOnRetry } from '../contract/stages.ts';
 import { clock } from './ids.ts';
 
 export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' | 'failed';
@@ -7,6 +8,16 @@ export type RunState = 'pending' | 'running' | 'ok' | 'off' | 'not_applicable' |
 export const REAL_FAILURE = "r.state = 'failed' AND coalesce(r.code, '') != 'model_not_installed'";
 /** The code of a run that did not run because a run it needs failed. */
 export const DEPENDENCY_FAILED = 'dependency_failed';
+/** A failed run (`r.`) that failed of itself with a failure another try may clear (contract/stages.ts). */
+const MAY_CLEAR = `coalesce(r.code, '') NOT IN (${[...LASTING_FAILURE_CODES, DEPENDENCY_FAILED].map((c) => `'${c}'`).join(', ')})`;
+
+/** A run that failed of itself: its stage, why, and whether another try may end otherwise. */
+export interface FailureCause {
+  stage: string;
+  code: string | null;
+  reason: string | null;
+  retryable: boolean;
+}
 
 /** A run of a phase 1 stage (decision 0032), on a run `stage` column (or `r.stage` with `r.` before it). */
 export const PHASE_ONE_STAGE = `stage IN (${PHASE_ONE_STAGES.map((st) => `'${st}'`).join(', ')})`;
@@ -277,22 +288,21 @@ export class StageRunsRepo {
     // By asset: the newest assets with a failed run, each with its runs that failed of themselves and
     // those left unrun by an earlier failure.
     const { failedAssets } = this.sql(`SELECT COUNT(DISTINCT r.asset_id) AS failedAssets ${failedWhere}`).get(workspaceId) as { failedAssets: number };
+    const { retryable } = this.sql(`SELECT COUNT(DISTINCT r.asset_id) AS retryable ${failedWhere} AND ${MAY_CLEAR}`).get(workspaceId) as { retryable: number };
     const newest = this.sql(
       `SELECT a.id AS video_id, a.file_name, MAX(r.finished_at) AS finished_at ${failedWhere} GROUP BY a.id ORDER BY MAX(r.finished_at) DESC, a.id LIMIT ?`,
     ).all(workspaceId, maxFailed) as Array<{ video_id: string; file_name: string; finished_at: number | null }>;
     const failures = this.failures(newest.map((f) => f.video_id));
     const files = newest.map((f) => ({ ...f, ...failures.get(f.video_id)! }));
-    return { assets, stages, failed: { count, items, assets: failedAssets, files }, waiting_for_models: waiting };
+    return { assets, stages, failed: { count, items, assets: failedAssets, retryable, files }, waiting_for_models: waiting };
   }
 
   /**
    * Each asset's failed runs (not those waiting for a model), read together: those that failed of
    * themselves, with why, and the stages that did not run because one of those failed.
    */
-  failures(assetIds: string[]): Map<string, { causes: Array<{ stage: string; code: string | null; reason: string | null }>; not_run: string[] }> {
-    const out = new Map(
-      assetIds.map((id) => [id, { causes: [] as Array<{ stage: string; code: string | null; reason: string | null }>, not_run: [] as string[] }]),
-    );
+  failures(assetIds: string[]): Map<string, { causes: FailureCause[]; not_run: string[] }> {
+    const out = new Map(assetIds.map((id) => [id, { causes: [] as FailureCause[], not_run: [] as string[] }]));
     if (assetIds.length === 0) return out;
     const runs = this.db
       .prepare(
@@ -302,17 +312,17 @@ export class StageRunsRepo {
     for (const { asset_id, ...run } of runs) {
       const f = out.get(asset_id)!;
       if (run.code === DEPENDENCY_FAILED) f.not_run.push(run.stage);
-      else f.causes.push(run);
+      else f.causes.push({ ...run, retryable: mayClearOnRetry(run.code) });
     }
     return out;
   }
 
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
-  failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string }> {
+  failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string; code: string | null }> {
     return this.sql(
-      `SELECT r.asset_id, r.stage FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
+      `SELECT r.asset_id, r.stage, r.code FROM stage_runs r CROSS JOIN assets a ON a.id = r.asset_id
          WHERE r.state = 'failed' AND a.workspace_id = ? AND a.deleted_at IS NULL AND ${REAL_FAILURE}`,
-    ).all(workspaceId) as Array<{ asset_id: string; stage: string }>;
+    ).all(workspaceId) as Array<{ asset_id: string; stage: string; code: string | null }>;
   }
 
   /** Workspaces whose owner paused their indexing (POST /index/pause): their assets' runs wait. */

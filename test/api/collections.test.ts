@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpus } from '../helpers/corpus.ts';
 import { EXTRACT_ONLY, startTestServer, type TestServer } from '../helpers/server.ts';
@@ -211,16 +212,23 @@ describe('collections, marks, layout and index activity', () => {
           video_id: broken.data.video_id,
           file_name: 'broken.png',
           finished_at: expect.any(String),
-          causes: [{ stage: 'extract', code: expect.any(String), reason: expect.stringMatching(/\w/) }],
+          causes: [{ stage: 'extract', code: 'corrupt', reason: expect.stringMatching(/\w/), retryable: false }],
           // What the test's options leave on after extraction (its embeddings).
           not_run: expect.not.arrayContaining(['extract']),
         },
       ]);
       const listed = (await t.api('GET', `/videos/${broken.data.video_id}`, { key })).body.data;
       expect(listed.failed_stages).toContain('extract');
+      // A damaged file fails the same way however often it is tried: a retry leaves it, unless asked
+      // for every failure (a limit raised since, say).
+      expect(failed.retryable).toBe(0);
       const retry = await t.api('POST', '/index/retry', { key });
       expect(retry.status).toBe(202);
-      expect(retry.body.data.video_ids).toEqual([broken.data.video_id]);
+      expect(retry.body.data).toEqual({ requeued: 0, video_ids: [], left: 1 });
+      expect((await t.api('POST', '/index/retry', { key, json: { all: 'yes' } })).status).toBe(422);
+      const all = await t.api('POST', '/index/retry', { key, json: { all: true } });
+      expect(all.status).toBe(202);
+      expect(all.body.data).toEqual({ requeued: 1, video_ids: [broken.data.video_id], left: 0 });
       await t.waitCompleted(key, broken.data.video_id);
 
       // A PDF that needs a password, with every stage asked for: one file, its cause, and the
@@ -231,11 +239,36 @@ describe('collections, marks, layout and index activity', () => {
       expect(byFile.assets).toBe(2);
       expect(byFile.count).toBeGreaterThan(2);
       const entry = byFile.files.find((f: { video_id: string }) => f.video_id === locked);
-      expect(entry.causes).toEqual([{ stage: 'extract', code: 'encrypted', reason: expect.stringContaining('password') }]);
+      expect(entry.causes).toEqual([{ stage: 'extract', code: 'encrypted', reason: expect.stringContaining('password'), retryable: false }]);
       expect(entry.not_run).toEqual(expect.arrayContaining(['ocr', 'faces', 'objects', 'people']));
       expect(entry.not_run).not.toContain('extract');
+      // Its pages: none to wait for (409 not_readable with why), not "not extracted yet".
+      const pages = await t.api('GET', `/videos/${locked}/pages/1`, { key });
+      expect(pages.status).toBe(409);
+      expect(pages.body.error).toMatchObject({ code: 'not_readable', message: 'a-text-pass-peanuts.pdf has no pages: the PDF needs a password to open.' });
       // Newest first.
       expect(byFile.files.map((f: { video_id: string }) => f.video_id)).toEqual([locked, broken.data.video_id]);
+      expect(byFile.retryable).toBe(0);
+
+      // A file gone when its turn came (a drive unplugged, say) may be there at the next try: the
+      // retry runs it again, and only it.
+      await t.api('POST', '/index/pause', { key });
+      const gone = (await t.upload(key, corpus('scenes/skimage/coins.png'), { options: EXTRACT_ONLY })).body.data.video_id;
+      const original = path.join(t.dataDir, 'assets', gone, 'original.png');
+      fs.renameSync(original, `${original}.away`);
+      await t.api('POST', '/index/resume', { key });
+      await t.waitCompleted(key, gone);
+      const withGone = (await t.api('GET', '/index/activity', { key })).body.data.failed;
+      expect(withGone).toMatchObject({ assets: 3, retryable: 1 });
+      expect(withGone.files.find((f: { video_id: string }) => f.video_id === gone).causes).toEqual([
+        { stage: 'extract', code: 'file_missing', reason: expect.any(String), retryable: true },
+      ]);
+      fs.renameSync(`${original}.away`, original);
+      const again = await t.api('POST', '/index/retry', { key });
+      expect(again.body.data).toEqual({ requeued: 1, video_ids: [gone], left: 2 });
+      const back = await t.waitCompleted(key, gone);
+      expect(back.failed_stages ?? []).toEqual([]);
+      expect((await t.api('GET', '/index/activity', { key })).body.data.failed).toMatchObject({ assets: 2, retryable: 0 });
     } else {
       expect.fail(`a broken picture was refused at upload: ${JSON.stringify(broken)}`);
     }

@@ -108,12 +108,25 @@ export function ActivityIndicator() {
           {a?.failed.assets ? (
             <>
               <h3>
-                Not indexed ({counted(a.failed.assets, 'file')}) <button onClick={() => void retry()}>Retry all</button>
+                Not indexed ({counted(a.failed.assets, 'file')}){' '}
+                {a.failed.retryable ? (
+                  <button onClick={() => void retry()}>
+                    {a.failed.retryable === a.failed.assets ? 'Try again' : `Try ${counted(a.failed.retryable, 'file')} again`}
+                  </button>
+                ) : null}
               </h3>
+              {a.failed.retryable < a.failed.assets ? (
+                <p className="hint lasting-hint">
+                  {a.failed.retryable ? 'The others are' : a.failed.assets === 1 ? 'It is' : 'They are'} stopped by the file itself: another try ends the same
+                  way. A file that changes is read again by itself.
+                </p>
+              ) : null}
               <ul className="plain failed-runs">
                 {a.failed.files.map((f) => (
-                  <li key={f.video_id}>
-                    <a href={`#/view/${encodeURIComponent(f.video_id)}`}>{f.file_name}</a>
+                  <li key={f.video_id} data-retryable={f.causes.some((c) => c.retryable)}>
+                    <a href={`#/view/${encodeURIComponent(f.video_id)}`} onClick={() => setOpen(false)}>
+                      {f.file_name}
+                    </a>
                     {f.causes.length ? ` — ${f.causes.map((c) => `${c.stage}: ${why(c)}`).join('; ')}` : null}
                     {f.not_run.length ? <small className="not-run"> (so {f.not_run.join(', ')} did not run)</small> : null}
                   </li>

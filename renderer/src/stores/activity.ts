@@ -1,4 +1,6 @@
-// What indexing is doing (the top bar's indicator): polled while anything is indexing, then quiet.
+// What indexing is doing (the top bar's indicator): polled while anything is indexing, and now and
+// then while nothing is (a watched folder's new file, a script's upload start work this window did
+// not ask for), not while the window is hidden.
 // Its panel lists what failed and why, with a retry, and pauses or resumes the indexing.
 import { create } from 'zustand';
 import { getActivity, pauseIndexing, retryFailed, type Activity } from '../api/collections.ts';
@@ -20,6 +22,8 @@ interface ActivityState {
 
 const POLL_MS = 1500;
 const PAUSED_POLL_MS = 5000;
+/** Nothing indexing: a look this often, and at once when the window is shown again. */
+const IDLE_POLL_MS = 10_000;
 let timer: ReturnType<typeof setTimeout> | null = null;
 /**
  * Called when something finished indexing: the library reloads what it shows (its months, layout
@@ -33,6 +37,10 @@ let owed = false;
 let shownSinceLook = false;
 export const whenIndexed = (fn: () => void) => (onFinished = fn);
 
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) useActivity.getState().watch();
+});
+
 export const useActivity = create<ActivityState>((set, get) => ({
   activity: null,
   watch(shown = false) {
@@ -40,6 +48,7 @@ export const useActivity = create<ActivityState>((set, get) => ({
     if (!timer) timer = setTimeout(() => void get().refresh(), 300);
   },
   async refresh() {
+    if (timer) clearTimeout(timer); // asked for directly (a pause): one chain of looks, not two
     timer = null;
     const before = get().activity;
     const activity = await getActivity().catch(() => null);
@@ -54,8 +63,11 @@ export const useActivity = create<ActivityState>((set, get) => ({
       noticed = Date.now();
       onFinished?.();
     }
-    // Paused, it is still asked now and then: indexing may be resumed elsewhere (another window, a script).
-    if (activity.assets.processing > 0) timer = setTimeout(() => void get().refresh(), activity.paused ? PAUSED_POLL_MS : POLL_MS);
+    // Paused, it is still asked now and then: indexing may be resumed elsewhere (another window, a
+    // script); idle too, less often, and not while hidden (shown again, it looks at once).
+    if (timer || document.hidden) return;
+    const wait = activity.assets.processing === 0 ? IDLE_POLL_MS : activity.paused ? PAUSED_POLL_MS : POLL_MS;
+    timer = setTimeout(() => void get().refresh(), wait);
   },
   async pause(paused) {
     if (await attempt(paused ? 'Pausing' : 'Resuming', () => pauseIndexing(paused))) await get().refresh();

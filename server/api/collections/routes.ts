@@ -11,7 +11,7 @@ import {
   CollectionPatch,
   CreateCollectionBody,
 } from '../../contract/collections.ts';
-import { IndexActivity, PauseAck, RetryAck } from '../../contract/activity.ts';
+import { IndexActivity, PauseAck, RetryAck, RetryRequest } from '../../contract/activity.ts';
 import type { Services } from '../../services/index.ts';
 
 export function collectionRoutes(s: Services): AnyRouteSpec[] {
@@ -115,11 +115,13 @@ export function collectionRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/index/retry',
       operationId: 'retryFailedRuns',
-      summary: "Run every failed stage of the workspace's assets again (with what depends on them)",
+      summary: "Run the failed stages of the workspace's assets again (with what depends on them): those another try may clear, or with `all` every one",
       access: 'write',
+      body: RetryRequest,
+      example: { all: false },
       status: 202,
       response: RetryAck,
-      handler: ({ auth }) => s.assets.retryFailed(auth.workspaceId),
+      handler: ({ auth, body }) => s.assets.retryFailed(auth.workspaceId, body),
     }),
   ];
 }

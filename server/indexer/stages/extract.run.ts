@@ -69,7 +69,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
   try {
     size = (await fs.promises.stat(asset.filePath)).size;
   } catch {
-    return failed('file_missing', 'the stored original is gone');
+    return failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
   }
   if (size !== asset.sizeBytes) return failed('file_changed', `${size} bytes now, ${asset.sizeBytes} when indexed`);
   // An upload was hashed as it arrived and is the server's own: its size suffices. A file indexed
