@@ -73,7 +73,10 @@ describe('the library', () => {
     await page.waitForFunction((id) => window.location.hash.startsWith(`#/view/${id}`), locked);
     // The panel closes as the file opens; the viewer says why the document has no pages.
     await page.locator('.activity-panel').waitFor({ state: 'detached' });
-    expect(await page.getByRole('alert').textContent()).toBe('a-text-pass-peanuts.pdf has no pages: the PDF needs a password to open.');
+    await page.locator('.picture-pending').filter({ hasText: 'could not be read' }).waitFor();
+    expect(await page.locator('.picture-pending').textContent()).toBe('This document could not be read: the PDF needs a password to open.');
+    expect(await page.getByTestId('info-failures').textContent()).toBe('extract: the PDF needs a password to open');
+    await shot('viewer-locked-pdf');
 
     // A file that was gone when its turn came (its drive unplugged) is offered another try.
     await app.t.api('POST', '/index/pause', { key });
@@ -102,6 +105,20 @@ describe('the library', () => {
     await page.getByText('Indexing 1 file again.').waitFor();
     await app.t.waitCompleted(key, gone);
     await indicator.filter({ hasText: '1 problem' }).waitFor();
+
+    // A damaged picture opened: why it shows nothing, where the picture would be and in its info.
+    const cut = new Uint8Array(fs.readFileSync(corpus('scenes/skimage/chelsea.png')).subarray(0, 3000));
+    const broken = (await app.t.upload(key, { name: 'broken.png', data: cut })).body.data.video_id as string;
+    await app.t.waitCompleted(key, broken);
+    await page.evaluate((id) => (window.location.hash = `#/view/${id}`), broken);
+    // The panel left open closes with the screen it was opened over.
+    await page.locator('.activity-panel').waitFor({ state: 'detached' });
+    const pending = page.locator('.picture-pending');
+    await pending.filter({ hasText: 'could not be read' }).waitFor();
+    expect(await pending.textContent()).toMatch(/^This picture could not be read: the file is damaged \(.+\)\.$/);
+    expect(await page.getByTestId('info-failures').textContent()).toMatch(/^extract: the file is damaged/);
+    await shot('viewer-unreadable');
+    expect(await accessibilityProblems(page)).toEqual([]);
   }, 120_000);
 
   it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {

@@ -7,7 +7,7 @@ export const TEXT_ENTRY = 'input:not([type=checkbox]):not([type=radio]), textare
 /** Whether a key went to a field or a dialog (which have keys of their own). */
 export const typing = (target: EventTarget | null): boolean => Boolean((target as Element | null)?.closest?.(TEXT_ENTRY));
 
-/** Closes a popover (a menu, a panel) on a press outside `box` or on Esc, which then goes no further. */
+/** Closes a popover (a menu, a panel) on a press outside `box`, on Esc (which then goes no further) or when the screen changes. */
 export function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, close: () => void): void {
   useEffect(() => {
     if (!open) return;
@@ -20,9 +20,12 @@ export function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, cl
     };
     window.addEventListener('pointerdown', away);
     window.addEventListener('keydown', esc, true);
+    // Another screen (a link followed, the back button): what was open over the last one closes.
+    window.addEventListener('hashchange', close);
     return () => {
       window.removeEventListener('pointerdown', away);
       window.removeEventListener('keydown', esc, true);
+      window.removeEventListener('hashchange', close);
     };
   }, [open, box, close]);
 }

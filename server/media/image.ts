@@ -132,7 +132,8 @@ export async function extractImage(file: string, ext: string, assetDir: string):
       if (err instanceof ExtractError) throw err;
       const msg = (err as Error).message;
       if (/pixel limit/i.test(msg)) throw new ExtractError('too_large', `the image has more than ${limits.maxPixels} pixels`);
-      throw new ExtractError('corrupt', `${msg}`);
+      // The decoder's first line, without its trailing colon ("Input file has corrupt header:").
+      throw new ExtractError('corrupt', `the file is damaged (${msg.split('\n')[0].replace(/[\s:]+$/, '')})`);
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);
     const thumb = await sharp(normalized)

@@ -7,6 +7,7 @@ import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
 import { size } from './Library.tsx';
 import { counted } from '../plural.ts';
+import { why } from '../failures.ts';
 
 export function ActivityIndicator() {
   const { activity, watch, pause, retry } = useActivity(useShallow((s) => ({ activity: s.activity, watch: s.watch, pause: s.pause, retry: s.retry })));
@@ -139,10 +140,4 @@ export function ActivityIndicator() {
       ) : null}
     </div>
   );
-}
-
-/** Why a run failed, without the code its reason starts with ("encrypted: the PDF needs a password" reads "the PDF needs a password"). */
-function why({ code, reason }: { code: string | null; reason: string | null }): string {
-  if (!reason) return code ?? 'failed';
-  return code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : reason;
 }

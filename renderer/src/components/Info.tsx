@@ -3,6 +3,7 @@
 // keywords, rating, author — and who is in the picture.
 import type { ReactNode } from 'react';
 import type { AssetDetail } from '../api/videos.ts';
+import { ownFailures } from '../failures.ts';
 
 const SOURCES: Record<string, string> = {
   exif: 'from EXIF',
@@ -38,6 +39,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array<{ id: string; name: string }> }) {
   const m = asset.metadata;
+  const failures = ownFailures(asset);
   // "Tokyo, Japan" rather than "Tokyo, Tokyo, Japan" where the region is named as its city.
   const place = m.place ? [...new Set([m.place.city, m.place.region, m.place.country].filter(Boolean))].join(', ') : null;
   const placeFilter = m.place?.city ?? m.place?.country ?? null;
@@ -118,6 +120,11 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         {asset.sidecar_path ? (
           <Row label="Sidecar">
             <span className="path">{asset.sidecar_path}</span>
+          </Row>
+        ) : null}
+        {failures.length ? (
+          <Row label="Not indexed">
+            <span data-testid="info-failures">{failures.map((f) => `${f.stage}: ${f.why}`).join('; ')}</span>
           </Row>
         ) : null}
         {asset.index_phase !== 'done' ? (

@@ -30,6 +30,7 @@ import { typing } from '../keys.ts';
 import { DocumentPane, Marked, PageStrip, PlayingAt, Transcript, VideoPane, Voices, markedWords, seekTo, usePlayhead } from './Evidence.tsx';
 import type { SearchMoment } from '../api/search.ts';
 import { counted } from '../plural.ts';
+import { why } from '../failures.ts';
 
 const INFO_KEY = 'media-index.viewer.info';
 /** How often the detail of an asset being indexed is asked again while it is shown. */
@@ -331,6 +332,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
     name: names.get(p) ?? '',
   }));
   const src = page ? page.frame_url : (original ?? moment?.frame_url ?? null);
+  // A picture whose file could not be read (damaged, say): why, where it would be.
+  const unread = asset.index.report.stages.extract?.state === 'failed' ? why({ reason: asset.index.report.stages.extract.reason }) : null;
   // Only the layers this kind of asset has, and only those with something on this picture.
   const offered = (Object.keys(layers) as Array<keyof Layers>).filter((k) =>
     k === 'passage'
@@ -469,7 +472,9 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
               style={aspect ? { aspectRatio: String(aspect), width: `min(100%, calc(78vh * ${aspect}))` } : undefined}
             >
               {asset.index_phase !== 'reading'
-                ? 'No picture for this moment.'
+                ? unread
+                  ? `This ${asset.kind === 'document' ? 'document' : 'picture'} could not be read: ${unread}.`
+                  : 'No picture for this moment.'
                 : paused
                   ? 'The picture is shown once it has been read. Indexing is paused: resume it from the top bar.'
                   : 'The picture is shown once it has been read (indexing).'}

@@ -81,7 +81,10 @@ export const useViewer = create<ViewerState>((set, get) => ({
       // A detail preloaded while still indexing is asked again (its report moves on).
       const asset = known ?? (first!.asset.status === 'completed' ? first!.asset : await getAsset(id));
       if (first && first.asset.status !== 'completed') ahead.delete(id);
-      if (asset.kind === 'document') {
+      if (asset.kind === 'document' && asset.page_count === null && asset.index.report.stages.extract?.state === 'failed') {
+        // Read and failed (a password, damage): no pages to ask for; the viewer says why.
+        if (latest()) set({ asset, page: null, moment: null, transcript: null, loading: false });
+      } else if (asset.kind === 'document') {
         const page = await getPage(id, Math.max(1, Math.min(at.page ?? 1, asset.page_count ?? 1)));
         if (latest()) set({ asset, page, moment: null, loading: false });
       } else {
