@@ -47,6 +47,15 @@ describe('recall and chat', () => {
     expect(d.citations[0].snippet).toContain('thought Alice to herself');
   });
 
+  it('answers with whole sentences where the page cut them into passages', async () => {
+    // Page 80 holds "These were the verses the White Rabbit read:–" as a passage of its own, and the
+    // verse it introduces as the next one: the answer reads the sentence across them.
+    const d = (await chat({ query: 'Which verses did the White Rabbit read?' })).body.data;
+    expect(d.answer).toContain('These were the verses the White Rabbit read:– ‘They told me you had been to her, And mentioned me to him:');
+    const cited = d.citations.find((c: { page: number }) => c.page === 80);
+    expect(cited.snippet).toMatch(/^These were the verses the White Rabbit read:– ‘They told me/);
+  });
+
   it('recall answers from one asset only, with the moments', async () => {
     const r = await t.api('POST', `/recall/${id.alice}/ask`, { key, json: { query: 'Would the fall never come to an end?' } });
     expect(r.status).toBe(200);

@@ -7,7 +7,18 @@ export const MAX_TERMS = 32;
 
 /** Sentences of a text: runs ending in . ! ? … with any closing quote or bracket, and the rest. */
 export function sentences(text: string): string[] {
-  return (text.match(/[^.!?…]+[.!?…]+["'’”)\]]*|[^.!?…]+$/g) ?? [text]).map((x) => x.trim()).filter(Boolean);
+  return sentenceSpans(text).map((s) => s.text);
+}
+
+/** The same sentences with where each stands in the text (`start` inclusive, `end` exclusive, trimmed). */
+export function sentenceSpans(text: string): Array<{ text: string; start: number; end: number }> {
+  const out: Array<{ text: string; start: number; end: number }> = [];
+  for (const m of text.matchAll(/[^.!?…]+[.!?…]+["'’”)\]]*|[^.!?…]+$/g)) {
+    const lead = m[0].length - m[0].trimStart().length;
+    const t = m[0].trim();
+    if (t) out.push({ text: t, start: m.index + lead, end: m.index + lead + t.length });
+  }
+  return out.length || !text.trim() ? out : [{ text: text.trim(), start: 0, end: text.length }];
 }
 
 export function words(text: string): string[] {

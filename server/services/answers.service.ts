@@ -15,8 +15,10 @@ import type { Evidence } from '../contract/answers.ts';
 
 /** The length of a recall answer written by a language model (recall takes no max_tokens). */
 const RECALL_TOKENS = 256;
+/** A sentence read across passages is kept whole up to this many characters (about 80 words). */
+const MAX_SENTENCE_CHARS = 480;
 import type { FoundHit } from '../search/hits.ts';
-import { sentences, words as wordsOf } from '../search/tokenizer.ts';
+import { sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
 import type { AnswerWriter } from '../ml/answer-writer.ts';
 import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from '../answers/grounded.ts';
 import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, where, type QuestionType } from '../answers/question.ts';
@@ -121,6 +123,27 @@ export class AnswersService {
     };
   }
 
+  /**
+   * The sentences of a hit, whole: a document's passages are cut where its lines are, not where its
+   * sentences end, so a sentence begun in the passage before or ended in the one after on its page is
+   * read across them ("…as the White Rabbit hurried by–the" goes on to its full stop).
+   */
+  private wholeSentences(h: FoundHit): string[] {
+    const text = h.passage?.text ?? h.snippet.text;
+    if (h.asset_kind !== 'document' || !h.passage || h.page === null) return sentences(text);
+    const idx = h.passage.idx;
+    const around = this.store.media.passages(h.video_id, h.page).filter((p) => p.idx >= idx - 1 && p.idx <= idx + 1);
+    const before = around.find((p) => p.idx === idx - 1)?.text ?? '';
+    const after = around.find((p) => p.idx === idx + 1)?.text ?? '';
+    const joined = [before, text, after].filter(Boolean).join(' ');
+    const start = before ? before.length + 1 : 0;
+    const end = start + text.length;
+    // A sentence longer than an answer's line keeps to its part in this passage, as before.
+    return sentenceSpans(joined)
+      .filter((s) => s.end > start && s.start < end)
+      .map((s) => (s.text.length <= MAX_SENTENCE_CHARS ? s.text : joined.slice(Math.max(s.start, start), Math.min(s.end, end)).trim()));
+  }
+
   private async compose(auth: AuthContext, q: string, videoIds: string[] | undefined): Promise<Composed> {
     const type = questionType(q);
     if (type === 'how_many') {
@@ -168,8 +191,7 @@ export class AnswersService {
     // Otherwise: the sentences of the evidence that share most of the question's words.
     const scored: Array<{ text: string; hit: FoundHit; score: number }> = [];
     for (const h of hits) {
-      const text = h.passage?.text ?? h.snippet.text;
-      for (const s of sentences(text)) {
+      for (const s of this.wholeSentences(h)) {
         const low = s.toLowerCase();
         const covered = words.filter((w) => new RegExp(`(^|[^\\p{L}\\p{N}])${w}`, 'u').test(low)).length / words.length;
         if (covered === 0) continue;
