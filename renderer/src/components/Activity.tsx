@@ -9,6 +9,23 @@ import { size } from './Library.tsx';
 import { counted } from '../plural.ts';
 import { why } from '../failures.ts';
 
+/** The failed files the owner has seen listed in the panel (this browser's storage; the newest 500). */
+const SEEN_KEY = 'mi.failures.seen';
+const seenFailures = new Set<string>(
+  (() => {
+    try {
+      return JSON.parse(localStorage.getItem(SEEN_KEY) ?? '[]') as string[];
+    } catch {
+      return [];
+    }
+  })(),
+);
+function markSeen(ids: string[]): void {
+  if (ids.every((id) => seenFailures.has(id))) return;
+  for (const id of ids) seenFailures.add(id);
+  localStorage.setItem(SEEN_KEY, JSON.stringify([...seenFailures].slice(-500)));
+}
+
 export function ActivityIndicator() {
   const { activity, watch, pause, retry } = useActivity(useShallow((s) => ({ activity: s.activity, watch: s.watch, pause: s.pause, retry: s.retry })));
   const { uploads, clearFinishedUploads } = useLibrary(useShallow((s) => ({ uploads: s.uploads, clearFinishedUploads: s.clearFinishedUploads })));
@@ -29,6 +46,12 @@ export function ActivityIndicator() {
   const busy = Boolean(a && a.assets.processing > 0) || uploading.length > 0;
   // Files, not runs: an encrypted PDF is one problem, whatever its later stages that could not run.
   const failed = (a?.failed.assets ?? 0) + refused.length;
+  // Failures the owner has looked at that another try would not clear (a password, a damaged file)
+  // stay listed but no longer call for attention: "3 not indexed", not "3 problems" in red.
+  const attention = refused.length > 0 || (a ? a.failed.retryable > 0 || a.failed.files.some((f) => !seenFailures.has(f.video_id)) : false);
+  useEffect(() => {
+    if (open && a) markSeen(a.failed.files.map((f) => f.video_id));
+  }, [open, a]);
   if (!busy && !failed && !a?.paused && !open) return null;
   const running = a?.stages.find((s) => s.running > 0)?.stage ?? a?.stages[0]?.stage;
   const label = uploading.length
@@ -37,12 +60,14 @@ export function ActivityIndicator() {
       ? `Paused · ${a.assets.done} of ${a.assets.total}`
       : busy && a
         ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${running}` : ''}`
-        : counted(failed, 'problem');
+        : attention
+          ? counted(failed, 'problem')
+          : `${failed} not indexed`;
   return (
     <div className="activity" ref={box}>
       <button
         ref={button}
-        className={`activity-button ${failed ? 'has-failed' : ''}`}
+        className={`activity-button ${failed && attention ? 'has-failed' : ''}`}
         aria-expanded={open}
         onClick={() => setOpen(!open)}
         data-testid="activity"
