@@ -157,6 +157,16 @@ describe('metadata read at indexing', () => {
     expect((await t.api('POST', '/search', { key, json: { query: 'Paris' } })).body.data.hits[0].modality).toBe('place');
   });
 
+  it("finds a phone's photo by its phone and lens, not by the words naming which of its cameras took it", async () => {
+    // A real iPhone 6 photo: its lens is "iPhone 6 back camera 4.15mm f/2.2".
+    const d = await t.index(key, corpus('scenes/opencv/leuvenA.jpg'), OPTIONS);
+    expect(d.metadata).toMatchObject({ camera: { make: 'Apple', model: 'iPhone 6' }, lens: 'iPhone 6 back camera 4.15mm f/2.2' });
+    const found = async (q: string) =>
+      ((await t.api('POST', '/search', { key, json: { query: q } })).body.data.hits as Array<{ video_id: string }>).some((h) => h.video_id === d.video_id);
+    for (const q of ['iPhone', 'Apple', '4.15mm']) expect(await found(q), q).toBe(true);
+    for (const q of ['camera', 'back camera']) expect(await found(q), q).toBe(false);
+  });
+
   it('reads PNG, WebP, TIFF and HEIF photos as it reads JPEG', async () => {
     const src = corpus('scenes/opencv/home.jpg');
     const tags = [

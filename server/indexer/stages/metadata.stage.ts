@@ -41,8 +41,24 @@ export const metadataStage = defineStage<{ createdAt: number }, MetadataOutput, 
     add('metadata', m.title);
     add('metadata', m.description);
     if (m.keywords.length) add('metadata', m.keywords.join(', '));
-    if (m.camera) add('metadata', [m.camera.make, m.camera.model, m.lens].filter(Boolean).join(' '));
+    if (m.camera) add('metadata', [m.camera.make, m.camera.model, lensWords(m.lens, m.camera)].filter(Boolean).join(' '));
     add('metadata', m.author);
     store.search.replaceForStage(assetId, 'metadata', entries);
   },
 });
+
+/** Words a phone's lens name says of which of its cameras took the picture, not of the picture. */
+const WHICH_CAMERA = new Set(['camera', 'back', 'front', 'rear', 'dual', 'triple', 'quad']);
+
+/**
+ * A lens's name as searched: a phone names its built-in lenses after itself ("iPhone 6 back camera
+ * 4.15mm f/2.2"), and those words would make every phone picture an answer to "camera" or "back";
+ * the words of the camera's own name and those saying which of its cameras are left out ("4.15mm
+ * f/2.2", "ultra wide 1.54mm f/2.4"). A lens of its own ("EF24-105mm f/4L") is kept whole.
+ */
+export function lensWords(lens: string | null, camera: { make: string | null; model: string | null }): string | null {
+  if (!lens) return null;
+  const named = new Set(`${camera.make ?? ''} ${camera.model ?? ''}`.toLowerCase().split(/\s+/).filter(Boolean));
+  const words = lens.split(/\s+/).filter((w) => w && !WHICH_CAMERA.has(w.toLowerCase()) && !named.has(w.toLowerCase()));
+  return words.join(' ') || null;
+}
