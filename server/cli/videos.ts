@@ -7,6 +7,7 @@ import { loadConfig } from '../config.ts';
 import { openCore } from '../server.ts';
 import { DataFolderBusyError } from '../store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from '../contract/assets.ts';
+import { reasonWithoutCode } from '../contract/stages.ts';
 import type { RunFinishedEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
 import { admitInGroups } from './admit.ts';
@@ -186,10 +187,7 @@ function notIndexed(core: Awaited<ReturnType<typeof openCore>>, failed: Map<stri
   const failures = core.store.runs.failures(shown.map(([assetId]) => assetId));
   for (const [assetId, file] of shown) {
     const { causes, not_run } = failures.get(assetId)!;
-    const why = causes.map(
-      ({ stage, code, reason }) =>
-        `${stage}: ${reason && code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : (reason ?? code ?? 'failed')}`,
-    );
+    const why = causes.map(({ stage, code, reason }) => `${stage}: ${reasonWithoutCode(code, reason) ?? code ?? 'failed'}`);
     const after = not_run.length ? ` (so ${counted(not_run.length, 'later stage')} did not run)` : '';
     lines.push(`  ${file} — ${why.join('; ') || 'failed'}${after}`);
   }

@@ -233,5 +233,9 @@ export const STAGE_FAILURE_CODES = [
 ] as const;
 export type StageFailureCode = (typeof STAGE_FAILURE_CODES)[number];
 
+/** A failed run's reason without the code it starts with ("encrypted: the PDF needs a password to open" reads "the PDF needs a password to open"). */
+export const reasonWithoutCode = (code: string | null, reason: string | null): string | null =>
+  reason && code && reason.startsWith(`${code}: `) ? reason.slice(code.length + 2) : reason;
+
 /** Whether a failed run may end otherwise when tried again (a run failed without a code may). */
 export const mayClearOnRetry = (code: string | null): boolean => !(LASTING_FAILURE_CODES as readonly string[]).includes(code ?? '');

@@ -10,6 +10,7 @@ import { AppError, Errors } from '../errors.ts';
 import { PLAYABLE, type PageView, type Regions, type RegionsView, type TranscriptView } from '../contract/pages.ts';
 import type { FileRef } from '../contract/common.ts';
 import { WEB_PICTURE_TYPES } from '../contract/assets.ts';
+import { reasonWithoutCode } from '../contract/stages.ts';
 import { fileRef } from '../store/media.repo.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { UrlSigner } from './signing.service.ts';
@@ -69,7 +70,7 @@ export class ReadsService {
       // Read and failed (a password, damage): it will have no pages until the file changes; polling would wait for ever.
       const run = this.store.runs.get(a.id, 'extract');
       if (run?.state === 'failed') {
-        const why = run.code && run.reason?.startsWith(`${run.code}: `) ? run.reason.slice(run.code.length + 2) : (run.reason ?? 'it could not be read');
+        const why = reasonWithoutCode(run.code, run.reason) ?? 'it could not be read';
         throw new AppError('not_readable', 409, `${a.file_name} has no pages: ${why.replace(/\.$/, '')}.`);
       }
       throw new AppError('not_ready', 409, 'The pages of this document are not extracted yet; poll the asset until extract has finished.');
