@@ -127,6 +127,18 @@ describe('the library', () => {
     expect(await page.getByTestId('info-failures').textContent()).toMatch(/^extract: the file is damaged/);
     await shot('viewer-unreadable');
     expect(await accessibilityProblems(page)).toEqual([]);
+
+    // A video copied only in part is shown as far as it goes, and its info says so.
+    const part = new Uint8Array(fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000));
+    const partId = (await app.t.upload(key, { name: 'part.mp4', data: part }, { options: JSON.stringify({ faces: false, ocr: false, people: false }) })).body
+      .data.video_id as string;
+    await app.t.waitCompleted(key, partId);
+    await page.evaluate((id) => (window.location.hash = `#/view/${id}`), partId);
+    await page.getByTestId('info-damaged').waitFor();
+    expect(await page.getByTestId('info-damaged').textContent()).toMatch(/^the file ends after 0\.\d s of its 8\.3 s: it may have been copied only in part$/);
+    // No transcript without the speech model: said so, with the way to it.
+    expect(await page.getByText('No transcript:').textContent()).toBe('No transcript: the speech model is not installed (Settings).');
+    await shot('viewer-video-in-part');
   }, 120_000);
 
   it('shows the library as a timeline by month, narrows it with a chip, and shows the place in the info panel', async () => {

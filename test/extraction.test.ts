@@ -415,6 +415,19 @@ describe('extraction through the API', () => {
     }
     expect((await t.api('GET', '/health')).status).toBe(200);
   });
+
+  it('reads a video copied only in part as far as it goes, and says where it ends', async () => {
+    // The first 60 kB of movie-hello.mp4 (its header first): the header says 8.3 s, the data holds 0.2 s.
+    const part = fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000);
+    const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.mp4', data: part })).body.data.video_id);
+    const ex = d.index.report.stages.extract;
+    expect(ex.state).toBe('ok');
+    expect(ex.details.readable_s).toBeLessThan(1);
+    expect(ex.details.damaged).toMatch(/^the file ends after 0\.\d s of its 8\.3 s: it may have been copied only in part$/);
+    // The whole file says nothing of the kind.
+    const whole = await t.index(key, corpus('video/forensics/movie-hello.mp4'), { ocr: false, faces: false, people: false, labels: false });
+    expect(whole.index.report.stages.extract.details.damaged).toBeUndefined();
+  });
 });
 
 describe('shot boundaries', () => {

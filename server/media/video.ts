@@ -146,6 +146,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
   const r = await runTool(t.ffmpeg, args, { timeoutMs: Math.max(120_000, probe.duration_s * 4000) });
   if (r.code !== 0) throw ffmpegFailure(r.stderr);
   const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
+  const endsEarly = DAMAGED.test(r.stderr) ? await endsBefore(t.ffmpeg, file, probe.duration_s) : null;
 
   let audio: ExtractOutput['audio'] = null;
   if (probe.has_audio && fs.existsSync(audioFile)) {
@@ -183,8 +184,39 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     frames,
     audio,
     thumbnail: 'thumb.jpg',
-    details: { fps: probe.fps, video_codec: probe.video_codec, audio_codec: probe.audio_codec, shots: shots.length, ffmpeg: t.source },
+    details: {
+      fps: probe.fps,
+      video_codec: probe.video_codec,
+      audio_codec: probe.audio_codec,
+      shots: shots.length,
+      ffmpeg: t.source,
+      ...(endsEarly === null
+        ? {}
+        : {
+            readable_s: endsEarly,
+            damaged: `the file ends after ${endsEarly.toFixed(1)} s of its ${probe.duration_s.toFixed(1)} s: it may have been copied only in part`,
+          }),
+    },
   };
+}
+
+/** What ffmpeg says of a file whose data stops or breaks before its end (a copy cut short, a card pulled out). */
+const DAMAGED = /partial file|Truncating packet|corrupt input packet|Invalid NAL unit size|Premature end/i;
+
+/**
+ * Where a damaged video's readable part ends, when that is well before the end its header gives
+ * (more than a second and a twentieth of it): its packets copied, not decoded, to nowhere, and the
+ * last time reached read. Null when it reads to its end.
+ */
+async function endsBefore(ffmpeg: string, file: string, duration: number): Promise<number | null> {
+  if (!(duration > 0)) return null;
+  const r = await runTool(ffmpeg, ['-v', 'error', '-i', file, '-map', '0:v:0', '-c', 'copy', '-f', 'null', '-', '-progress', 'pipe:1'], {
+    timeoutMs: 120_000,
+  });
+  const times = [...r.stdout.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]) / 1e6);
+  const reached = times.at(-1);
+  if (reached === undefined || duration - reached <= Math.max(1, duration / 20)) return null;
+  return Math.round(reached * 1000) / 1000;
 }
 
 /** A picture's pixels: RGB, a row after another. */

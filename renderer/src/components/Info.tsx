@@ -40,6 +40,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array<{ id: string; name: string }> }) {
   const m = asset.metadata;
   const failures = ownFailures(asset);
+  // Read, but not to its end (a video copied only in part): what the extraction found.
+  const damaged = asset.index.report.stages.extract?.details?.damaged;
   // "Tokyo, Japan" rather than "Tokyo, Tokyo, Japan" where the region is named as its city.
   const place = m.place ? [...new Set([m.place.city, m.place.region, m.place.country].filter(Boolean))].join(', ') : null;
   const placeFilter = m.place?.city ?? m.place?.country ?? null;
@@ -120,6 +122,11 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         {asset.sidecar_path ? (
           <Row label="Sidecar">
             <span className="path">{asset.sidecar_path}</span>
+          </Row>
+        ) : null}
+        {typeof damaged === 'string' ? (
+          <Row label="Damaged">
+            <span data-testid="info-damaged">{damaged}</span>
           </Row>
         ) : null}
         {failures.length ? (

@@ -525,9 +525,15 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                   <Transcript id={asset.video_id} transcript={transcript} words={words} />
                 ) : (
                   <p className="empty">
-                    {asset.index.report.stages.transcript?.state === 'failed'
-                      ? `No transcript: ${asset.index.report.stages.transcript.reason}`
-                      : 'No transcript.'}
+                    {asset.index.report.stages.transcript?.reason?.startsWith('model_not_installed') ? (
+                      <>
+                        No transcript: the speech model is not installed (<a href="#/settings">Settings</a>).
+                      </>
+                    ) : asset.index.report.stages.transcript?.state === 'failed' ? (
+                      `No transcript: ${why({ reason: asset.index.report.stages.transcript.reason })}.`
+                    ) : (
+                      'No transcript.'
+                    )}
                   </p>
                 )}
               </>
