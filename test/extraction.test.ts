@@ -395,7 +395,8 @@ describe('extraction through the API', () => {
     const cases: Array<[string, Buffer]> = [
       ['cut.mp4', fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 2_000)],
       ['cut.pdf', fs.readFileSync(corpus('docs/carroll-wonderland.pdf')).subarray(0, 4_000)],
-      ['cut.jpg', fs.readFileSync(corpus('faces/portraits/grace_hopper_512x512.jpg')).subarray(0, 20_000)],
+      // A JPEG with its header and hardly any picture: what a decoder would show is nearly all its grey fill.
+      ['cut.jpg', fs.readFileSync(corpus('faces/portraits/grace_hopper_512x512.jpg')).subarray(0, 600)],
       ['cut.docx', fs.readFileSync(corpus('office/example.docx')).subarray(0, 30_000)],
     ];
     for (const [name, data] of cases) {
@@ -427,6 +428,24 @@ describe('extraction through the API', () => {
     // The whole file says nothing of the kind.
     const whole = await t.index(key, corpus('video/forensics/movie-hello.mp4'), { ocr: false, faces: false, people: false, labels: false });
     expect(whole.index.report.stages.extract.details.damaged).toBeUndefined();
+  });
+
+  it('shows a photo copied only in part as photo programs do, the rest grey, and says how much is missing', async () => {
+    // 60 % of a phone's baseline JPEG: its upper part decodes, the decoder fills the rest.
+    const file = corpus('scenes/opencv/leuvenA.jpg');
+    const part = fs.readFileSync(file).subarray(0, Math.floor(fs.statSync(file).size * 0.6));
+    const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.jpg', data: part }, { options: EXTRACT_ONLY })).body.data.video_id);
+    const ex = d.index.report.stages.extract;
+    expect(ex.state).toBe('ok');
+    const missing = Number(/the lower (\d+) % of the picture is missing/.exec(ex.details.damaged)?.[1]);
+    expect(missing).toBeGreaterThan(20);
+    expect(missing).toBeLessThan(50);
+    expect(d).toMatchObject({ width: 751, height: 563 });
+    const frame = path.join(t.dataDir, 'assets', d.video_id, 'frame.jpg');
+    expect(fs.existsSync(frame)).toBe(true);
+    // The whole photo is not damaged.
+    const whole = await t.index(key, file, JSON.parse(EXTRACT_ONLY));
+    expect(whole.index.report.stages.extract.details?.damaged).toBeUndefined();
   });
 });
 

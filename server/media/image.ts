@@ -62,7 +62,7 @@ function oriented(img: Sharp, orientation: number): Sharp {
  * The decoded picture, not yet turned; `orientation` where it is not the picture's own EXIF
  * orientation (a RAW's preview takes the RAW's).
  */
-async function decodeWithFallback(file: string, ext: string, scratch: string): Promise<{ img: Sharp; orientation?: number }> {
+async function decodeWithFallback(file: string, ext: string, scratch: string, lenient = false): Promise<{ img: Sharp; orientation?: number }> {
   if (ext === '.heic' || ext === '.heif') {
     const decode = require('heic-decode') as (o: { buffer: Buffer }) => Promise<Rgba>;
     try {
@@ -103,37 +103,81 @@ async function decodeWithFallback(file: string, ext: string, scratch: string): P
     if (r.code !== 0) throw ffmpegFailure(r.stderr);
     return { img: sharp(await fs.promises.readFile(png), { limitInputPixels: limits.maxPixels }) };
   }
-  return { img: sharp(file, { limitInputPixels: limits.maxPixels, failOn: 'error', animated: false }) };
+  return { img: sharp(file, { limitInputPixels: limits.maxPixels, failOn: lenient ? 'none' : 'error', animated: false }) };
 }
+
+/** The share of a picture's rows, from the bottom up, that are one flat colour (within 2 levels). */
+async function flatBottomShare(jpeg: Buffer): Promise<number> {
+  const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+  const row = info.width * info.channels;
+  let flat = 0;
+  for (let y = info.height - 1; y >= 0; y--) {
+    let lo = 255;
+    let hi = 0;
+    for (let i = y * row; i < (y + 1) * row; i++) {
+      lo = Math.min(lo, data[i]);
+      hi = Math.max(hi, data[i]);
+    }
+    if (hi - lo > 2) break;
+    flat++;
+  }
+  return flat / info.height;
+}
+
+/** What a decoder says of a file whose data stops before the picture's end (a copy cut short). */
+const ENDS_EARLY = /premature end|truncated|unexpected end|end of (file|stream|data)/i;
 
 export async function extractImage(file: string, ext: string, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-img-'));
   try {
-    let img: Sharp;
-    let width: number;
-    let height: number;
-    let normalized: Buffer;
-    try {
-      const decoded = await decodeWithFallback(file, ext, scratch);
-      img = decoded.orientation === undefined ? decoded.img.rotate() : oriented(decoded.img, decoded.orientation);
+    // The picture decoded, turned and brought down to the stored frame; `lenient`: as far as its data goes.
+    const read = async (lenient: boolean) => {
+      const decoded = await decodeWithFallback(file, ext, scratch, lenient);
+      const img = decoded.orientation === undefined ? decoded.img.rotate() : oriented(decoded.img, decoded.orientation);
       const frame = await img
         .clone()
         .resize({ width: FRAME_LONG_SIDE, height: FRAME_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
         .flatten({ background: '#ffffff' })
         .jpeg({ quality: 88 })
         .toBuffer({ resolveWithObject: true });
-      normalized = frame.data;
       const meta = await img.metadata();
       const swap = (decoded.orientation ?? meta.orientation ?? 1) >= 5;
-      width = (swap ? meta.height : meta.width) ?? frame.info.width;
-      height = (swap ? meta.width : meta.height) ?? frame.info.height;
+      return {
+        normalized: frame.data,
+        width: (swap ? meta.height : meta.width) ?? frame.info.width,
+        height: (swap ? meta.width : meta.height) ?? frame.info.height,
+      };
+    };
+    let width: number;
+    let height: number;
+    let normalized: Buffer;
+    let damaged: string | null = null;
+    try {
+      ({ normalized, width, height } = await read(false));
     } catch (err) {
       if (err instanceof ExtractError) throw err;
       const msg = (err as Error).message;
       if (/pixel limit/i.test(msg)) throw new ExtractError('too_large', `the image has more than ${limits.maxPixels} pixels`);
       // The decoder's first line, without its trailing colon ("Input file has corrupt header:").
-      throw new ExtractError('corrupt', `the file is damaged (${msg.split('\n')[0].replace(/[\s:]+$/, '')})`);
+      const why = `the file is damaged (${msg.split('\n')[0].replace(/[\s:]+$/, '')})`;
+      // Cut short (a copy interrupted, a card pulled out): what is there is shown, as photo programs
+      // show it, the rest grey; and said so. Anything else damaged is refused.
+      if (!ENDS_EARLY.test(msg)) throw new ExtractError('corrupt', why);
+      let shown: Awaited<ReturnType<typeof read>>;
+      try {
+        shown = await read(true);
+      } catch {
+        throw new ExtractError('corrupt', why);
+      }
+      // The decoder fills what is missing with one grey, from the bottom up: nearly all of it, no picture to show.
+      const missing = await flatBottomShare(shown.normalized);
+      if (missing > 0.9) throw new ExtractError('corrupt', why);
+      ({ normalized, width, height } = shown);
+      damaged =
+        missing >= 0.01
+          ? `the file ends early: the lower ${Math.round(missing * 100)} % of the picture is missing (it may have been copied only in part)`
+          : 'the file ends early: some of the picture is missing (it may have been copied only in part)';
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);
     const thumb = await sharp(normalized)
@@ -149,7 +193,7 @@ export async function extractImage(file: string, ext: string, assetDir: string):
       frames: [{ timestamp: 0, kind: 'frame', file: 'frame.jpg', width: frameMeta.width ?? 0, height: frameMeta.height ?? 0, shot: null }],
       audio: null,
       thumbnail: 'thumb.jpg',
-      details: {},
+      details: damaged ? { damaged } : {},
     };
   } finally {
     await fs.promises.rm(scratch, { recursive: true, force: true });
