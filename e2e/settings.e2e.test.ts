@@ -14,7 +14,7 @@ import { accessibilityProblems, corpus, startApp, type App } from './harness.ts'
 describe('settings', () => {
   let app: App;
   beforeAll(async () => {
-    app = await startApp({ libraryRoots: [os.tmpdir()], librarySettleMs: 200 });
+    app = await startApp({ libraryRoots: [os.tmpdir()], librarySettleMs: 200, libraryCheckMs: 500 });
   }, 120_000);
   afterAll(async () => app?.close());
 
@@ -73,7 +73,18 @@ describe('settings', () => {
       await page.getByRole('link', { name: 'Library' }).click();
       await page.locator('[data-asset][data-name="itinerary.docx"]').waitFor();
       await page.locator('[data-asset][data-name="tickets.pdf"]').waitFor();
+      // Its drive unplugged: the files stay in the library, marked offline, and the info says why.
+      fs.renameSync(folder, `${folder}-away`);
+      const tickets = page.locator('[data-asset][data-name="tickets.pdf"]');
+      await page.reload();
+      await expect.poll(async () => (await page.reload(), await tickets.getAttribute('aria-label')), { timeout: 30_000 }).toMatch(/offline/);
+      expect(await tickets.locator('.badge-offline').count()).toBe(1);
+      await shot('library-offline');
+      await tickets.dblclick();
+      await page.getByTestId('info-offline').waitFor();
+      expect(await page.getByTestId('info-offline').textContent()).toMatch(/^its folder's drive is not connected/);
     } finally {
+      if (fs.existsSync(`${folder}-away`)) fs.renameSync(`${folder}-away`, folder);
       fs.rmSync(folder, { recursive: true, force: true });
     }
   }, 180_000);

@@ -124,6 +124,13 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
             <span className="path">{asset.sidecar_path}</span>
           </Row>
         ) : null}
+        {asset.offline ? (
+          <Row label="Offline">
+            <span data-testid="info-offline">
+              its folder&apos;s drive is not connected: what was indexed stays searchable, the file itself opens once it is back
+            </span>
+          </Row>
+        ) : null}
         {typeof damaged === 'string' ? (
           <Row label="Damaged">
             <span data-testid="info-damaged">{damaged}</span>

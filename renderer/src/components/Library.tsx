@@ -126,6 +126,7 @@ const Tile = memo(function Tile({
         a.kind === 'document' ? (a.page_count ? `${a.page_count} pages` : 'document') : null,
         a.status === 'processing' ? 'indexing' : null,
         a.failed_stages.length ? 'not fully indexed' : null,
+        a.offline ? 'offline' : null,
         a.favorite ? 'favourite' : null,
         (a.rating ?? 0) > 0 ? `${a.rating} stars` : null,
       ]
@@ -192,6 +193,7 @@ const Tile = memo(function Tile({
               title={a.index_phase === 'reading' ? 'indexing: reading its text and metadata' : 'searchable; still indexing its pictures and sound'}
             />
           ) : null}
+          {a.offline ? <span className="badge-offline" title="offline: its folder's drive is not connected; it stays searchable" data-text="offline" /> : null}
           {a.failed_stages.length ? (
             <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`} data-text="!" />
           ) : null}
