@@ -179,10 +179,25 @@ describe('media-index CLI', () => {
       enriching_left: 0,
       refused: 1,
       failed_stage_runs: 0,
+      read_in_part: 0,
       failed_files: 0,
       skipped_model_not_installed: missing,
       exit_code: 2,
     });
+
+    // A video copied only in part is indexed as far as it goes, said apart, and is no failure.
+    const part = path.join(folder, 'part.mp4');
+    fs.writeFileSync(part, fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000));
+    const inPart = cli(['index', '--data', dir, part, '--workers', '1', '--options', '{"ocr":false,"faces":false,"people":false}']);
+    expect(inPart.code).toBe(0);
+    expect(inPart.stdout).toMatch(/^1 indexed into workspace default, 0 refused$/m);
+    expect(inPart.stdout).toMatch(/^read in part: 1 file$/m);
+    expect(inPart.stdout).toMatch(
+      new RegExp(
+        `^  ${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} — the file ends after 0\\.\\d s of its 8\\.3 s: it may have been copied only in part$`,
+        'm',
+      ),
+    );
 
     // A PDF cut short is accepted (its header is a PDF's) and fails to extract: a real failure.
     const cut = path.join(folder, 'cut.pdf');

@@ -63,6 +63,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     opts.json ? null : new cliProgress.SingleBar({ format, hideCursor: true, noTTYOutput: true, notTTYSchedule: 2000 }, cliProgress.Presets.shades_classic);
   let bar = newBar('{bar} {value}/{total} searchable | {stage}');
   const pending = new Map<string, string>(); // asset id → file
+  const admittedFiles: Array<[string, string]> = []; // every file taken in, with its asset id
   const reading = new Set<string>(); // asset ids whose phase 1 has not ended
   const tally = { refused: 0, failed: 0, modelMissing: 0 };
   const failedFiles = new Map<string, string>(); // asset id → file, for those with a failed run
@@ -118,6 +119,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
     for (const [i, result] of results.entries()) {
       const file = group[i];
       if ('ack' in result) {
+        admittedFiles.push([result.ack.video_id, file]);
         pending.set(result.ack.video_id, file);
         reading.add(result.ack.video_id);
         if (opts.json) jsonLine({ event: 'added', file, video_id: result.ack.video_id });
@@ -143,6 +145,8 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   const indexed = paused ? 0 : accepted - pending.size;
   const enrichingLeft = paused ? 0 : pending.size;
   const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
+  // Read, but only in part (a copy cut short): not a failure, said apart.
+  const inPart = paused ? new Map<string, string>() : core.store.runs.readInPart(admittedFiles.map(([id]) => id));
   if (opts.json) {
     jsonLine({
       event: 'summary',
@@ -155,6 +159,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       enriching_left: enrichingLeft,
       refused: tally.refused,
       failed_stage_runs: tally.failed,
+      read_in_part: inPart.size,
       failed_files: failedFiles.size,
       skipped_model_not_installed: tally.modelMissing,
       exit_code: exitCode,
@@ -171,6 +176,13 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       );
     }
     if (failedFiles.size > 0) process.stdout.write(notIndexed(core, failedFiles));
+    if (inPart.size > 0) {
+      const files = new Map(admittedFiles);
+      const lines = [`read in part: ${counted(inPart.size, 'file')}`];
+      for (const [id, why] of [...inPart].slice(0, FAILED_FILES_SHOWN)) lines.push(`  ${files.get(id) ?? id} — ${why}`);
+      if (inPart.size > FAILED_FILES_SHOWN) lines.push(`  and ${inPart.size - FAILED_FILES_SHOWN} more`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
     if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
   }
   await core.close();

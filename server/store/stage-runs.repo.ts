@@ -317,6 +317,22 @@ export class StageRunsRepo {
     return out;
   }
 
+  /** Of these assets, those read only in part (a copy cut short): why, as their extraction said it (`details.damaged`). */
+  readInPart(assetIds: string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    for (let i = 0; i < assetIds.length; i += 500) {
+      const ids = assetIds.slice(i, i + 500);
+      const rows = this.db
+        .prepare(
+          `SELECT asset_id, json_extract(details, '$.damaged') AS damaged FROM stage_runs
+             WHERE stage = 'extract' AND state = 'ok' AND asset_id IN (${ids.map(() => '?').join(',')}) AND json_extract(details, '$.damaged') IS NOT NULL`,
+        )
+        .all(...ids) as Array<{ asset_id: string; damaged: string }>;
+      for (const r of rows) out.set(r.asset_id, r.damaged);
+    }
+    return out;
+  }
+
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
   failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string; code: string | null }> {
     return this.sql(
