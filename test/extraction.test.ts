@@ -437,12 +437,20 @@ describe('extraction through the API', () => {
     const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.jpg', data: part }, { options: EXTRACT_ONLY })).body.data.video_id);
     const ex = d.index.report.stages.extract;
     expect(ex.state).toBe('ok');
-    const missing = Number(/the lower (\d+) % of the picture is missing/.exec(ex.details.damaged)?.[1]);
+    const missing = Number(/^the file ends early: (\d+) % of the picture is missing/.exec(ex.details.damaged)?.[1]);
     expect(missing).toBeGreaterThan(20);
     expect(missing).toBeLessThan(50);
     expect(d).toMatchObject({ width: 751, height: 563 });
     const frame = path.join(t.dataDir, 'assets', d.video_id, 'frame.jpg');
     expect(fs.existsSync(frame)).toBe(true);
+    // Stored turned (EXIF orientation 6): the missing part is at its side once it is shown upright.
+    const turned = path.join(scratch, 'turned.jpg');
+    fs.copyFileSync(file, turned);
+    execFileSync('exiftool', ['-q', '-overwrite_original', '-Orientation#=6', turned]);
+    const turnedPart = fs.readFileSync(turned).subarray(0, Math.floor(fs.statSync(turned).size * 0.6));
+    const t6 = await t.waitCompleted(key, (await t.upload(key, { name: 'turned-part.jpg', data: turnedPart }, { options: EXTRACT_ONLY })).body.data.video_id);
+    expect(t6).toMatchObject({ width: 563, height: 751 });
+    expect(Number(/^the file ends early: (\d+) % of the picture is missing/.exec(t6.index.report.stages.extract.details.damaged)?.[1])).toBe(missing);
     // The whole photo is not damaged.
     const whole = await t.index(key, file, JSON.parse(EXTRACT_ONLY));
     expect(whole.index.report.stages.extract.details?.damaged).toBeUndefined();

@@ -106,22 +106,33 @@ async function decodeWithFallback(file: string, ext: string, scratch: string, le
   return { img: sharp(file, { limitInputPixels: limits.maxPixels, failOn: lenient ? 'none' : 'error', animated: false }) };
 }
 
-/** The share of a picture's rows, from the bottom up, that are one flat colour (within 2 levels). */
-async function flatBottomShare(jpeg: Buffer): Promise<number> {
+/**
+ * The largest share of a picture, from one of its edges inwards, that is one flat colour (within 2
+ * levels): where a decoder filled what its data did not reach. The bottom of the stored picture,
+ * which its turn may have brought to another edge.
+ */
+async function flatEdgeShare(jpeg: Buffer): Promise<number> {
   const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-  const row = info.width * info.channels;
-  let flat = 0;
-  for (let y = info.height - 1; y >= 0; y--) {
+  const { width: w, height: h, channels: c } = info;
+  // Whether the row (or column) at `i` is flat: every sample within 2 levels.
+  const flat = (i: number, rows: boolean) => {
     let lo = 255;
     let hi = 0;
-    for (let i = y * row; i < (y + 1) * row; i++) {
-      lo = Math.min(lo, data[i]);
-      hi = Math.max(hi, data[i]);
+    for (let j = 0; j < (rows ? w : h); j++) {
+      const at = rows ? (i * w + j) * c : (j * w + i) * c;
+      for (let k = 0; k < c; k++) {
+        lo = Math.min(lo, data[at + k]);
+        hi = Math.max(hi, data[at + k]);
+      }
     }
-    if (hi - lo > 2) break;
-    flat++;
-  }
-  return flat / info.height;
+    return hi - lo <= 2;
+  };
+  const run = (from: number, step: number, n: number, rows: boolean) => {
+    let count = 0;
+    for (let i = from; count < n && flat(i, rows); i += step) count++;
+    return count / n;
+  };
+  return Math.max(run(h - 1, -1, h, true), run(0, 1, h, true), run(0, 1, w, false), run(w - 1, -1, w, false));
 }
 
 /** What a decoder says of a file whose data stops before the picture's end (a copy cut short). */
@@ -170,14 +181,11 @@ export async function extractImage(file: string, ext: string, assetDir: string):
       } catch {
         throw new ExtractError('corrupt', why);
       }
-      // The decoder fills what is missing with one grey, from the bottom up: nearly all of it, no picture to show.
-      const missing = await flatBottomShare(shown.normalized);
+      // The decoder fills what is missing with one grey: nearly all of it, no picture to show.
+      const missing = await flatEdgeShare(shown.normalized);
       if (missing > 0.9) throw new ExtractError('corrupt', why);
       ({ normalized, width, height } = shown);
-      damaged =
-        missing >= 0.01
-          ? `the file ends early: the lower ${Math.round(missing * 100)} % of the picture is missing (it may have been copied only in part)`
-          : 'the file ends early: some of the picture is missing (it may have been copied only in part)';
+      damaged = `the file ends early: ${missing >= 0.01 ? `${Math.round(missing * 100)} %` : 'some'} of the picture is missing (it may have been copied only in part)`;
     }
     await fs.promises.writeFile(path.join(assetDir, 'frame.jpg'), normalized);
     const thumb = await sharp(normalized)
