@@ -69,8 +69,6 @@ export const RegionsView = Regions.extend({
 });
 export type RegionsView = z.infer<typeof RegionsView>;
 
-export { PLAYABLE } from './files.ts';
-
 export const FrameParams = z.object({
   id: z.string().min(1).max(100),
   name: z.string().regex(/^((p\d{5}|k\d{5}|thumb|frame)\.jpg|original|playable\.mp4)$/, 'not a frame name'),

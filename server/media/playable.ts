@@ -9,8 +9,6 @@ import path from 'node:path';
 import { findFfmpeg, lastError, runTool } from './ffmpeg.ts';
 import { probeVideo } from './video.ts';
 
-export { PLAYABLE } from '../contract/files.ts';
-
 const WEB_CONTAINERS = ['video/mp4', 'video/quicktime', 'video/webm'];
 const WEB_VIDEO = ['h264', 'vp8', 'vp9', 'av1'];
 const WEB_AUDIO = ['aac', 'mp3', 'opus', 'vorbis'];

@@ -21,7 +21,7 @@ import {
 } from '../contract/assets.ts';
 import { mayClearOnRetry, type EffectiveOptions, type IndexOptionsInput } from '../contract/stages.ts';
 import type { FileRef } from '../contract/common.ts';
-import { PLAYABLE } from '../contract/pages.ts';
+import { PLAYABLE } from '../contract/files.ts';
 import { HEAD_BYTES, confirmContent, confirmHead } from '../media/sniff.ts';
 import { hashWithHead } from '../media/hash.ts';
 import { planRuns, stagesByAsset } from '../indexer/plan.ts';
@@ -450,7 +450,8 @@ export class AssetsService {
     const failedRuns = this.store.runs.failedOfWorkspace(workspaceId);
     const runs = opts.all ? failedRuns : failedRuns.filter((r) => r.code !== DEPENDENCY_FAILED && mayClearOnRetry(r.code));
     const ids = [...stagesByAsset(runs).keys()];
-    const left = new Set(failedRuns.map((r) => r.asset_id).filter((id) => !ids.includes(id))).size;
+    const retried = new Set(ids);
+    const left = new Set(failedRuns.map((r) => r.asset_id).filter((id) => !retried.has(id))).size;
     return { requeued: this.rerunAll(runs), video_ids: ids, left };
   }
 

@@ -8,7 +8,6 @@ import {
   FrameQuery,
   PageParams,
   PageView,
-  PLAYABLE,
   RegionsQuery,
   RegionsView,
   SpeakerNameBody,
@@ -16,6 +15,7 @@ import {
   SpeakerParams,
   TranscriptView,
 } from '../../contract/pages.ts';
+import { PLAYABLE } from '../../contract/files.ts';
 import { IdParam } from '../../contract/common.ts';
 import {
   AssetDetail,
