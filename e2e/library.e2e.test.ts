@@ -51,8 +51,9 @@ describe('the library', () => {
     await files.first().waitFor();
     expect(await files.count()).toBe(1);
     const line = (await files.first().textContent()) ?? '';
-    expect(line).toMatch(/a-text-pass-peanuts\.pdf — extract: the PDF needs a password to open/);
-    expect(line).toMatch(/faces.*did not run/);
+    expect(line).toMatch(/a-text-pass-peanuts\.pdf — reading the file: the PDF needs a password to open/);
+    // Nothing of a file that cannot be read is looked at: the stages held back are not listed.
+    expect(line).not.toMatch(/so no/);
     expect(await page.getByRole('heading', { name: /Not indexed \(1 file\)/ }).count()).toBe(1);
     // A password does not go away on another try: no button offers one, and the panel says why.
     expect(await page.locator('.activity-panel button', { hasText: /again|Retry/ }).count()).toBe(0);
@@ -81,7 +82,7 @@ describe('the library', () => {
     await page.locator('.activity-panel').waitFor({ state: 'detached' });
     await page.locator('.picture-pending').filter({ hasText: 'could not be read' }).waitFor();
     expect(await page.locator('.picture-pending').textContent()).toBe('This document could not be read: the PDF needs a password to open.');
-    expect(await page.getByTestId('info-failures').textContent()).toBe('extract: the PDF needs a password to open');
+    expect(await page.getByTestId('info-failures').textContent()).toBe('reading the file: the PDF needs a password to open');
     await shot('viewer-locked-pdf');
 
     // A file that was gone when its turn came (its drive unplugged) is offered another try.
@@ -103,7 +104,7 @@ describe('the library', () => {
     const again = page.locator('.activity-panel').getByRole('button', { name: 'Try 1 file again' });
     await again.waitFor();
     expect(await page.locator('.activity-panel .lasting-hint').textContent()).toMatch(/The others are stopped by the file itself/);
-    expect(await page.locator('.failed-runs li[data-retryable=true]').textContent()).toMatch(/coins\.png — extract: the stored original is gone/);
+    expect(await page.locator('.failed-runs li[data-retryable=true]').textContent()).toMatch(/coins\.png — reading the file: the stored original is gone/);
     await shot('activity-try-again');
     expect(await accessibilityProblems(page)).toEqual([]);
     // Back in place, and tried again from the keyboard: only the password-locked file is left.
@@ -124,9 +125,21 @@ describe('the library', () => {
     const pending = page.locator('.picture-pending');
     await pending.filter({ hasText: 'could not be read' }).waitFor();
     expect(await pending.textContent()).toMatch(/^This picture could not be read: the file is damaged \(.+\)\.$/);
-    expect(await page.getByTestId('info-failures').textContent()).toMatch(/^extract: the file is damaged/);
+    expect(await page.getByTestId('info-failures').textContent()).toMatch(/^reading the file: the file is damaged/);
     await shot('viewer-unreadable');
     expect(await accessibilityProblems(page)).toEqual([]);
+    // Back in the library, its tile says what the file is and that it cannot be read (no picture, no kind in capitals).
+    await page.keyboard.press('Escape');
+    const tile = page.locator(`[data-asset="${broken}"]`);
+    await tile.locator('.tile-unreadable').waitFor();
+    expect(await tile.locator('.tile-unreadable').evaluate((el) => [...el.children].map((c) => getComputedStyle(c, '::before').content))).toEqual([
+      'none',
+      '"broken.png"',
+      '"can\'t be read"',
+    ]);
+    expect(await tile.locator('.badge-failed').getAttribute('title')).toBe("can't be read (the info panel says why)");
+    expect(await tile.getAttribute('aria-label')).toMatch(/^broken\.png, .*not fully indexed/);
+    await shot('library-unreadable');
 
     // A video copied only in part is shown as far as it goes, and its info says so.
     const part = new Uint8Array(fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000));

@@ -7,7 +7,7 @@ import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
 import { size } from './Library.tsx';
 import { counted } from '../plural.ts';
-import { why } from '../failures.ts';
+import { stageWords, stagesInWords, why } from '../failures.ts';
 
 /** The failed files the owner has seen listed in the panel (this browser's storage; the newest 500). */
 const SEEN_KEY = 'mi.failures.seen';
@@ -59,7 +59,7 @@ export function ActivityIndicator() {
     : a?.paused
       ? `Paused · ${a.assets.done} of ${a.assets.total}`
       : busy && a
-        ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${running}` : ''}`
+        ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${stageWords(running)}` : ''}`
         : attention
           ? counted(failed, 'problem')
           : `${failed} not indexed`;
@@ -103,7 +103,7 @@ export function ActivityIndicator() {
             <ul className="plain">
               {a.stages.map((s) => (
                 <li key={s.stage}>
-                  {s.stage}: {s.running} running, {s.pending} waiting
+                  {stageWords(s.stage)}: {s.running} running, {s.pending} waiting
                 </li>
               ))}
             </ul>
@@ -153,8 +153,11 @@ export function ActivityIndicator() {
                     <a href={`#/view/${encodeURIComponent(f.video_id)}`} onClick={() => setOpen(false)}>
                       {f.file_name}
                     </a>
-                    {f.causes.length ? ` — ${f.causes.map((c) => `${c.stage}: ${why(c)}`).join('; ')}` : null}
-                    {f.not_run.length ? <small className="not-run"> (so {f.not_run.join(', ')} did not run)</small> : null}
+                    {f.causes.length ? ` — ${f.causes.map((c) => `${stageWords(c.stage)}: ${why(c)}`).join('; ')}` : null}
+                    {/* Nothing of a file that could not be read is looked at: only a later stage's failure says what it held back. */}
+                    {f.not_run.length && !f.causes.some((c) => c.stage === 'extract') ? (
+                      <small className="not-run"> (so no {stagesInWords(f.not_run, 'or')})</small>
+                    ) : null}
                   </li>
                 ))}
                 {a.failed.assets > a.failed.files.length ? <li>and {a.failed.assets - a.failed.files.length} more</li> : null}

@@ -3,7 +3,7 @@
 // keywords, rating, author — and who is in the picture.
 import type { ReactNode } from 'react';
 import type { AssetDetail } from '../api/videos.ts';
-import { ownFailures } from '../failures.ts';
+import { ownFailures, stageWords } from '../failures.ts';
 
 const SOURCES: Record<string, string> = {
   exif: 'from EXIF',
@@ -138,7 +138,7 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         ) : null}
         {failures.length ? (
           <Row label="Not indexed">
-            <span data-testid="info-failures">{failures.map((f) => `${f.stage}: ${f.why}`).join('; ')}</span>
+            <span data-testid="info-failures">{failures.map((f) => `${stageWords(f.stage)}: ${f.why}`).join('; ')}</span>
           </Row>
         ) : null}
         {asset.index_phase !== 'done' ? (

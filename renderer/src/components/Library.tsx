@@ -30,6 +30,7 @@ import { SelectionBar } from './SelectionBar.tsx';
 import { useSession } from '../stores/session.ts';
 import { typing } from '../keys.ts';
 import { counted } from '../plural.ts';
+import { stagesInWords } from '../failures.ts';
 
 /** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
 const isHidden = (relativePath: string) => relativePath.split('/').some((part) => part.startsWith('.'));
@@ -164,6 +165,13 @@ const Tile = memo(function Tile({
           className={turn ? `turn-${turn}` : undefined}
           style={turn % 180 ? { width: height, height: width } : undefined}
         />
+      ) : a?.failed_stages.includes('extract') ? (
+        // Nothing to show of a file that could not be read: what it is, and that it cannot be read.
+        <div className="tile-blank tile-unreadable" aria-hidden>
+          <span className="unreadable-mark" />
+          <span className="unreadable-name" data-text={a.file_name} />
+          <span data-text="can't be read" />
+        </div>
       ) : (
         <div
           className={`tile-blank kind-${a?.kind ?? 'loading'}`}
@@ -195,7 +203,15 @@ const Tile = memo(function Tile({
           ) : null}
           {a.offline ? <span className="badge-offline" title="offline: its folder's drive is not connected; it stays searchable" data-text="offline" /> : null}
           {a.failed_stages.length ? (
-            <span className="badge-failed" title={`Not run: ${a.failed_stages.join(', ')} (the info panel says why)`} data-text="!" />
+            <span
+              className="badge-failed"
+              title={
+                a.failed_stages.includes('extract')
+                  ? "can't be read (the info panel says why)"
+                  : `not indexed: ${stagesInWords(a.failed_stages)} (the info panel says why)`
+              }
+              data-text="!"
+            />
           ) : null}
         </span>
       ) : null}
