@@ -121,6 +121,20 @@ describe('search by meaning', () => {
     expect(name.slice(from, to)).toBe('seaside');
   });
 
+  it('"people smiling" ranks the photos whose entries together hold both words (a label, a smiling face) above those that hold one', async () => {
+    const hits = (await search({ query: 'people smiling', limit: 20 })).body.data.hits as Array<{ video_id: string; modality: string }>;
+    const smiling = (v: string) => t.server.store.faces.forAsset(v).some((f) => f.emotion === 'happy');
+    const labelled = (v: string) => t.server.store.search.entriesOf(v, ['label']).some((e) => /\bpeople\b/.test(e.text));
+    // Each Savage photo is labelled "people" (its face); one of them does not smile.
+    expect(savage.every((_, i) => labelled(id[`savage${i}`]))).toBe(true);
+    expect(smiling(id.savage2)).toBe(false);
+    const both = hits.map((h) => smiling(h.video_id) && labelled(h.video_id));
+    expect(both.filter(Boolean).length).toBeGreaterThanOrEqual(3);
+    // Every photo holding both words comes before any holding one, though its "people" label ranks the same.
+    expect(both.indexOf(false)).toBe(both.filter(Boolean).length);
+    expect(hits.map((h) => h.video_id)).toContain(id.savage2);
+  });
+
   it('typed search: emotion finds faces by expression, location uses labels and text, music is unavailable', async () => {
     const emotion = await search({ query: 'smiling' }, '/search/emotion');
     expect(emotion.status).toBe(200);

@@ -5,6 +5,7 @@ import type { EntryHit } from '../store/search.repo.ts';
 import { wordnet, type Relation } from './wordnet.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { anyOf, words } from './tokenizer.ts';
+import { fold } from './interpret.ts';
 
 /**
  * WordNet adds at most this many related words, none held by more than this share of the entries,
@@ -37,6 +38,8 @@ export interface LexicalResult {
   candidates: Candidate[];
   /** Related words searched besides the query's, with their weight. */
   related: Map<string, number>;
+  /** The query's words each related word stands for. */
+  standsFor: Map<string, string[]>;
   /** The engine that answered, and why it is not the one asked for. */
   engine: Engine;
   fallback?: string;
@@ -138,7 +141,45 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
   return {
     candidates: [...entries.map((entry) => ({ entry, weight: 1 })), ...expanded.map((entry) => ({ entry, weight: weighed(entry) }))],
     related,
+    standsFor: new Map([...related.keys()].map((w) => [w, from.get(w) ?? []])),
     engine,
     ...(fallback ? { fallback } : {}),
+  };
+}
+
+/** The words of a query that count for its coverage: those that say something, or all where none does. */
+export function askedWords(terms: readonly string[]): string[] {
+  const content = terms.filter((t) => !STOPWORDS.has(t));
+  return content.length ? content : [...terms];
+}
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+/** Letters that may carry an accent the index sets aside (Latin-1 to Greek; not the quotes and dashes of U+2000 on). */
+const ACCENTED = /[\u00c0-\u1fff]/;
+
+/** Whether `lower` holds `word` whole (not inside a longer word), as the tokenizer splits words. */
+function holdsWhole(lower: string, word: string): boolean {
+  for (let i = lower.indexOf(word); i >= 0; i = lower.indexOf(word, i + 1)) {
+    const end = i + word.length;
+    if ((i === 0 || !WORD_CHAR.test(lower[i - 1])) && (end === lower.length || !WORD_CHAR.test(lower[end]))) return true;
+  }
+  return false;
+}
+
+/**
+ * Which of the query's words (`asked`) a text holds, itself or through a related word that stands
+ * for it; accents aside, as the index matches them ("cafe" holds "café"). Nothing is looked for in a
+ * query of one word (coverage tells nothing there). Each word is looked for in the text, not the
+ * text split into words: a list of 2,000 passages of 40 words split takes ≈ 10 ms.
+ */
+export function heldWords(asked: readonly string[], standsFor: ReadonlyMap<string, readonly string[]>): (text: string) => string[] {
+  if (asked.length < 2) return () => [];
+  const wanted = new Map<string, string[]>(asked.map((t) => [fold(t), [t]]));
+  for (const [w, ts] of standsFor) wanted.set(fold(w), [...(wanted.get(fold(w)) ?? []), ...ts.filter((t) => asked.includes(t))]);
+  return (text) => {
+    const lower = ACCENTED.test(text) ? fold(text) : text.toLowerCase();
+    const out = new Set<string>();
+    for (const [w, ts] of wanted) if (holdsWhole(lower, w)) for (const t of ts) out.add(t);
+    return [...out];
   };
 }

@@ -12,6 +12,7 @@ export function offerNamedPeople(
 ): void {
   const top = moments.top || 1;
   for (const e of store.search.facesOfPeopleNamed(terms, scope.workspaceIds, scope.assetId, scope.engine)) {
-    moments.offer(e, top * 1.5 * scope.weight * (0.5 + 0.5 * (e.timestamp === 0 ? 1 : 0.9)), 'people', e.name);
+    // A person is found only where the name holds every word of the query: the face holds them all.
+    moments.offer(e, top * 1.5 * scope.weight * (0.5 + 0.5 * (e.timestamp === 0 ? 1 : 0.9)), 'people', e.name, terms);
   }
 }

@@ -10,7 +10,7 @@ import { EMBEDDED_MODALITIES, PICTURE_EMBEDDING_MODEL, TEXT_EMBEDDING_MODEL } fr
 import { clock } from '../store/ids.ts';
 import { queryTerms } from './tokenizer.ts';
 import { STOPWORDS } from './stopwords.ts';
-import { lexical } from './lexical.ts';
+import { askedWords, heldWords, lexical } from './lexical.ts';
 import { wordnet } from './wordnet.ts';
 import { offerNamedPeople } from './people.ts';
 import { bestPerMoment, nearestByMeaning } from './dense.ts';
@@ -154,13 +154,23 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
   );
 
   const found = lexical(store, terms, scope, engine, namesIn(store, read.words, terms, workspaceIds));
+  const asked = askedWords(terms);
+  const held = heldWords(asked, found.standsFor);
   for (const { entry, weight } of found.candidates) {
     if (allowed && !allowed.includes(entry.modality)) continue;
     const score = -entry.rank * weight * (weights[entry.modality] ?? 1);
-    moments.offer(entry, req.rerank ? score * rerankBoost(entry.text, terms, phrase) : score, 'lexical');
+    // The words an entry holds count for the pictures' moments only (Moments.coordinate).
+    moments.offer(
+      entry,
+      req.rerank ? score * rerankBoost(entry.text, terms, phrase) : score,
+      'lexical',
+      undefined,
+      entry.kind === 'document' ? [] : held(entry.text),
+    );
   }
   if (!allowed || allowed.includes('person')) offerNamedPeople(store, moments, terms, { ...scope, engine: found.engine, weight: weights.person ?? 1 });
   moments.normalizeEvidence();
+  moments.coordinate(asked.length);
 
   const used: string[] = [];
   const denseLists = [];

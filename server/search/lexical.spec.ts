@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { askedWords, heldWords } from './lexical.ts';
+import { Moments } from './moments.ts';
+import type { EntryHit } from '../store/search.repo.ts';
+
+describe('the query words an entry holds', () => {
+  it('counts the words that say something, or all of them where none does', () => {
+    expect(askedWords(['the', 'cat', 'in', 'hat'])).toEqual(['cat', 'hat']);
+    expect(askedWords(['to', 'be'])).toEqual(['to', 'be']);
+  });
+
+  it('finds each word whole, accents aside, and a related word for the word it stands for', () => {
+    const held = heldWords(['people', 'smiling', 'café'], new Map([['person', ['people']]]));
+    expect(held('face happy smiling person adult')).toEqual(['smiling', 'people']);
+    expect(held('Cafe de Flore')).toEqual(['café']);
+    expect(held('CAFÉ')).toEqual(['café']);
+    // Whole words only: "smilingly" and "peoples" hold neither.
+    expect(held('smilingly the peoples')).toEqual([]);
+  });
+
+  it('looks for nothing in a query of one word', () => {
+    expect(heldWords(['cat'], new Map())('cat')).toEqual([]);
+  });
+});
+
+describe('moments weighed by the words their entries hold together', () => {
+  const entry = (asset: string, text: string, modality = 'label'): EntryHit =>
+    ({
+      id: 0,
+      asset_id: asset,
+      kind: 'image',
+      file_name: `${asset}.jpg`,
+      workspace_id: 'w',
+      stage: 'labels',
+      modality,
+      timestamp: 0,
+      page: null,
+      ref: null,
+      region_id: null,
+      text,
+      rank: -1,
+    }) as EntryHit;
+  const held = heldWords(['people', 'smiling'], new Map());
+  /** The moments offered `entries` ([entry, score, words it holds]) after weighing for `asked` words, best first, as [asset, score]. */
+  const weighed = (asked: number, entries: Array<[EntryHit, number, string[]]>) => {
+    const moments = new Moments((e) => e.asset_id);
+    for (const [e, score, holds] of entries) moments.offer(e, score, 'lexical', undefined, holds);
+    moments.coordinate(asked);
+    return moments.ranked(false).map((m) => [m.entry.asset_id, Math.round(m.score * 100) / 100]);
+  };
+
+  it('lifts a moment whose entries hold every word above one whose best entry scores more', () => {
+    const entries: Array<[EntryHit, number]> = [
+      [entry('crowd', 'people'), 10],
+      [entry('smile', 'people'), 8],
+      [entry('smile', 'face happy smiling person', 'person'), 5],
+    ];
+    expect(
+      weighed(
+        2,
+        entries.map(([e, score]) => [e, score, held(e.text)]),
+      ),
+    ).toEqual([
+      ['smile', 8],
+      ['crowd', 6.67],
+    ]);
+  });
+
+  it('leaves the pages of documents as they are', () => {
+    const page = (asset: string, text: string): EntryHit => ({ ...entry(asset, text, 'passage'), kind: 'document', page: 1 });
+    expect(
+      weighed(2, [
+        [page('one', 'the people of the town'), 10, ['people']],
+        [page('both', 'people'), 6, ['people']],
+        [page('both', 'smiling'), 6, ['smiling']],
+      ]),
+    ).toEqual([
+      ['one', 10],
+      ['both', 6],
+    ]);
+  });
+
+  it('keeps the order of moments that hold as many words, and leaves a query of one word as it was', () => {
+    const alike: Array<[EntryHit, number, string[]]> = [
+      [entry('a', 'people'), 3, ['people']],
+      [entry('b', 'people'), 4, ['people']],
+    ];
+    expect(weighed(1, alike)).toEqual([
+      ['b', 4],
+      ['a', 3],
+    ]);
+    expect(weighed(2, alike)).toEqual([
+      ['b', 2.67],
+      ['a', 2],
+    ]);
+  });
+});
