@@ -196,6 +196,50 @@ describe('ocr stage', () => {
     expect(s.body.data.hits[0].passage.text).toMatch(/नमस्करोति/);
   });
 
+  it("searches a scanned book's running head on the first page it is read on only, and shows it on every page", async () => {
+    // Four scanned pages under one running head, its page number printed before it, each with prose of its own.
+    const fontfile = createRequire(import.meta.url).resolve('pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf');
+    const print = (text: string, dpi: number) =>
+      sharp({ text: { text, fontfile, font: 'Liberation Sans', dpi, width: 820, wrap: 'word', rgba: true } })
+        .png()
+        .toBuffer();
+    const prose = [
+      'The hedgehog rolled under the croquet arch while the flamingo looked away.',
+      'A lobster quadrille was danced on the sand until the tide came in.',
+      'The dormouse slept in the teapot and dreamed of treacle wells.',
+      'Nobody could explain why a raven is like a writing desk.',
+    ];
+    const pages = await Promise.all(
+      prose.map(async (body, i) =>
+        sharp({ create: { width: 1000, height: 1250, channels: 3, background: '#ffffff' } })
+          .composite([
+            { input: await print(`${18 + i}    CHAPTER 3. THE POOL OF TEARS`, 150), left: 90, top: 70 },
+            { input: await print(body, 200), left: 90, top: 320 },
+          ])
+          .jpeg({ quality: 92 })
+          .toBuffer(),
+      ),
+    );
+    const d = await indexed(
+      { name: 'scanned-book.pdf', data: makePdf(pages.map((jpeg) => ({ jpeg, width: 1000, height: 1250 }))) },
+      { faces: false, people: false, objects: false, labels: false, captions: false },
+    );
+    expect(d.index.report.stages.extract.counts).toMatchObject({ pages_needing_ocr: 4 });
+    expect(d.index.report.stages.ocr).toMatchObject({ state: 'ok', counts: { frames: 4, running_heads: 3 } });
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'pool of tears' } })).body.data.hits.filter(
+      (h: { video_id: string }) => h.video_id === d.video_id,
+    );
+    expect(hits.map((h: { page: number }) => h.page)).toEqual([1]);
+    // Shown on each page as read; each page's own prose is found on it.
+    for (const [i, body] of prose.entries()) {
+      const page = (await t.api('GET', `/videos/${d.video_id}/pages/${i + 1}`, { key })).body.data;
+      expect(page.text).toMatch(/POOL OF TEARS/);
+      const word = body.split(' ')[1];
+      const found = (await t.api('POST', '/search', { key, json: { query: word } })).body.data.hits[0];
+      expect(found, word).toMatchObject({ video_id: d.video_id, page: i + 1 });
+    }
+  });
+
   it('reads a picture page on the part of it that holds anything, boxes its lines where they are on the whole page, and finds a blank scan blank', async () => {
     // A page that is one picture (no text layer): white but for a line of print, drawn over 90 % of
     // the page's width from its foot (test/helpers/pdf.ts); only the part around the line is

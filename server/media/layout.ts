@@ -145,8 +145,8 @@ function printedNumber(text: string): { n: number; rest: string } | null {
  * chapter's words with copies of itself, above the passages that hold them. Returns how many were
  * marked.
  */
-export function markRunningHeads(pages: Array<{ passages: Passage[] }>): number {
-  const ends = (passages: Passage[]) => [...new Set([...passages.slice(0, PAGE_ENDS), ...passages.slice(-PAGE_ENDS)])];
+export function markRunningHeads(pages: Array<{ passages: Array<Pick<Passage, 'text' | 'repeated'>> }>): number {
+  const ends = <T>(passages: T[]) => [...new Set([...passages.slice(0, PAGE_ENDS), ...passages.slice(-PAGE_ENDS)])];
   // How printed page numbers follow the pages: the commonest difference, where it is common.
   const offsets = new Map<number, number>();
   pages.forEach((p, i) => {

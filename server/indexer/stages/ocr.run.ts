@@ -16,6 +16,7 @@ import { ExtractError } from '../../media/types.ts';
 import { pixelArea, relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
 import { FRAME_LONG_SIDE } from '../../media/image.ts';
 import { BLANK_INK } from '../../media/ink.ts';
+import { markRunningHeads } from '../../media/layout.ts';
 import { isPixels, open, pixelsOf, type Picture, type Pixels } from '../../ml/pixels.ts';
 import { isInstalled, modelsDir } from '../../ml/models.ts';
 import { PHOTO_TEXT_MODEL } from '../../ml/catalogue.ts';
@@ -342,18 +343,38 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
     }
     frames[i] = { ...f, paragraphs };
   }
+  // A scanned book's running heads and feet ("52 CHAPTER 7. A MAD TEA-PARTY"), as a text layer's
+  // are: searched on the first page they are read on only. Pages are placed by their number, so
+  // that printed page numbers follow them.
+  let runningHeads = 0;
+  if (asset.kind === 'document' && frames.length > 0) {
+    const pages: Array<{ passages: ReadParagraph[] }> = Array.from({ length: Math.max(...frames.map((f) => f.page ?? 0)) }, () => ({ passages: [] }));
+    for (const f of frames) if (f.page) pages[f.page - 1] = { passages: f.paragraphs };
+    runningHeads = markRunningHeads(pages);
+  }
   const lines = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.lines.length, 0), 0);
   const chars = frames.reduce((n, f) => n + f.paragraphs.reduce((m, p) => m + p.text.length, 0), 0);
   const output: OcrOutput = { kind: asset.kind, frames };
   // The reader of photos and frames, and the optional text models installed when it ran (a run
   // made before one was installed runs again once it is: the stage's `combines`).
   const reader = ppocr && asset.kind !== 'document' ? PHOTO_TEXT_MODEL : 'tesseract';
-  return ok({ frames: frames.length, lines, chars, ...(blankPages ? { blank_pages: blankPages } : {}), ...(longS ? { long_s_words: longS } : {}) }, output, {
-    languages,
-    ...(asset.kind === 'video' ? { frames_read: framesReadWhole, frames_read_in_part: framesReadInPart } : {}),
-    reader,
-    text_models: installed ? [PHOTO_TEXT_MODEL] : [],
-    // The text detector's (tesseract and the document readers run on the CPU).
-    provider: providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu',
-  });
+  return ok(
+    {
+      frames: frames.length,
+      lines,
+      chars,
+      ...(blankPages ? { blank_pages: blankPages } : {}),
+      ...(longS ? { long_s_words: longS } : {}),
+      ...(runningHeads ? { running_heads: runningHeads } : {}),
+    },
+    output,
+    {
+      languages,
+      ...(asset.kind === 'video' ? { frames_read: framesReadWhole, frames_read_in_part: framesReadInPart } : {}),
+      reader,
+      text_models: installed ? [PHOTO_TEXT_MODEL] : [],
+      // The text detector's (tesseract and the document readers run on the CPU).
+      provider: providerRan(path.basename(BUNDLED_DETECTOR.file)) ?? 'cpu',
+    },
+  );
 });

@@ -19,6 +19,8 @@ export interface ReadParagraph {
   text: string;
   box: Box;
   lines: ReadLine[];
+  /** A document's running head or foot met on an earlier page read: shown on its page, searched only on the first (as text layers' are). */
+  repeated?: boolean;
 }
 export interface ReadFrame {
   timestamp: number;
@@ -75,7 +77,9 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
         store.media.replacePageText(assetId, page, f.paragraphs.map((p) => p.text).join('\n\n'), 'ocr', passages);
         store.regions.deleteAt(assetId, 'extract', f.timestamp);
         store.search.deleteForPage(assetId, 'extract', page);
-        passages.forEach((p) => entries.push({ modality: 'passage', timestamp: f.timestamp, page, ref: p.idx, region_id: null, text: p.text }));
+        passages.forEach((p, i) => {
+          if (!f.paragraphs[i].repeated) entries.push({ modality: 'passage', timestamp: f.timestamp, page, ref: p.idx, region_id: null, text: p.text });
+        });
       }
     } else {
       // A caption on screen for many seconds is one piece of evidence, at its first appearance.
