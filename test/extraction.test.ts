@@ -455,6 +455,22 @@ describe('extraction through the API', () => {
     const whole = await t.index(key, file, JSON.parse(EXTRACT_ONLY));
     expect(whole.index.report.stages.extract.details?.damaged).toBeUndefined();
   });
+
+  it('shows a PNG copied only in part, and refuses one damaged in its middle', async () => {
+    // libpng says "read error" of both: a PNG without its closing IEND chunk was cut short.
+    const png = fs.readFileSync(corpus('scenes/skimage/chelsea.png'));
+    const part = png.subarray(0, Math.floor(png.length * 0.7));
+    const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.png', data: part }, { options: EXTRACT_ONLY })).body.data.video_id);
+    expect(d.index.report.stages.extract.state).toBe('ok');
+    const missing = Number(/^the file ends early: (\d+) % of the picture is missing/.exec(d.index.report.stages.extract.details.damaged)?.[1]);
+    expect(missing).toBeGreaterThan(15);
+    expect(missing).toBeLessThan(60);
+    expect(d).toMatchObject({ width: 451, height: 300 });
+    const garbled = Buffer.from(png);
+    for (let i = 0; i < 40; i++) garbled[Math.floor(png.length / 2) + i] ^= 0x5a;
+    const bad = await t.waitCompleted(key, (await t.upload(key, { name: 'garbled.png', data: garbled }, { options: EXTRACT_ONLY })).body.data.video_id);
+    expect(bad.index.report.stages.extract).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^corrupt: the file is damaged \(/) });
+  });
 });
 
 describe('shot boundaries', () => {

@@ -138,6 +138,24 @@ async function flatEdgeShare(jpeg: Buffer): Promise<number> {
 /** What a decoder says of a file whose data stops before the picture's end (a copy cut short). */
 const ENDS_EARLY = /premature end|truncated|unexpected end|end of (file|stream|data)/i;
 
+/**
+ * Whether a PNG stops before its end, which libpng does not say: it reads "read error" of a file
+ * cut short as of a damaged chunk. A whole PNG ends with its IEND chunk (its length 0, its type,
+ * its CRC: the last 12 bytes).
+ */
+async function pngCutShort(file: string, ext: string): Promise<boolean> {
+  if (ext.toLowerCase() !== '.png') return false;
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(Math.min(size, 12));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    return !tail.includes('IEND');
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function extractImage(file: string, ext: string, assetDir: string): Promise<ExtractOutput> {
   await fs.promises.mkdir(assetDir, { recursive: true });
   const scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'mi-img-'));
@@ -173,8 +191,8 @@ export async function extractImage(file: string, ext: string, assetDir: string):
       // The decoder's first line, without its trailing colon ("Input file has corrupt header:").
       const why = `the file is damaged (${msg.split('\n')[0].replace(/[\s:]+$/, '')})`;
       // Cut short (a copy interrupted, a card pulled out): what is there is shown, as photo programs
-      // show it, the rest grey; and said so. Anything else damaged is refused.
-      if (!ENDS_EARLY.test(msg)) throw new ExtractError('corrupt', why);
+      // show it, the rest grey (JPEG) or black (PNG); and said so. Anything else damaged is refused.
+      if (!ENDS_EARLY.test(msg) && !(await pngCutShort(file, ext))) throw new ExtractError('corrupt', why);
       let shown: Awaited<ReturnType<typeof read>>;
       try {
         shown = await read(true);
