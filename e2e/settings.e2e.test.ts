@@ -29,7 +29,16 @@ describe('settings', () => {
     for (const s of states) expect(s).toMatch(/^(Install|installed|not on a model hub: import it from a folder)/);
     expect(states.filter((s) => s.startsWith('not on a model hub'))).toHaveLength(2);
     expect(await accessibilityProblems(page)).toEqual([]);
-    expect(await page.getByLabel('ocr on').isChecked()).toBe(true);
+    expect(await page.getByLabel('text in pictures on').isChecked()).toBe(true);
+    // Each stage in words, with the name scripts give it; what it needs where it cannot run, in words too.
+    expect(
+      await page
+        .locator('tr', { has: page.locator('code', { hasText: /^transcript$/ }) })
+        .locator('.stage-words')
+        .textContent(),
+    ).toBe('speech');
+    expect(await page.locator('[data-stage-state=transcript]').textContent()).toMatch(/^needs whisper-\S+ \(Optional models, below\)$/);
+    expect(await page.locator('[data-stage-state=ocr]').textContent()).toBe('ready');
     // A key made here is shown once and works; revoked, it stops working.
     await page.getByLabel('key label').fill('backup script');
     await page.getByRole('button', { name: 'Create key' }).click();

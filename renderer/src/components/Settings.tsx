@@ -5,8 +5,15 @@ import { useShallow } from 'zustand/react/shallow';
 import { useSettings } from '../stores/settings.ts';
 import { useSession } from '../stores/session.ts';
 import { Libraries } from './Libraries.tsx';
+import { stageWords } from '../failures.ts';
 
 const mb = (n: number) => `${Math.round(n / 1e6)} MB`;
+
+/** Why a stage does not run here, in words: "needs whisper-tiny (Optional models, below)" for `model_not_installed: whisper-tiny`. */
+function availability(reason: string | null): string {
+  const missing = /^model_not_installed: (.+)$/.exec(reason ?? '');
+  return missing ? `needs ${missing[1]} (Optional models, below)` : (reason ?? 'not available');
+}
 
 export function Settings() {
   const { options, engines, models } = useSettings(useShallow((s) => ({ options: s.options, engines: s.engines, models: s.models })));
@@ -35,17 +42,21 @@ export function Settings() {
         <tbody>
           {options?.stages.map((s) => (
             <tr key={s.name}>
-              <td>{s.name}</td>
+              <td>
+                {/* In words, and as scripts name it (PUT /index-options) where that differs. */}
+                <span className="stage-words">{stageWords(s.name)}</span>
+                {stageWords(s.name) !== s.name ? <code className="stage-key">{s.name}</code> : null}
+              </td>
               <td>
                 <input
                   type="checkbox"
-                  aria-label={`${s.name} on`}
+                  aria-label={`${stageWords(s.name)} on`}
                   checked={options.effective[s.name].enabled}
                   onChange={(e) => void setStage(s.name, e.target.checked)}
                 />
               </td>
               <td>{s.description}</td>
-              <td>{s.available ? 'available' : s.availability_reason}</td>
+              <td data-stage-state={s.name}>{s.available ? 'ready' : availability(s.availability_reason)}</td>
             </tr>
           ))}
         </tbody>
@@ -69,7 +80,7 @@ export function Settings() {
           {models?.models.map((m) => (
             <tr key={m.name}>
               <td>{m.name}</td>
-              <td>{m.stage}</td>
+              <td>{stageWords(m.stage)}</td>
               <td>{m.size_bytes ? mb(m.size_bytes) : '—'}</td>
               <td>{m.licence}</td>
               <td data-model-state={m.name}>
