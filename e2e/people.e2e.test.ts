@@ -130,6 +130,35 @@ describe('People', () => {
     await page.locator('[data-testid=named] .person-name', { hasText: 'Ada' }).waitFor();
   }, 300_000);
 
+  it('says a waiting face is no face from the keyboard: it leaves the picture and the waiting faces, marked among the ignored', async () => {
+    const key = app.t.key('people-not-a-face');
+    // The mandrill: one "face" found on it.
+    const baboon = (await seed(app.t, key, ['scenes/opencv/baboon.jpg'], { ocr: false, objects: false }))[0].video_id as string;
+    const { page, shot } = await app.open(key, '#/people?view=waiting');
+    const tiles = page.locator('[data-testid=not-grouped] [role=option]');
+    await tiles.first().waitFor();
+    expect(await tiles.count()).toBe(1);
+    await page.getByRole('listbox', { name: 'faces not grouped yet' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText('1 of 1 selected').waitFor();
+    const button = page.getByRole('button', { name: 'Not a face' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('1 face marked as no face: no longer shown or found as a person.').waitFor();
+    await page.getByText('Every face found is in a person, or ignored.').waitFor();
+    // Among the ignored faces, marked so.
+    await page.getByLabel('ignored faces').check();
+    await page.waitForFunction(() => window.location.hash.includes('ignored=1'));
+    await tiles.first().waitFor();
+    expect(await tiles.first().getAttribute('title')).toMatch(/, not a face/);
+    expect(await page.locator('.face-tile', { hasText: 'not a face' }).count()).toBe(1);
+    await shot('people-not-a-face');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    // Its picture no longer shows it.
+    const regions = (await app.t.api('GET', `/videos/${baboon}/regions?timestamp=0`, { key })).body.data;
+    expect(regions.faces).toEqual([]);
+  }, 300_000);
+
   it("accepts all of a person's suggestions at once from the strip on their page", async () => {
     const key = app.t.key('people-strip');
     const john = await namedJohn(app.t, key);

@@ -65,6 +65,7 @@ describe('naming people: create, assign, ignore, loose faces, crops', () => {
           'frame_url',
           'good',
           'ignored',
+          'not_a_face',
           'page',
           'quality',
           'small',
@@ -153,7 +154,7 @@ describe('naming people: create, assign, ignore, loose faces, crops', () => {
     const ws = t.server.store.workspaces.byName('family')!.id;
     const ignore = await t.api('POST', '/faces/ignore', { key, json: { face_ids: savage } });
     expect(ignore.status).toBe(200);
-    expect(ignore.body.data).toEqual({ faces: savage, ignored: true });
+    expect(ignore.body.data).toEqual({ faces: savage, ignored: true, not_a_face: false });
     const waiting = (await t.api('GET', '/faces?limit=100', { key })).body.data.faces.map((f: { face_id: string }) => f.face_id);
     expect(waiting).not.toContain(savage[0]);
     const ignored = (await t.api('GET', '/faces?ignored=true', { key })).body.data;
@@ -179,10 +180,60 @@ describe('naming people: create, assign, ignore, loose faces, crops', () => {
     savage[0] = redetected;
 
     const back = await t.api('POST', '/faces/ignore', { key, json: { face_ids: savage, ignored: false } });
-    expect(back.body.data).toEqual({ faces: savage, ignored: false });
+    expect(back.body.data).toEqual({ faces: savage, ignored: false, not_a_face: false });
     expect((await t.api('GET', '/faces?ignored=true', { key })).body.data.pagination.total).toBe(0);
     expect(t.server.store.people.waitingFaces(ws).map((f) => f.id)).toEqual(expect.arrayContaining(savage));
     void pairAsset;
+  });
+
+  it('takes a face the owner says is no face off its picture, out of search and out of its labels, through a re-detection, and back', async () => {
+    // The mandrill: the detector finds a face on it, labelled "people" and found as a person.
+    const baboon = (await t.index(key, corpus('scenes/opencv/baboon.jpg'), { ocr: false, objects: false })).video_id as string;
+    const [face] = t.server.store.faces.forAsset(baboon).map((f) => f.id);
+    expect(face).toBeTruthy();
+    const labels = () => t.server.store.search.entriesOf(baboon, ['label']).map((e) => e.text);
+    const persons = () => t.server.store.search.entriesOf(baboon, ['person']);
+    const shown = async () => (await t.api('GET', `/videos/${baboon}/regions?timestamp=0`, { key })).body.data.faces.map((f: { face_id: string }) => f.face_id);
+    const found = async (q: string) =>
+      (await t.api('POST', '/search', { key, json: { query: q, limit: 50 } })).body.data.hits.some((h: { video_id: string }) => h.video_id === baboon);
+    expect(labels()).toContain('people');
+    expect(persons()).toHaveLength(1);
+    expect(await shown()).toEqual([face]);
+    expect(await found('people')).toBe(true);
+
+    // Said only of faces ignored.
+    expect((await t.api('POST', '/faces/ignore', { key, json: { face_ids: [face], ignored: false, not_a_face: true } })).status).toBe(422);
+    const no = await t.api('POST', '/faces/ignore', { key, json: { face_ids: [face], not_a_face: true } });
+    expect(no.status).toBe(200);
+    expect(no.body.data).toEqual({ faces: [face], ignored: true, not_a_face: true });
+    // At once: not shown on the picture, not found as a person; listed among the ignored, marked.
+    expect(persons()).toEqual([]);
+    expect(await shown()).toEqual([]);
+    const listed = (await t.api('GET', '/faces?ignored=true&limit=100', { key })).body.data.faces.find((f: { face_id: string }) => f.face_id === face);
+    expect(listed).toMatchObject({ ignored: true, not_a_face: true });
+    // Its labels are worked out again without it: no "people", and "people" no longer finds it.
+    await t.waitCompleted(key, baboon);
+    expect(labels()).not.toContain('people');
+    expect(await found('people')).toBe(false);
+
+    // A re-detection keeps the owner's word.
+    expect((await t.api('POST', `/videos/${baboon}/reindex`, { key, json: { stages: ['faces'] } })).status).toBe(202);
+    await t.waitCompleted(key, baboon);
+    const [again] = t.server.store.faces.forAsset(baboon).map((f) => f.id);
+    expect(again).not.toBe(face);
+    expect(t.server.store.people.isNotAFace(again)).toBe(true);
+    expect(persons()).toEqual([]);
+    expect(await shown()).toEqual([]);
+    expect(labels()).not.toContain('people');
+
+    // Taken back: shown, found and labelled again.
+    const back = await t.api('POST', '/faces/ignore', { key, json: { face_ids: [again], ignored: false } });
+    expect(back.body.data).toEqual({ faces: [again], ignored: false, not_a_face: false });
+    expect(persons()).toHaveLength(1);
+    expect(await shown()).toEqual([again]);
+    await t.waitCompleted(key, baboon);
+    expect(labels()).toContain('people');
+    expect(await found('people')).toBe(true);
   });
 
   it("pages a person's faces best first or weakest first", async () => {

@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false) */
+        /** Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people) */
         post: operations["ignoreFaces"];
         delete?: never;
         options?: never;
@@ -5268,6 +5268,7 @@ export interface operations {
                                 small: boolean;
                                 blurred: boolean;
                                 ignored: boolean;
+                                not_a_face: boolean;
                             }[];
                             pagination: {
                                 limit: number;
@@ -5362,13 +5363,16 @@ export interface operations {
                  *       "face_ids": [
                  *         "face_01jd5b2x4k8w9q"
                  *       ],
-                 *       "ignored": true
+                 *       "ignored": true,
+                 *       "not_a_face": true
                  *     }
                  */
                 "application/json": {
                     face_ids: string[];
                     /** @default true */
                     ignored?: boolean;
+                    /** @default false */
+                    not_a_face?: boolean;
                 };
             };
         };
@@ -5385,6 +5389,7 @@ export interface operations {
                         data: {
                             faces: string[];
                             ignored: boolean;
+                            not_a_face: boolean;
                         };
                         meta: {
                             request_id: string;

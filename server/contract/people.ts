@@ -106,6 +106,8 @@ export const LooseFace = PersonFace.omit({ assigned_by: true }).extend({
   /** Blurred (sharpness under a third of a sharp face's). */
   blurred: z.boolean(),
   ignored: z.boolean(),
+  /** The owner said it is no face (an ignored face): not shown on its picture, not found as a person. */
+  not_a_face: z.boolean(),
 });
 export const LooseFacesQuery = z
   .object({
@@ -117,9 +119,20 @@ export const LooseFacesQuery = z
   .strict();
 export const LooseFacesView = z.object({ faces: z.array(LooseFace), pagination: Pagination });
 
-/** Leave faces out of every grouping and suggestion (`ignored: true`), or take that back. */
-export const IgnoreFacesBody = z.object({ face_ids: z.array(z.string().min(1).max(100)).min(1).max(500), ignored: z.boolean().default(true) }).strict();
-export const IgnoreFacesResult = z.object({ faces: z.array(z.string()), ignored: z.boolean() });
+/**
+ * Leave faces out of every grouping and suggestion (`ignored: true`), or take that back. With
+ * `not_a_face: true` (and `ignored: true`) they are no faces: no longer shown on their pictures,
+ * found by search as people, or counted as people in their labels; taken back with `ignored: false`.
+ */
+export const IgnoreFacesBody = z
+  .object({
+    face_ids: z.array(z.string().min(1).max(100)).min(1).max(500),
+    ignored: z.boolean().default(true),
+    not_a_face: z.boolean().default(false),
+  })
+  .strict()
+  .refine((b) => b.ignored || !b.not_a_face, { message: 'not_a_face is said of faces ignored: send ignored true with it', path: ['not_a_face'] });
+export const IgnoreFacesResult = z.object({ faces: z.array(z.string()), ignored: z.boolean(), not_a_face: z.boolean() });
 
 export const FaceThumbnailQuery = z
   .object({ size: z.enum(['64', '128', '256']).default('128'), exp: z.string().max(20).optional(), sig: z.string().max(100).optional() })

@@ -1,6 +1,6 @@
 // The owner's decisions survive a re-detection (SPEC 3.2: "merged people and rejected faces stay
 // so through every re-cluster and re-index"). Re-detecting faces makes new face records; what was
-// decided about an old face (its person, "not them", "split out", a pinned cover, "ignore") carries over to
+// decided about an old face (its person, "not them", "split out", a pinned cover, "ignore", "not a face") carries over to
 // the new face at the same moment and place (boxes overlapping by half or more).
 import type { Box } from '../contract/common.ts';
 import { cornersOf, iou } from '../geometry.ts';
@@ -23,6 +23,6 @@ export function replaceFacesKeepingDecisions(store: Store, assetId: string, repl
     if (old.person_id && store.people.get(old.person_id)) store.people.assign(face.id, old.person_id, old.assigned_by ?? 'owner', now);
     for (const e of old.exclusions) if (store.people.get(e.person_id)) store.people.exclude(face.id, e.person_id, e.kind, now);
     for (const p of old.covers) store.people.update(p, { cover_face_id: face.id }, now);
-    if (old.ignored) store.people.ignore(face.id, now);
+    if (old.ignored) store.people.ignore(face.id, now, old.not_a_face);
   }
 }

@@ -5,7 +5,8 @@
 //     split out, to be re-grouped elsewhere;
 //   - people left with no live face (after a delete, or faces taken off) go, unless named;
 //   - a person made by the owner from faces they know (any count, even one);
-//   - faces ignored: out of every grouping and suggestion until un-ignored.
+//   - faces ignored: out of every grouping and suggestion until un-ignored; "not a face": ignored,
+//     and no longer found by search as a person.
 import type { Store } from '../store/index.ts';
 import type { PersonRow } from '../store/people.repo.ts';
 import { clock, newId } from '../store/ids.ts';
@@ -97,23 +98,43 @@ export function createPerson(store: Store, workspaceId: string, name: string, fa
 
 /**
  * The owner says to leave these waiting faces out of every grouping and suggestion (`ignore`), or
- * takes that back. A face of another workspace, or one a person holds, is refused (CannotAddFace).
+ * takes that back. With `notAFace`, each is no face at all: no longer found by search as a person
+ * (its entry removed here; the caller writes it again for the faces in `restored`, as search words
+ * it). A face of another workspace, or one a person holds, is refused (CannotAddFace). Also returns
+ * the assets whose faces changed what they are (their labels counted people among them).
  */
-export function ignoreFaces(store: Store, workspaceId: string, faceIds: string[], ignore: boolean): string[] {
+export function ignoreFaces(
+  store: Store,
+  workspaceId: string,
+  faceIds: string[],
+  ignore: boolean,
+  notAFace = false,
+): { faces: string[]; restored: string[]; changedAssets: string[] } {
   const now = clock.now();
   const done: string[] = [];
+  const restored: string[] = [];
+  const changed = new Set<string>();
   store.transaction(() => {
     for (const faceId of new Set(faceIds)) {
       const at = store.people.faceFrame(faceId);
       if (!at || at.workspace_id !== workspaceId) throw new CannotAddFace(`Face ${faceId} not found in this workspace.`);
       const holder = store.people.personOfFace(faceId);
       if (holder) throw new CannotAddFace(`Face ${faceId} is a person's (${holder}); take it off them first.`);
-      if (ignore) store.people.ignore(faceId, now);
+      const wasNotAFace = store.people.isNotAFace(faceId);
+      if (ignore) store.people.ignore(faceId, now, notAFace);
       else store.people.unignore(faceId);
+      const assetId = at.frame.slice(0, at.frame.lastIndexOf('@'));
+      if (ignore && notAFace && !wasNotAFace) {
+        store.search.deleteForRegion(assetId, 'faces', faceId);
+        changed.add(assetId);
+      } else if (!ignore && wasNotAFace) {
+        restored.push(faceId);
+        changed.add(assetId);
+      }
       done.push(faceId);
     }
   });
-  return done;
+  return { faces: done, restored, changedAssets: [...changed] };
 }
 
 /** People of the workspace (or just `only`) left with no live face are removed, unless named. */

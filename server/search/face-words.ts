@@ -3,6 +3,7 @@
 // sad, surprised…) from its expression. Written as a `person` search entry over the face's box, so
 // "woman smiling" finds the photo and points at the face. The thresholds keep uncertain estimates
 // out: a word is written only when the estimate behind it is clear.
+import type { NewEntry } from '../store/search.repo.ts';
 
 /** Gender is named only at this confidence or more. */
 export const MIN_GENDER_SCORE = 0.7;
@@ -53,4 +54,9 @@ export function faceWords(f: FaceAttributes): string {
   const expression = f.emotion && (f.emotion_score ?? 0) >= MIN_EXPRESSION_SCORE ? f.emotion : null;
   // The expression's own name leads (typed emotion search reads it), its words follow, each once.
   return [...new Set(['face', ...(expression ? [expression, ...(EXPRESSION_WORDS[expression] ?? [])] : []), ...whoWords(f)])].join(' ');
+}
+
+/** The search entry of a face found at `timestamp` (on `page` of a document), over its region. */
+export function personEntry(f: FaceAttributes & { timestamp: number; page: number | null }, regionId: string): NewEntry {
+  return { modality: 'person', timestamp: f.timestamp, page: f.page, ref: null, region_id: regionId, text: faceWords(f) };
 }

@@ -60,7 +60,10 @@ export function createServices(store: Store, config: Config, opts: { log?: (msg:
   const queue = new StageQueue(store);
   const purger = new Purger(store, log);
   const indexOptions = new IndexOptionsService(store);
-  const people = new PeopleService(store, log, config.peopleAutoGroup);
+  const people = new PeopleService(store, log, config.peopleAutoGroup, (id, stages) => {
+    const asset = store.assets.byId(id);
+    if (asset && asset.deleted_at === null) queue.rerun(asset, stages);
+  });
   const assets = new AssetsService(store, indexOptions, queue, {
     deleted: (workspaceId) => {
       people.refresh(workspaceId);

@@ -14,6 +14,7 @@ import { PlanStopped, type ClusterPlan } from '../people/cluster.ts';
 import { CannotAddFace, NotTheirFace, createPerson, ignoreFaces, mergePeople, ownerSays, removeEmptyUnnamed, takeFacesOff } from '../people/rules.ts';
 import { newStopFlag, planRegrouping, regroup } from '../people/regroup.ts';
 import { mwgRegionsXmp } from '../people/xmp.ts';
+import { personEntry } from '../search/face-words.ts';
 
 /** A face's picture is a stored file, given a URL by the API. */
 type WithFrame<T> = Omit<T, 'frame_url' | 'thumbnail_url'> & { frame: FileRef | null };
@@ -40,6 +41,8 @@ export class PeopleService {
     private readonly store: Store,
     private readonly log: (msg: string) => void = () => {},
     autoGroup: AutoGroupTiming | null = null,
+    /** Runs stages of an asset again (the index queue): its labels, once its faces changed what they are. */
+    private readonly rerun: (assetId: string, stages: string[]) => void = () => {},
   ) {
     this.auto = autoGroup ? new AutoGroup(autoGroup, (ws) => this.regroupBySelf(ws)) : null;
   }
@@ -270,17 +273,34 @@ export class PeopleService {
         small: f.size_px < GOOD_MIN_SIDE_PX,
         blurred: f.sharpness < BLURRED_BELOW,
         ignored: f.ignored === 1,
+        not_a_face: f.not_a_face === 1,
         frame: this.store.media.pictureAt({ id: f.video_id, kind: f.kind }, f.timestamp),
       })),
       pagination: { limit, offset, total, has_more: offset + rows.length < total },
     };
   }
 
-  /** Leave faces out of every grouping and suggestion, or take that back. */
-  ignore(workspaceId: string, faceIds: string[], ignored: boolean): { faces: string[]; ignored: boolean } {
+  /**
+   * Leave faces out of every grouping and suggestion, or take that back; `notAFace`: they are no
+   * faces (their pictures' labels are worked out again without them).
+   */
+  ignore(workspaceId: string, faceIds: string[], ignored: boolean, notAFace = false): { faces: string[]; ignored: boolean; not_a_face: boolean } {
     this.guard(workspaceId);
     try {
-      return { faces: ignoreFaces(this.store, workspaceId, faceIds, ignored), ignored };
+      const { faces, changedAssets } = this.store.transaction(() => {
+        const r = ignoreFaces(this.store, workspaceId, faceIds, ignored, notAFace);
+        // A face again: found by search as a person, as the faces stage wrote it.
+        for (const faceId of r.restored) {
+          const face = this.store.faces.attributesOf(faceId);
+          if (!face) continue;
+          const page = this.store.assets.byId(face.asset_id)?.kind === 'document' ? face.timestamp + 1 : null;
+          this.store.search.add(face.asset_id, 'faces', personEntry({ ...face, page }, faceId));
+        }
+        return r;
+      });
+      for (const id of changedAssets) this.rerun(id, ['labels']);
+      // As the faces stand now: an ignore again without not_a_face leaves faces that were no faces so.
+      return { faces, ignored, not_a_face: ignored && faces.every((id) => this.store.people.isNotAFace(id)) };
     } catch (err) {
       if (err instanceof CannotAddFace) throw new AppError('invalid_request', 422, err.message);
       throw err;

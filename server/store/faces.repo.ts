@@ -32,6 +32,16 @@ export interface FaceRow {
   emotion_score: number | null;
 }
 
+export interface FaceLooks {
+  asset_id: string;
+  timestamp: number;
+  age: number | null;
+  gender: 'female' | 'male' | null;
+  gender_score: number | null;
+  emotion: string | null;
+  emotion_score: number | null;
+}
+
 export class FacesRepo {
   constructor(private readonly db: DB) {}
 
@@ -63,6 +73,12 @@ export class FacesRepo {
         f.gender_score ?? null,
       );
     });
+  }
+
+  /** What a face looks like (the words search finds it by: search/face-words.ts), where and when it was found. */
+  attributesOf(faceId: string): FaceLooks | undefined {
+    return this.db.prepare('SELECT asset_id, timestamp, age, gender, gender_score, emotion, emotion_score FROM faces WHERE id = ?').get(faceId) as
+      FaceLooks | undefined;
   }
 
   forAsset(assetId: string): FaceRow[] {

@@ -75,6 +75,8 @@ export interface FaceDecisions {
   exclusions: Array<{ person_id: string; kind: ExclusionKind }>;
   /** The owner said to leave it out of grouping. */
   ignored: boolean;
+  /** The owner said it is no face. */
+  not_a_face: boolean;
 }
 
 /** A face no person holds, as the owner reviews it ("Not grouped yet"). */
@@ -82,6 +84,7 @@ export interface LooseFace extends Omit<PersonFace, 'assigned_by'> {
   size_px: number;
   sharpness: number;
   ignored: 0 | 1;
+  not_a_face: 0 | 1;
 }
 
 // Live faces: their asset is not deleted.
@@ -169,9 +172,25 @@ export class PeopleRepo {
     ).run(faceId, personId, kind, at);
   }
 
-  /** The owner says to leave the face out of every grouping and suggestion (until `unignore`). */
-  ignore(faceId: string, at: number): void {
-    this.sql('INSERT OR IGNORE INTO face_ignores (face_id, created_at) VALUES (?, ?)').run(faceId, at);
+  /**
+   * The owner says to leave the face out of every grouping and suggestion (until `unignore`); with
+   * `notAFace`, that it is no face at all (an ignore again without it leaves it so).
+   */
+  ignore(faceId: string, at: number, notAFace = false): void {
+    this.sql(
+      `INSERT INTO face_ignores (face_id, created_at, not_a_face) VALUES (?, ?, ?)
+         ON CONFLICT(face_id) DO UPDATE SET not_a_face = MAX(not_a_face, excluded.not_a_face)`,
+    ).run(faceId, at, notAFace ? 1 : 0);
+  }
+
+  /** The faces of an asset the owner said are no faces. */
+  notFacesOf(assetId: string): Set<string> {
+    const rows = this.sql('SELECT i.face_id FROM face_ignores i JOIN faces f ON f.id = i.face_id WHERE f.asset_id = ? AND i.not_a_face = 1').all(assetId);
+    return new Set((rows as Array<{ face_id: string }>).map((r) => r.face_id));
+  }
+
+  isNotAFace(faceId: string): boolean {
+    return this.sql('SELECT 1 FROM face_ignores WHERE face_id = ? AND not_a_face = 1').get(faceId) !== undefined;
   }
 
   unignore(faceId: string): void {
@@ -191,7 +210,8 @@ export class PeopleRepo {
     const where = `WHERE a.workspace_id = ? AND NOT EXISTS (SELECT 1 FROM face_people fp WHERE fp.face_id = f.id)
       AND ${ignored ? '' : 'NOT '}EXISTS (SELECT 1 FROM face_ignores i WHERE i.face_id = f.id)`;
     const rows = this.sql(
-      `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, f.size_px, f.sharpness, ${ignored ? 1 : 0} AS ignored
+      `SELECT f.id AS face_id, a.id AS video_id, a.kind, f.timestamp, r.x, r.y, r.w, r.h, f.quality, f.good, f.size_px, f.sharpness, ${ignored ? 1 : 0} AS ignored,
+         COALESCE((SELECT i.not_a_face FROM face_ignores i WHERE i.face_id = f.id), 0) AS not_a_face
          ${live} JOIN regions r ON r.id = f.id ${where} ORDER BY f.quality DESC, f.size_px DESC, f.id LIMIT ? OFFSET ?`,
     ).all(workspaceId, limit, offset) as LooseFace[];
     const { n } = this.sql(`SELECT COUNT(*) AS n ${live} ${where}`).get(workspaceId) as { n: number };
@@ -234,6 +254,7 @@ export class PeopleRepo {
       covers: (this.sql('SELECT id FROM people WHERE cover_face_id = ?').all(f.id) as Array<{ id: string }>).map((r) => r.id),
       exclusions: this.sql('SELECT person_id, kind FROM face_exclusions WHERE face_id = ?').all(f.id) as FaceDecisions['exclusions'],
       ignored: this.isIgnored(f.id),
+      not_a_face: this.isNotAFace(f.id),
     }));
   }
 

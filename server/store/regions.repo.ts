@@ -28,6 +28,8 @@ export type NewRegion = Omit<RegionRow, 'id' | 'asset_id' | 'stage'>;
 // Lines of text come in the order they were read (reading order: the boxes of a tilted page's lines
 // overlap in height, so their position does not give it); faces and objects top to bottom.
 const ORDER = "kind, CASE kind WHEN 'text' THEN rowid END, y, x";
+/** What is shown of a picture: not the faces the owner said are no faces (migration 0031). */
+const SHOWN = "NOT (kind = 'face' AND id IN (SELECT face_id FROM face_ignores WHERE not_a_face = 1))";
 
 export class RegionsRepo {
   /** A document's lines and a photo's faces are written at every run: each statement is prepared once. */
@@ -60,17 +62,17 @@ export class RegionsRepo {
   }
 
   all(assetId: string): RegionRow[] {
-    return this.sql(`SELECT * FROM regions WHERE asset_id = ? ORDER BY timestamp, ${ORDER}`).all(assetId) as RegionRow[];
+    return this.sql(`SELECT * FROM regions WHERE asset_id = ? AND ${SHOWN} ORDER BY timestamp, ${ORDER}`).all(assetId) as RegionRow[];
   }
 
   at(assetId: string, timestamp: number): RegionRow[] {
-    return this.sql(`SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? ORDER BY ${ORDER}`).all(assetId, timestamp) as RegionRow[];
+    return this.sql(`SELECT * FROM regions WHERE asset_id = ? AND timestamp = ? AND ${SHOWN} ORDER BY ${ORDER}`).all(assetId, timestamp) as RegionRow[];
   }
 
   /** Regions within `window` seconds of t, keeping for each kind only the nearest sampled time. */
   near(assetId: string, t: number, window: number): RegionRow[] {
     const rows = this.db
-      .prepare(`SELECT * FROM regions WHERE asset_id = ? AND timestamp BETWEEN ? AND ? ORDER BY ${ORDER}`)
+      .prepare(`SELECT * FROM regions WHERE asset_id = ? AND timestamp BETWEEN ? AND ? AND ${SHOWN} ORDER BY ${ORDER}`)
       .all(assetId, t - window, t + window) as RegionRow[];
     const nearest = new Map<string, number>();
     for (const r of rows) {

@@ -190,6 +190,16 @@ export class SearchRepo {
     this.db.prepare('DELETE FROM search_entries WHERE asset_id = ? AND stage = ? AND page = ?').run(assetId, stage, page);
   }
 
+  /** Removes the entries of a stage that point at one region (a face the owner said is no face). */
+  deleteForRegion(assetId: string, stage: string, regionId: string): void {
+    this.sql('DELETE FROM search_entries WHERE asset_id = ? AND stage = ? AND region_id = ?').run(assetId, stage, regionId);
+  }
+
+  /** Adds an entry of a stage beside those it has, in the caller's transaction. */
+  add(assetId: string, stage: string, entry: NewEntry): void {
+    this.insert({ ...entry, asset_id: assetId, stage });
+  }
+
   /**
    * Entries matching an FTS5 expression in assets visible to any of the workspaces (owned or
    * shared, not deleted), optionally one asset and one engine, best first (BM25).

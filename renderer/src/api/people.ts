@@ -26,4 +26,5 @@ export const recluster = (dryRun: boolean) => data(api().POST('/api/v1/people/re
 export const createPerson = (name: string, faceIds: string[]) => data(api().POST('/api/v1/people', { body: { name, face_ids: faceIds } }));
 export const looseFaces = (ignored: boolean, offset: number, limit = 200) =>
   data(api().GET('/api/v1/faces', { params: { query: { ignored: yesNo(ignored), offset, limit } } }));
-export const ignoreFaces = (faceIds: string[], ignored: boolean) => data(api().POST('/api/v1/faces/ignore', { body: { face_ids: faceIds, ignored } }));
+export const ignoreFaces = (faceIds: string[], ignored: boolean, notAFace = false) =>
+  data(api().POST('/api/v1/faces/ignore', { body: { face_ids: faceIds, ignored, not_a_face: notAFace } }));

@@ -245,8 +245,8 @@ function gridFace(f: LooseFace): GridFace {
     g = {
       face_id: f.face_id,
       thumbnail_url: f.thumbnail_url,
-      label: `face in a ${f.asset_kind}${f.page ? `, page ${f.page}` : ''}, quality ${f.quality.toFixed(2)}${f.small ? ', small' : ''}${f.blurred ? ', blurred' : ''}`,
-      marks: [...(f.small ? ['small'] : []), ...(f.blurred ? ['blurred'] : [])],
+      label: `face in a ${f.asset_kind}${f.page ? `, page ${f.page}` : ''}, quality ${f.quality.toFixed(2)}${f.not_a_face ? ', not a face' : ''}${f.small ? ', small' : ''}${f.blurred ? ', blurred' : ''}`,
+      marks: [...(f.not_a_face ? ['not a face'] : []), ...(f.small ? ['small'] : []), ...(f.blurred ? ['blurred'] : [])],
     };
     gridFaces.set(f, g);
   }
@@ -289,8 +289,15 @@ function NotGrouped({ params }: { params: URLSearchParams }) {
               disabled={busy || n === 0}
               onPick={(c) => a.assignLoose(c)}
             />
-            <button onClick={() => void a.ignoreLoose(true)} disabled={busy || n === 0}>
+            <button onClick={() => void a.ignoreLoose(true)} disabled={busy || n === 0} title="a stranger: kept out of every grouping and suggestion">
               Ignore
+            </button>
+            <button
+              onClick={() => void a.ignoreLoose(true, true)}
+              disabled={busy || n === 0}
+              title="an animal, a drawing, a pattern: no longer shown on its picture or found as a person"
+            >
+              Not a face
             </button>
           </>
         )}

@@ -68,7 +68,8 @@ interface PeopleState {
   selectLoose(s: Selection): void;
   /** The selected loose faces are this person (an existing one, or a new name). */
   assignLoose(choice: NameChoice): Promise<void>;
-  ignoreLoose(ignored: boolean): Promise<void>;
+  /** Ignores the selected faces (`ignored`), or takes that back; `notAFace`: they are no faces at all. */
+  ignoreLoose(ignored: boolean, notAFace?: boolean): Promise<void>;
 
   /** From the viewer: who a face is (true when done), or that it is not the person it is on. */
   sayWho(faceId: string, choice: NameChoice): Promise<boolean>;
@@ -305,14 +306,16 @@ export const usePeople = create<PeopleState>((set, get) => {
       set({ looseSelection: NONE });
       await Promise.all([get().loadLoose(get().looseIgnored), get().load()]);
     },
-    async ignoreLoose(ignored) {
+    async ignoreLoose(ignored, notAFace = false) {
       const ids = get().looseSelection.ids;
       if (ids.length === 0) return;
-      if (!(await act('Ignoring', () => People.ignoreFaces(ids, ignored)))) return;
+      if (!(await act('Ignoring', () => People.ignoreFaces(ids, ignored, notAFace)))) return;
       toast(
-        ignored
-          ? `${counted(ids.length, 'face')} ignored: they will not be grouped or suggested.`
-          : `${counted(ids.length, 'face')} back among the faces to group.`,
+        notAFace
+          ? `${counted(ids.length, 'face')} marked as no face: no longer shown or found as a person.`
+          : ignored
+            ? `${counted(ids.length, 'face')} ignored: they will not be grouped or suggested.`
+            : `${counted(ids.length, 'face')} back among the faces to group.`,
       );
       set({ looseSelection: NONE });
       await get().loadLoose(get().looseIgnored);

@@ -116,13 +116,14 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       method: 'post',
       path: '/faces/ignore',
       operationId: 'ignoreFaces',
-      summary: 'Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false)',
+      summary:
+        'Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people)',
       errors: [409],
       access: 'write',
       body: IgnoreFacesBody,
-      example: { face_ids: ['face_01jd5b2x4k8w9q'], ignored: true },
+      example: { face_ids: ['face_01jd5b2x4k8w9q'], ignored: true, not_a_face: true },
       response: IgnoreFacesResult,
-      handler: ({ auth, body }) => s.people.ignore(auth.workspaceId, body.face_ids, body.ignored),
+      handler: ({ auth, body }) => s.people.ignore(auth.workspaceId, body.face_ids, body.ignored, body.not_a_face),
     }),
     defineRawRoute({
       method: 'get',

@@ -7,7 +7,7 @@ import type { Box } from '../../contract/common.ts';
 import type { NewFace } from '../../store/faces.repo.ts';
 import { BUNDLED_MODELS } from '../../ml/catalogue.ts';
 import { replaceFacesKeepingDecisions } from '../../people/decisions.ts';
-import { faceWords } from '../../search/face-words.ts';
+import { personEntry } from '../../search/face-words.ts';
 import { picturesOf, type PictureInput } from '../picture-input.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
@@ -52,23 +52,26 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
       store.faces.replaceForAsset(assetId, ids, faces);
       return faces.map((f, i) => ({ id: ids[i], timestamp: f.timestamp, box: f.box }));
     });
-    store.search.replaceForStage(
-      assetId,
-      'faces',
-      faces.map((f, i) => ({
-        modality: 'person' as const,
-        timestamp: f.timestamp,
-        page: f.page,
-        ref: null,
-        region_id: ids[i],
-        text: faceWords({
-          age: f.age ?? null,
-          gender: f.gender ?? null,
-          gender_score: f.gender_score ?? null,
-          emotion: f.emotion,
-          emotion_score: f.emotion_score,
-        }),
-      })),
+    // A face the owner said is no face (carried over above) is not found as a person.
+    const notFaces = store.people.notFacesOf(assetId);
+    const entries = faces.flatMap((f, i) =>
+      notFaces.has(ids[i])
+        ? []
+        : [
+            personEntry(
+              {
+                timestamp: f.timestamp,
+                page: f.page,
+                age: f.age ?? null,
+                gender: f.gender ?? null,
+                gender_score: f.gender_score ?? null,
+                emotion: f.emotion,
+                emotion_score: f.emotion_score,
+              },
+              ids[i],
+            ),
+          ],
     );
+    store.search.replaceForStage(assetId, 'faces', entries);
   },
 });

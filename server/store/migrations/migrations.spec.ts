@@ -228,8 +228,24 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare("SELECT count(*) AS n FROM search_fts WHERE search_fts MATCH 'white OR curious'").get()).toEqual({ n: 0 });
   });
 
+  it('0031 not a face: ignores made before stay plain ignores; an ignore may say the face is no face', () => {
+    const db = at(number('0031') - 1);
+    seed(db);
+    for (const id of ['face_1', 'face_2']) {
+      insert(db, 'regions', { id, asset_id: 'vid_1', kind: 'face', source: 'human-blazeface', stage: 'faces' });
+      insert(db, 'faces', { id, asset_id: 'vid_1', timestamp: 0, pose: '{}', landmarks: '{}', emotions: '[]' });
+    }
+    db.prepare("INSERT INTO face_ignores (face_id, created_at) VALUES ('face_1', 7)").run();
+    migrate(db);
+    expect(db.prepare('SELECT face_id, created_at, not_a_face FROM face_ignores').all()).toEqual([{ face_id: 'face_1', created_at: 7, not_a_face: 0 }]);
+    db.prepare("INSERT INTO face_ignores (face_id, created_at, not_a_face) VALUES ('face_2', 8, 1)").run();
+    expect(() => db.prepare("UPDATE face_ignores SET not_a_face = 2 WHERE face_id = 'face_2'").run()).toThrow(/CHECK/);
+    db.prepare("DELETE FROM faces WHERE id = 'face_2'").run();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM face_ignores').get()).toEqual({ n: 1 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030', '0031'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
