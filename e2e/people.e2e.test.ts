@@ -152,6 +152,8 @@ describe('People', () => {
     await tiles.first().waitFor();
     expect(await tiles.first().getAttribute('title')).toMatch(/, not a face/);
     expect(await page.locator('.face-tile', { hasText: 'not a face' }).count()).toBe(1);
+    // The tab counts faces waiting, not the ignored ones listed.
+    expect(await page.getByRole('link', { name: /^Not grouped yet/ }).textContent()).toBe('Not grouped yet');
     await shot('people-not-a-face');
     expect(await accessibilityProblems(page)).toEqual([]);
     // Its picture no longer shows it.

@@ -324,8 +324,8 @@ function NotGrouped({ params }: { params: URLSearchParams }) {
 }
 
 export function PeopleScreen({ params }: { params: URLSearchParams }) {
-  const { people, includeHidden, busy, looseTotal } = usePeople(
-    useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, busy: s.busy, looseTotal: s.looseTotal })),
+  const { people, includeHidden, busy, looseTotal, looseIgnored } = usePeople(
+    useShallow((s) => ({ people: s.people, includeHidden: s.includeHidden, busy: s.busy, looseTotal: s.looseTotal, looseIgnored: s.looseIgnored })),
   );
   const { load, loadList, setIncludeHidden, preview } = usePeople(
     useShallow((s) => ({ load: s.load, loadList: s.loadList, setIncludeHidden: s.setIncludeHidden, preview: s.preview })),
@@ -349,7 +349,8 @@ export function PeopleScreen({ params }: { params: URLSearchParams }) {
             People
           </a>
           <a href="#/people?view=waiting" aria-current={view === 'waiting' ? 'page' : undefined}>
-            Not grouped yet{looseTotal && view === 'waiting' ? ` (${looseTotal})` : ''}
+            {/* The count of faces waiting, not of the ignored ones while those are listed. */}
+            Not grouped yet{looseTotal && view === 'waiting' && !looseIgnored ? ` (${looseTotal})` : ''}
           </a>
         </nav>
         {view === 'people' ? (
