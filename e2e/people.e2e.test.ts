@@ -161,6 +161,24 @@ describe('People', () => {
     expect(regions.faces).toEqual([]);
   }, 300_000);
 
+  it('says a face seen in the viewer is no face: its box and its line in the info go, and it waits among the ignored faces', async () => {
+    const key = app.t.key('people-viewer-not-a-face');
+    const baboon = (await seed(app.t, key, ['scenes/opencv/baboon.jpg'], { ocr: false, objects: false }))[0].video_id as string;
+    const { page, shot } = await app.open(key, `#/view/${baboon}`);
+    await page.getByTestId('viewer').filter({ hasText: 'baboon.jpg' }).waitFor();
+    await page.locator('.box-face').first().waitFor();
+    const button = page.getByRole('button', { name: 'not a face (face 1)' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(/^No face: no longer shown or found as a person/).waitFor();
+    await page.locator('.faces-here').waitFor({ state: 'detached' });
+    expect(await page.locator('.box-face').count()).toBe(0);
+    await shot('viewer-not-a-face');
+    const ignored = (await app.t.api('GET', '/faces?ignored=true', { key })).body.data.faces;
+    expect(ignored).toHaveLength(1);
+    expect(ignored[0]).toMatchObject({ video_id: baboon, not_a_face: true });
+  }, 300_000);
+
   it("accepts all of a person's suggestions at once from the strip on their page", async () => {
     const key = app.t.key('people-strip');
     const john = await namedJohn(app.t, key);

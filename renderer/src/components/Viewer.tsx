@@ -160,6 +160,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const loadPeople = usePeople((s) => s.load);
   const sayWho = usePeople((s) => s.sayWho);
   const notThem = usePeople((s) => s.notThem);
+  const notAFace = usePeople((s) => s.notAFace);
   const [layers, setLayers] = useState<Layers>({ passage: true, object: true, face: true, text: false });
   const [info, setInfo] = useState(() => localStorage.getItem(INFO_KEY) !== 'off');
   const [detail, setDetail] = useState(false);
@@ -558,13 +559,23 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                           ) : null}
                         </>
                       ) : asset.owned ? (
-                        <NameField
-                          id={`who-${f.face_id}`}
-                          label={`this is (face ${i + 1})`}
-                          placeholder="This is…"
-                          people={people}
-                          onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
-                        />
+                        <>
+                          <NameField
+                            id={`who-${f.face_id}`}
+                            label={`this is (face ${i + 1})`}
+                            placeholder="This is…"
+                            people={people}
+                            onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
+                          />{' '}
+                          <button
+                            className="link"
+                            aria-label={`not a face (face ${i + 1})`}
+                            title="an animal, a drawing, a pattern: no longer shown here or found as a person"
+                            onClick={() => void notAFace(f.face_id).then((done) => done && reopen())}
+                          >
+                            not a face
+                          </button>
+                        </>
                       ) : (
                         'not grouped yet'
                       )}{' '}

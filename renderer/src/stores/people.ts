@@ -74,6 +74,8 @@ interface PeopleState {
   /** From the viewer: who a face is (true when done), or that it is not the person it is on. */
   sayWho(faceId: string, choice: NameChoice): Promise<boolean>;
   notThem(personId: string, faceId: string): Promise<boolean>;
+  /** A waiting face is no face at all (seen in the viewer); taken back among the ignored faces. */
+  notAFace(faceId: string): Promise<boolean>;
 
   preview(): Promise<void>;
   recluster(): Promise<void>;
@@ -333,6 +335,11 @@ export const usePeople = create<PeopleState>((set, get) => {
       if (!r) return false;
       toast(`Not ${r.person.name || 'that person'}: taken off.`);
       await get().load();
+      return true;
+    },
+    async notAFace(faceId) {
+      if (!(await act('Saying it is no face', () => People.ignoreFaces([faceId], true, true)))) return false;
+      toast('No face: no longer shown or found as a person (People, Not grouped yet, ignored faces takes it back).');
       return true;
     },
 
