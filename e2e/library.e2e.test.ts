@@ -138,7 +138,7 @@ describe('the library', () => {
       '"can\'t be read"',
     ]);
     expect(await tile.locator('.badge-failed').getAttribute('title')).toBe("can't be read (the info panel says why)");
-    expect(await tile.getAttribute('aria-label')).toMatch(/^broken\.png, .*not fully indexed/);
+    expect(await tile.getAttribute('aria-label')).toMatch(/^broken\.png, .*can't be read/);
     await shot('library-unreadable');
 
     // A video copied only in part is shown as far as it goes, and its info says so.

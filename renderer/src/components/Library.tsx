@@ -126,7 +126,7 @@ const Tile = memo(function Tile({
         a.kind === 'video' && a.duration_s ? `video ${duration(a.duration_s)}` : null,
         a.kind === 'document' ? (a.page_count ? `${a.page_count} pages` : 'document') : null,
         a.status === 'processing' ? 'indexing' : null,
-        a.failed_stages.length ? 'not fully indexed' : null,
+        a.failed_stages.includes('extract') ? "can't be read" : a.failed_stages.length ? 'not fully indexed' : null,
         a.offline ? 'offline' : null,
         a.favorite ? 'favourite' : null,
         (a.rating ?? 0) > 0 ? `${a.rating} stars` : null,
