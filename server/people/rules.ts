@@ -123,13 +123,12 @@ export function ignoreFaces(
       const wasNotAFace = store.people.isNotAFace(faceId);
       if (ignore) store.people.ignore(faceId, now, notAFace);
       else store.people.unignore(faceId);
-      const assetId = at.frame.slice(0, at.frame.lastIndexOf('@'));
       if (ignore && notAFace && !wasNotAFace) {
-        store.search.deleteForRegion(assetId, 'faces', faceId);
-        changed.add(assetId);
+        store.search.deleteForRegion(at.asset_id, 'faces', faceId);
+        changed.add(at.asset_id);
       } else if (!ignore && wasNotAFace) {
         restored.push(faceId);
-        changed.add(assetId);
+        changed.add(at.asset_id);
       }
       done.push(faceId);
     }

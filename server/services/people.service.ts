@@ -16,6 +16,9 @@ import { newStopFlag, planRegrouping, regroup } from '../people/regroup.ts';
 import { mwgRegionsXmp } from '../people/xmp.ts';
 import { personEntry } from '../search/face-words.ts';
 
+/** The page of a document a face was found on (its picture page's timestamp is the page less one); null for photos and videos. */
+const pageAt = (kind: string, timestamp: number): number | null => (kind === 'document' ? Math.floor(timestamp) + 1 : null);
+
 /** A face's picture is a stored file, given a URL by the API. */
 type WithFrame<T> = Omit<T, 'frame_url' | 'thumbnail_url'> & { frame: FileRef | null };
 export type PersonValue = Omit<Person, 'cover'> & { cover: WithFrame<NonNullable<Person['cover']>> | null };
@@ -137,7 +140,6 @@ export class PeopleService {
   detail(workspaceId: string, id: string, limit: number, offset: number, order: 'best' | 'weakest' = 'best'): PersonDetailValue {
     const p = this.resolve(workspaceId, id);
     const { rows, total } = this.store.people.faces(p.id, limit, offset, order === 'weakest');
-    const page = (kind: string, t: number) => (kind === 'document' ? Math.floor(t) + 1 : null);
     return {
       ...this.value(p),
       ...(p.id !== id ? { requested_id: id } : {}),
@@ -146,7 +148,7 @@ export class PeopleService {
         video_id: f.video_id,
         asset_kind: f.kind,
         timestamp: f.timestamp,
-        page: page(f.kind, f.timestamp),
+        page: pageAt(f.kind, f.timestamp),
         box: { x: f.x, y: f.y, w: f.w, h: f.h },
         quality: f.quality,
         good: f.good === 1,
@@ -160,7 +162,7 @@ export class PeopleService {
         file_name: a.file_name,
         face_count: a.face_count,
         first_timestamp: a.first_timestamp,
-        first_page: page(a.kind, a.first_timestamp),
+        first_page: pageAt(a.kind, a.first_timestamp),
       })),
     };
   }
@@ -266,7 +268,7 @@ export class PeopleService {
         video_id: f.video_id,
         asset_kind: f.kind,
         timestamp: f.timestamp,
-        page: f.kind === 'document' ? Math.floor(f.timestamp) + 1 : null,
+        page: pageAt(f.kind, f.timestamp),
         box: { x: f.x, y: f.y, w: f.w, h: f.h },
         quality: f.quality,
         good: f.good === 1,
@@ -293,7 +295,7 @@ export class PeopleService {
         for (const faceId of r.restored) {
           const face = this.store.faces.attributesOf(faceId);
           if (!face) continue;
-          const page = this.store.assets.byId(face.asset_id)?.kind === 'document' ? face.timestamp + 1 : null;
+          const page = pageAt(this.store.assets.byId(face.asset_id)?.kind ?? 'image', face.timestamp);
           this.store.search.add(face.asset_id, 'faces', personEntry({ ...face, page }, faceId));
         }
         return r;

@@ -263,10 +263,10 @@ export class PeopleRepo {
   }
 
   /** The face's frame (asset @ timestamp) and workspace; undefined for no live face. */
-  faceFrame(faceId: string): { frame: string; workspace_id: string } | undefined {
+  faceFrame(faceId: string): { frame: string; asset_id: string; workspace_id: string } | undefined {
     return this.sql(
-      `SELECT f.asset_id || '@' || f.timestamp AS frame, a.workspace_id FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL WHERE f.id = ?`,
-    ).get(faceId) as { frame: string; workspace_id: string } | undefined;
+      `SELECT f.asset_id || '@' || f.timestamp AS frame, f.asset_id, a.workspace_id FROM faces f JOIN assets a ON a.id = f.asset_id AND a.deleted_at IS NULL WHERE f.id = ?`,
+    ).get(faceId) as { frame: string; asset_id: string; workspace_id: string } | undefined;
   }
 
   /** Whether the person holds a face of this frame (asset @ timestamp) other than `except`. */
