@@ -189,9 +189,12 @@ describe('the real sentence encoder', () => {
     // index both pick their 8-bit kernels by the CPU's instruction set, so a question near a rank
     // boundary can move by a rank from one CPU to another. Floors
     // below both, that still catch a regression: with no dense evidence, questions that share no
-    // word with their page are not found at all (0).
+    // word with their page are not found at all (0). Since related words are lent only in a
+    // meaning they commonly have (docs/decisions/0016), Alice measures 0.481 (0.512 before): the
+    // page of the unsigned note fell from rank 2 to 6, as "sign" (a medical sign, a kind of
+    // evidence) is no longer lent for "evidence" and so no longer matches the page's "sign it".
     expect(tuned.mrr).toBeGreaterThanOrEqual(0.6);
-    expect(heldOutAlice.mrr).toBeGreaterThanOrEqual(0.5);
+    expect(heldOutAlice.mrr).toBeGreaterThanOrEqual(0.45);
     expect(heldOut.mrr).toBeGreaterThanOrEqual(0.25);
   });
 });

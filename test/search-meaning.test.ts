@@ -111,6 +111,30 @@ describe('search by meaning', () => {
     expect(hits.some((h) => h.video_id === named)).toBe(false);
   });
 
+  it('widens a word only to words that commonly mean what it names: "mountain" finds no "deal" or "flock", "beach" no "area", "river" no river\'s name', async () => {
+    const k = t.key('meaning-widened');
+    const text = async (name: string, body: string) => (await t.index(k, { name, data: new TextEncoder().encode(body) })).video_id;
+    const hitsOf = async (query: string) =>
+      new Set(((await t.api('POST', '/search', { key: k, json: { query } })).body.data.hits as Array<{ video_id: string }>).map((h) => h.video_id));
+    // Each holds a word WordNet relates to the query, in a meaning the query does not have.
+    const amount = await text('amount.txt', 'It took a great deal of thought. Birds of a feather flock together, and she put them into a flower-pot.\n');
+    const region = await text('region.txt', 'The garden covers an area of two acres behind the house.\n');
+    const company = await text('company.txt', 'Amazon shipped the parcel on Monday, and Congo beat Ghana at football.\n');
+    const machine = await text('machine.txt', 'The washing machine stopped halfway.\n');
+    // And words the queries do mean.
+    const alps = await text('alps.txt', 'We climbed an alp above the village and saw a volcano across the valley.\n');
+    const taxi = await text('taxi.txt', 'A taxi and a jeep waited by the parked car.\n');
+    const pond = await text('pond.txt', 'Ducks swam across the pond and the lagoon beyond it.\n');
+    expect(await hitsOf('mountain')).toEqual(new Set([alps]));
+    expect(await hitsOf('beach')).not.toContain(region);
+    expect(await hitsOf('river')).not.toContain(company);
+    expect(await hitsOf('lake')).toEqual(new Set([pond]));
+    expect(await hitsOf('car')).toEqual(new Set([taxi]));
+    expect(await hitsOf('vehicle')).toContain(taxi);
+    expect(await hitsOf('car')).not.toContain(machine);
+    expect(await hitsOf('mountain')).not.toContain(amount);
+  });
+
   it('finds a file by the words of its name, and shows the name as it is, the word marked', async () => {
     const other = t.key('meaning-file-names');
     const name = 'holiday_2024-seaside notes.txt';

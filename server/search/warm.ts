@@ -12,6 +12,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function warmSearch(store: Store): Promise<void> {
   await turn();
+  wordnet.warm();
   wordnet.expand('library');
   await turn();
   findDates('last summer 2020', new Date());

@@ -52,6 +52,29 @@ describe('related words', () => {
     expect(broader('phone')).not.toContain('back');
   });
 
+  it('come from a rare sense only where it has a synonym or two: "panel" lends "jury", "mountain" as a large amount none of its 25 words for one', () => {
+    expect(wordnet.expand('panel').get('jury')).toBe('synonym');
+    for (const w of ['lot', 'deal', 'pot', 'flock', 'heap', 'plenty']) expect(wordnet.expand('mountain').has(w), w).toBe(false);
+  });
+
+  it('take a definition\'s head only where it says what kind of thing it is: not "area" for a beach, "time" for a sunset, "large" for a city', () => {
+    expect(broader('beach')).not.toContain('area');
+    expect(broader('sunset')).not.toContain('time');
+    expect(broader('city')).not.toContain('large');
+    expect(broader('child')).not.toContain('young');
+    expect(broader('kitten')).toContain('cat');
+  });
+
+  it('are words in a meaning they commonly have: "car" lends "automobile" but not "machine", "vehicle" lends "car"; and no kind that is a name', () => {
+    expect(wordnet.expand('car').get('automobile')).toBe('synonym');
+    expect(wordnet.expand('car').has('machine')).toBe(false);
+    expect(wordnet.expand('vehicle').get('car')).toBe('narrower');
+    expect(wordnet.expand('john').get('bathroom')).toBe('synonym');
+    expect(wordnet.expand('dog').has('toy')).toBe(false);
+    for (const w of ['amazon', 'congo', 'colorado']) expect(wordnet.expand('river').has(w), w).toBe(false);
+    expect(wordnet.expand('king').has('alfred')).toBe(false);
+  });
+
   it('are none for a name: Lincoln the president lends neither "president" nor "lawyer", Paris not "france"', () => {
     expect([...wordnet.expand('lincoln').keys()]).not.toEqual(expect.arrayContaining(['president']));
     expect([...wordnet.expand('lincoln').keys()]).not.toContain('lawyer');

