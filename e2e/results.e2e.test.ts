@@ -63,9 +63,12 @@ describe('search results and evidence', () => {
     await shot('search-grouped');
     // How it searched: the recipe opens leftwards from its summary at the window's right edge, inside the window.
     await page.locator('.recipe summary').click();
-    const recipe = (await page.locator('.recipe p').boundingBox())!;
+    const recipe = (await page.locator('.recipe-body').boundingBox())!;
     expect(recipe.x).toBeGreaterThanOrEqual(0);
     expect(recipe.x + recipe.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+    // In words: what it looked for, and the related words it added for which word of the query.
+    expect(await page.getByTestId('how').textContent()).toContain('Looked for “cat” in the text of pages');
+    expect(await page.getByTestId('how-related').textContent()).toMatch(/^Also looked for related words, ranked below the words asked for: .+ for “cat”\.$/);
     await shot('search-how');
     expect(await accessibilityProblems(page)).toEqual([]);
     await page.locator('.recipe summary').click();

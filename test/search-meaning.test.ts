@@ -133,6 +133,17 @@ describe('search by meaning', () => {
     expect(await hitsOf('vehicle')).toContain(taxi);
     expect(await hitsOf('car')).not.toContain(machine);
     expect(await hitsOf('mountain')).not.toContain(amount);
+    // The answer says which related words it searched, and for which of the query's words.
+    const { related } = (await t.api('POST', '/search', { key: k, json: { query: 'the mountain' } })).body.data.interpreted as {
+      related: Array<{ word: string; for: string[] }>;
+    };
+    expect(related).toEqual(
+      expect.arrayContaining([
+        { word: 'alp', for: ['mountain'] },
+        { word: 'volcano', for: ['mountain'] },
+      ]),
+    );
+    expect(related.map((r) => r.word)).not.toContain('deal');
   });
 
   it('finds a file by the words of its name, and shows the name as it is, the word marked', async () => {

@@ -3854,6 +3854,10 @@ export interface operations {
                                 phrases: string[];
                                 /** @enum {string} */
                                 order: "relevance" | "taken_at";
+                                related: {
+                                    word: string;
+                                    for: string[];
+                                }[];
                                 set_aside?: string;
                             };
                             hits: {
@@ -4113,6 +4117,10 @@ export interface operations {
                                 phrases: string[];
                                 /** @enum {string} */
                                 order: "relevance" | "taken_at";
+                                related: {
+                                    word: string;
+                                    for: string[];
+                                }[];
                                 set_aside?: string;
                             };
                             hits: {

@@ -134,6 +134,11 @@ export const Interpreted = z.object({
   phrases: z.array(z.string()),
   order: z.enum(['relevance', 'taken_at']),
   /**
+   * The related words (WordNet) searched besides the query's, ranked below them: each with the
+   * query's words it stands for. Only words the index holds, at most 16.
+   */
+  related: z.array(z.object({ word: z.string(), for: z.array(z.string()) })),
+  /**
    * Set when the words matched nothing taken in the date they named: they were set aside and the
    * hits are everything the filters hold, newest first.
    */

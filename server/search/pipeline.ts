@@ -26,7 +26,14 @@ export interface SearchResult {
   engine: 'arrow' | 'classic';
   recipe: string;
   engine_fallback?: string;
-  interpreted: { words: string; filters: SearchFilters; phrases: string[]; order: 'relevance' | 'taken_at'; set_aside?: string };
+  interpreted: {
+    words: string;
+    filters: SearchFilters;
+    phrases: string[];
+    order: 'relevance' | 'taken_at';
+    related: Array<{ word: string; for: string[] }>;
+    set_aside?: string;
+  };
   hits: FoundHit[];
   pagination: { limit: number; offset: number; total: number; has_more: boolean };
   facets: SearchFacets;
@@ -119,7 +126,7 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
         });
   const filters: SearchFilters = { ...read.filters, ...(req.search_options?.filters ?? {}) };
   const resolved = resolver.resolve(auth, workspaceIds, filters);
-  const interpreted: SearchResult['interpreted'] = { words: read.words, filters, phrases: read.phrases, order };
+  const interpreted: SearchResult['interpreted'] = { words: read.words, filters, phrases: read.phrases, order, related: [] };
 
   const terms = queryTerms(read.words);
   if (terms.length === 0 && !hasFilters(resolved)) throw new AppError('invalid_request', 422, 'The query has no words to search for.');
@@ -154,6 +161,7 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
   );
 
   const found = lexical(store, terms, scope, engine, namesIn(store, read.words, terms, workspaceIds));
+  interpreted.related = [...found.related.keys()].map((word) => ({ word, for: found.standsFor.get(word) ?? [] }));
   const asked = askedWords(terms);
   const held = heldWords(asked, found.standsFor);
   for (const { entry, weight } of found.candidates) {
@@ -189,6 +197,7 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
   // words set aside (said in the answer), rather than nothing.
   if (ranked.length === 0 && read.filters.taken_after !== undefined && read.words) {
     interpreted.set_aside = read.words;
+    interpreted.related = [];
     return listed();
   }
 

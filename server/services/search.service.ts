@@ -27,7 +27,7 @@ export class SearchService {
         type,
         engine: 'arrow' as const,
         recipe: 'none',
-        interpreted: { words: req.query, filters: {}, phrases: [], order: 'relevance' as const },
+        interpreted: { words: req.query, filters: {}, phrases: [], order: 'relevance' as const, related: [] },
         hits: [],
         pagination: { limit: req.limit, offset: req.offset, total: 0, has_more: false },
         facets: { kinds: [], years: [], places: [], people: [], cameras: [], collections: [] },

@@ -172,6 +172,50 @@ function Understood({ r, query, go }: { r: SearchResponse; query: string; go(q: 
   );
 }
 
+/** How the search went, in words: what it looked for and where, the related words it added, then the engine's own recipe. */
+function HowItSearched({ r }: { r: SearchResponse }) {
+  const words = r.interpreted.set_aside ? '' : r.interpreted.words.trim();
+  const byMeaning = r.recipe.includes('dense(');
+  // Related words grouped by the words of the query they stand for: "puppy, pooch for “dog”".
+  const groups = new Map<string, string[]>();
+  for (const { word, for: of } of r.interpreted.related) {
+    const key = of.join(', ');
+    groups.set(key, [...(groups.get(key) ?? []), word]);
+  }
+  return (
+    <div className="recipe-body" data-testid="how">
+      {words ? (
+        <p>
+          Looked for <strong>“{words}”</strong> in the text of pages, file names, what photos and videos show, and what is said in them
+          {byMeaning ? ', and by meaning: passages and pictures close to it even without its words' : ''}.
+        </p>
+      ) : (
+        <p>Listed what the filters hold, newest first.</p>
+      )}
+      {words ? (
+        groups.size ? (
+          <p data-testid="how-related">
+            Also looked for related words, ranked below the words asked for:{' '}
+            {[...groups].map(([of, related], i) => (
+              <span key={of}>
+                {i ? '; ' : ''}
+                {related.join(', ')} <span className="muted">for “{of}”</span>
+              </span>
+            ))}
+            .
+          </p>
+        ) : (
+          <p data-testid="how-related">No related words were added: none that the library holds.</p>
+        )
+      ) : null}
+      <p className="recipe-engine">
+        Engine {r.engine}: <code>{r.recipe}</code>
+        {r.engine_fallback ? ` (${r.engine_fallback})` : ''}
+      </p>
+    </div>
+  );
+}
+
 /** A result's button: the keyboard's cursor sits on one at a time (it is focused, so it is in view). */
 function useCursor(active: boolean) {
   const ref = useRef<HTMLButtonElement>(null);
@@ -427,10 +471,7 @@ export function SearchView({ params }: { params: URLSearchParams }) {
         {result ? (
           <details className="recipe">
             <summary title="How it searched">How</summary>
-            <p>
-              Engine {result.engine}: <code>{result.recipe}</code>
-              {result.engine_fallback ? ` (${result.engine_fallback})` : ''}
-            </p>
+            <HowItSearched r={result} />
           </details>
         ) : null}
         <label>
