@@ -126,6 +126,10 @@ describe('the library', () => {
     await pending.filter({ hasText: 'could not be read' }).waitFor();
     expect(await pending.textContent()).toMatch(/^This picture could not be read: the file is damaged \(.+\)\.$/);
     expect(await page.getByTestId('info-failures').textContent()).toMatch(/^reading the file: the file is damaged/);
+    // Nothing is shown, so nothing is offered to turn, and r turns nothing.
+    expect(await page.getByRole('button', { name: /^turn clockwise/ }).count()).toBe(0);
+    await page.keyboard.press('r');
+    expect((await app.t.api('GET', `/videos/${broken}`, { key })).body.data.orientation_set).toBeNull();
     await shot('viewer-unreadable');
     expect(await accessibilityProblems(page)).toEqual([]);
     // Back in the library, its tile says what the file is and that it cannot be read (no picture, no kind in capitals).
@@ -209,6 +213,8 @@ describe('the library', () => {
     await page.getByTestId('info').waitFor();
     expect(await page.getByTestId('info-place').textContent()).toBe('Tokyo, Japan');
     expect(await page.getByTestId('info-taken').textContent()).toMatch(/2021/);
+    // The file's size as a file manager says it, in kilobytes of 1,000 bytes.
+    expect(await page.getByTestId('info-file-size').textContent()).toBe(`${Math.round(fs.statSync(path.join(dir, 'tokyo-street.jpg')).size / 1e3)} kB`);
     await shot('viewer-info');
     // The place links to the library narrowed to it.
     await page.getByTestId('info-place').click();

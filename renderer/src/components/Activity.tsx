@@ -5,7 +5,7 @@ import { useDismiss } from '../keys.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
-import { size } from './Library.tsx';
+import { fileSize } from '../plural.ts';
 import { counted } from '../plural.ts';
 import { stageWords, stagesInWords, why } from '../failures.ts';
 
@@ -117,7 +117,7 @@ export function ActivityIndicator() {
                     <span className="upload-name" title={u.name}>
                       {u.name}
                     </span>
-                    <small>{size(u.size)}</small>
+                    <small>{fileSize(u.size)}</small>
                     {u.state === 'failed' ? (
                       <span className="error">{u.error}</span>
                     ) : (

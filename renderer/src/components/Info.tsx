@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import type { AssetDetail } from '../api/videos.ts';
 import { ownFailures, stageWords } from '../failures.ts';
+import { fileSize } from '../plural.ts';
 
 const SOURCES: Record<string, string> = {
   exif: 'from EXIF',
@@ -104,8 +105,12 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         {width && height ? (
           <Row label="Size">
             {width} × {height}
+            {asset.kind === 'image' ? ` · ${((width * height) / 1e6).toFixed(1)} MP` : ''}
           </Row>
         ) : null}
+        <Row label="File size">
+          <span data-testid="info-file-size">{fileSize(asset.size_bytes)}</span>
+        </Row>
         {asset.duration_s ? <Row label="Length">{asset.duration_s.toFixed(1)} s</Row> : null}
         {asset.path ? (
           <Row label="File">

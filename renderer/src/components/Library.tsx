@@ -29,7 +29,7 @@ import { Chips, filtersOf } from './Chips.tsx';
 import { SelectionBar } from './SelectionBar.tsx';
 import { useSession } from '../stores/session.ts';
 import { typing } from '../keys.ts';
-import { counted } from '../plural.ts';
+import { counted, fileSize } from '../plural.ts';
 import { stagesInWords } from '../failures.ts';
 
 /** A path with a hidden part (.DS_Store, .git/…): left out of folders added. */
@@ -57,7 +57,6 @@ export async function filesOfDrop(items: DataTransferItemList | null, files: Fil
   return out;
 }
 
-export const size = (n: number) => (n > 1e9 ? `${(n / 1e9).toFixed(1)} GB` : n > 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(n / 1e3))} kB`);
 const duration = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
 
 /** A row of the timeline: a month's heading, or a justified row of pictures (offsets into the list). */
@@ -139,7 +138,7 @@ const Tile = memo(function Tile({
     if (e.shiftKey || e.ctrlKey || e.metaKey || selecting) onSelect(id, e);
     else onOpen(id);
   };
-  const tip = a ? `${a.file_name} · ${a.taken_at?.slice(0, 10) ?? 'no date yet'} · ${size(a.size_bytes)}` : undefined;
+  const tip = a ? `${a.file_name} · ${a.taken_at?.slice(0, 10) ?? 'no date yet'} · ${fileSize(a.size_bytes)}` : undefined;
   return (
     <div
       role="gridcell"

@@ -260,7 +260,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   };
   /** The owner turns a photo a quarter (clockwise, or back with `by` −90): kept in the index, not the file. */
   const rotate = async (by: 90 | -90) => {
-    if (!asset?.owned || asset.kind !== 'image') return;
+    // Not a picture that could not be read: there is nothing shown to turn.
+    if (!asset?.owned || asset.kind !== 'image' || asset.index.report.stages.extract?.state === 'failed') return;
     const before = asset.orientation_set;
     const turn = (((((asset.orientation_set ?? asset.orientation_detected ?? 0) + by) % 360) + 360) % 360) as 0 | 90 | 180 | 270;
     const put = (orientation_set: typeof before) => {
@@ -386,7 +387,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
             </button>
           </nav>
         ) : null}
-        {asset.kind === 'image' && asset.owned ? (
+        {asset.kind === 'image' && asset.owned && !unread ? (
           <button className="icon" aria-label="turn clockwise (r; Shift+R the other way)" title="Turn clockwise (r)" onClick={() => void rotate(90)}>
             ⟳
           </button>
