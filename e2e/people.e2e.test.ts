@@ -216,6 +216,27 @@ describe('People', () => {
     expect(detail.body.data.face_count).toBe(before - 1);
   }, 180_000);
 
+  it('says a face a person holds is no face, from their page with the keyboard: it leaves them and waits among the ignored, marked', async () => {
+    const key = app.t.key('people-held-not-a-face');
+    const john = await namedJohn(app.t, key);
+    const { page, shot } = await app.open(key, `#/people/${john.person_id}`);
+    await page.locator('[data-face]').first().waitFor();
+    await page.getByRole('listbox', { name: 'faces of John Schneider' }).focus();
+    await page.keyboard.press('Space');
+    await page.getByText(`1 of ${john.face_count} selected`).waitFor();
+    const button = page.getByRole('button', { name: 'Not a face' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(/^1 face marked as no face and taken off John Schneider/).waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-face]').length === n, john.face_count - 1);
+    await shot('person-not-a-face');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    expect((await app.t.api('GET', `/people/${john.person_id}`, { key })).body.data.face_count).toBe(john.face_count - 1);
+    const ignored = (await app.t.api('GET', '/faces?ignored=true', { key })).body.data.faces;
+    expect(ignored).toHaveLength(1);
+    expect(ignored[0]).toMatchObject({ ignored: true, not_a_face: true });
+  }, 180_000);
+
   it('asks "Is this John Schneider?" about a face too small to join him by itself, and a yes adds it to him', async () => {
     const key = app.t.key('people-suggest');
     const john = await namedJohn(app.t, key);

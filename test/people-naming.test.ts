@@ -236,6 +236,39 @@ describe('naming people: create, assign, ignore, loose faces, crops', () => {
     expect(await found('people')).toBe(true);
   });
 
+  it('takes a face a person holds off them when the owner says it is no face, and no grouping gives it back to them', async () => {
+    // The mandrill again, in a workspace of its own, named as someone first.
+    const k = t.key('no-face-held');
+    const baboon = (await t.index(k, corpus('scenes/opencv/baboon.jpg'), { ocr: false, objects: false })).video_id as string;
+    const [face] = t.server.store.faces.forAsset(baboon).map((f) => f.id);
+    const made = await t.api('POST', '/people', { key: k, json: { name: 'Bob', face_ids: [face] } });
+    expect(made.status).toBe(201);
+    const bob = made.body.data.person_id as string;
+    const foundAsBob = async () =>
+      (await t.api('POST', '/search', { key: k, json: { query: 'Bob' } })).body.data.hits.some((h: { video_id: string }) => h.video_id === baboon);
+    expect(await foundAsBob()).toBe(true);
+    // Ignoring alone still asks for the face to be taken off them first; nothing changes.
+    expect((await t.api('POST', '/faces/ignore', { key: k, json: { face_ids: [face] } })).status).toBe(422);
+    expect(t.server.store.people.personOfFace(face)).toBe(bob);
+
+    const no = await t.api('POST', '/faces/ignore', { key: k, json: { face_ids: [face], not_a_face: true } });
+    expect(no.status).toBe(200);
+    expect(no.body.data).toEqual({ faces: [face], ignored: true, not_a_face: true });
+    expect(t.server.store.people.personOfFace(face)).toBeNull();
+    // Bob keeps his name and has no face; the mandrill is not found as him, nor shown with a face.
+    expect((await t.api('GET', `/people/${bob}`, { key: k })).body.data).toMatchObject({ name: 'Bob', face_count: 0 });
+    expect(await foundAsBob()).toBe(false);
+    expect((await t.api('GET', `/videos/${baboon}/regions?timestamp=0`, { key: k })).body.data.faces).toEqual([]);
+
+    // Taken back, it is a face waiting to be grouped, and not Bob's: the owner said so on the way.
+    expect((await t.api('POST', '/faces/ignore', { key: k, json: { face_ids: [face], ignored: false } })).status).toBe(200);
+    const waiting = (await t.api('GET', '/faces?limit=100', { key: k })).body.data.faces.map((f: { face_id: string }) => f.face_id);
+    expect(waiting).toContain(face);
+    const plan = (await t.api('POST', '/people/recluster?dry_run=true', { key: k })).body.data.plan;
+    expect(plan.joins.filter((j: { face_id: string; person_id: string }) => j.face_id === face && j.person_id === bob)).toEqual([]);
+    expect(t.server.store.people.isExcluded(face, bob)).toBe(true);
+  });
+
   it("pages a person's faces best first or weakest first", async () => {
     const ada = (await t.api('GET', '/people', { key })).body.data.people.find((p: { name: string }) => p.name === 'Ada');
     const best = (await t.api('GET', `/people/${ada.person_id}?limit=1`, { key })).body.data;

@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people) */
+        /** Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people; a face a person holds is taken off them, as not them) */
         post: operations["ignoreFaces"];
         delete?: never;
         options?: never;

@@ -100,8 +100,9 @@ export function createPerson(store: Store, workspaceId: string, name: string, fa
  * The owner says to leave these waiting faces out of every grouping and suggestion (`ignore`), or
  * takes that back. With `notAFace`, each is no face at all: no longer found by search as a person
  * (its entry removed here; the caller writes it again for the faces in `restored`, as search words
- * it). A face of another workspace, or one a person holds, is refused (CannotAddFace). Also returns
- * the assets whose faces changed what they are (their labels counted people among them).
+ * it); a face a person holds is taken off them first, as not them ever. A face of another
+ * workspace, or one a person holds otherwise, is refused (CannotAddFace). Also returns the assets
+ * whose faces changed what they are (their labels counted people among them).
  */
 export function ignoreFaces(
   store: Store,
@@ -114,12 +115,19 @@ export function ignoreFaces(
   const done: string[] = [];
   const restored: string[] = [];
   const changed = new Set<string>();
+  const heldBy = new Set<string>();
   store.transaction(() => {
     for (const faceId of new Set(faceIds)) {
       const at = store.people.faceFrame(faceId);
       if (!at || at.workspace_id !== workspaceId) throw new CannotAddFace(`Face ${faceId} not found in this workspace.`);
       const holder = store.people.personOfFace(faceId);
-      if (holder) throw new CannotAddFace(`Face ${faceId} is a person's (${holder}); take it off them first.`);
+      if (holder && !(ignore && notAFace)) throw new CannotAddFace(`Face ${faceId} is a person's (${holder}); take it off them first.`);
+      if (holder) {
+        // No face is anyone's: off the person, and not them whatever a grouping says later.
+        store.people.unassign(faceId);
+        store.people.exclude(faceId, holder, 'rejected', now);
+        heldBy.add(holder);
+      }
       const wasNotAFace = store.people.isNotAFace(faceId);
       if (ignore) store.people.ignore(faceId, now, notAFace);
       else store.people.unignore(faceId);
@@ -132,6 +140,8 @@ export function ignoreFaces(
       }
       done.push(faceId);
     }
+    // A person without a name left with no face goes, as when faces are taken off them.
+    for (const id of heldBy) if (!store.people.get(id)?.name) removeEmptyUnnamed(store, workspaceId, id);
   });
   return { faces: done, restored, changedAssets: [...changed] };
 }

@@ -105,7 +105,7 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         {width && height ? (
           <Row label="Size">
             {width} × {height}
-            {asset.kind === 'image' ? ` · ${((width * height) / 1e6).toFixed(1)} MP` : ''}
+            {asset.kind === 'image' && width * height >= 1e5 ? ` · ${((width * height) / 1e6).toFixed(1)} MP` : ''}
           </Row>
         ) : null}
         <Row label="File size">

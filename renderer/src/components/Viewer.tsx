@@ -139,6 +139,21 @@ function Sheet({ page, words = [] }: { page: PageView; words?: readonly string[]
   );
 }
 
+/** The owner says a face is none (an animal, a drawing, a pattern); a person who held it no longer does. */
+function NotAFace({ face, n, onDone }: { face: string; n: number; onDone(): void }) {
+  const notAFace = usePeople((s) => s.notAFace);
+  return (
+    <button
+      className="link"
+      aria-label={`not a face (face ${n})`}
+      title="an animal, a drawing, a pattern: no longer shown here or found as a person"
+      onClick={() => void notAFace(face).then((done) => done && onDone())}
+    >
+      not a face
+    </button>
+  );
+}
+
 export function Viewer({ id, params }: { id: string; params: URLSearchParams }) {
   const { asset, page, moment, transcript, highlight, loading, error } = useViewer(
     useShallow((s) => ({
@@ -160,7 +175,6 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
   const loadPeople = usePeople((s) => s.load);
   const sayWho = usePeople((s) => s.sayWho);
   const notThem = usePeople((s) => s.notThem);
-  const notAFace = usePeople((s) => s.notAFace);
   const [layers, setLayers] = useState<Layers>({ passage: true, object: true, face: true, text: false });
   const [info, setInfo] = useState(() => localStorage.getItem(INFO_KEY) !== 'off');
   const [detail, setDetail] = useState(false);
@@ -550,13 +564,16 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                         <>
                           <a href={`#/people/${encodeURIComponent(f.person_id)}`}>{names.get(f.person_id) || 'Unnamed person'}</a>{' '}
                           {asset.owned ? (
-                            <button
-                              className="link"
-                              aria-label={`not ${names.get(f.person_id) || 'this person'} (face ${i + 1})`}
-                              onClick={() => void notThem(f.person_id!, f.face_id).then((done) => done && reopen())}
-                            >
-                              not them
-                            </button>
+                            <>
+                              <button
+                                className="link"
+                                aria-label={`not ${names.get(f.person_id) || 'this person'} (face ${i + 1})`}
+                                onClick={() => void notThem(f.person_id!, f.face_id).then((done) => done && reopen())}
+                              >
+                                not them
+                              </button>{' '}
+                              <NotAFace face={f.face_id} n={i + 1} onDone={reopen} />
+                            </>
                           ) : null}
                         </>
                       ) : asset.owned ? (
@@ -568,14 +585,7 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                             people={people}
                             onPick={(c) => void sayWho(f.face_id, c).then((done) => done && reopen())}
                           />{' '}
-                          <button
-                            className="link"
-                            aria-label={`not a face (face ${i + 1})`}
-                            title="an animal, a drawing, a pattern: no longer shown here or found as a person"
-                            onClick={() => void notAFace(f.face_id).then((done) => done && reopen())}
-                          >
-                            not a face
-                          </button>
+                          <NotAFace face={f.face_id} n={i + 1} onDone={reopen} />
                         </>
                       ) : (
                         'not grouped yet'

@@ -62,6 +62,8 @@ interface PeopleState {
   setHidden(hidden: boolean): Promise<void>;
   setCover(faceId: string): Promise<void>;
   takeOff(reject: boolean): Promise<void>;
+  /** The person's selected faces are no faces: taken off them and out of search (People, Not grouped yet, ignored faces takes it back). */
+  notFaces(): Promise<void>;
 
   loadLoose(ignored: boolean): Promise<void>;
   moreLoose(): Promise<void>;
@@ -274,6 +276,20 @@ export const usePeople = create<PeopleState>((set, get) => {
       await get().load();
     },
 
+    async notFaces() {
+      const p = get().person;
+      const faces = get().selection.ids;
+      if (!p || faces.length === 0) return;
+      const r = await act('Saying they are no faces', () => People.ignoreFaces(faces, true, true));
+      if (!r) return;
+      toast(
+        `${counted(r.faces.length, 'face')} marked as no face and taken off ${p.name || 'this person'} (People, Not grouped yet, ignored faces takes it back).`,
+      );
+      set({ selection: NONE });
+      await refreshPerson();
+      await get().load();
+    },
+
     async loadLoose(ignored) {
       const r = await attempt('Loading faces', () => People.looseFaces(ignored, 0, LOOSE_PAGE));
       if (r)
@@ -340,6 +356,8 @@ export const usePeople = create<PeopleState>((set, get) => {
     async notAFace(faceId) {
       if (!(await act('Saying it is no face', () => People.ignoreFaces([faceId], true, true)))) return false;
       toast('No face: no longer shown or found as a person (People, Not grouped yet, ignored faces takes it back).');
+      // Whoever held it holds one face fewer.
+      await get().load();
       return true;
     },
 

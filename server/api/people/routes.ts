@@ -117,7 +117,7 @@ export function peopleRoutes(s: Services): AnyRouteSpec[] {
       path: '/faces/ignore',
       operationId: 'ignoreFaces',
       summary:
-        'Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people)',
+        'Leave waiting faces out of every grouping and suggestion (ignored=true), or take that back (false); not_a_face=true: they are no faces (not shown, not found as people; a face a person holds is taken off them, as not them)',
       errors: [409],
       access: 'write',
       body: IgnoreFacesBody,

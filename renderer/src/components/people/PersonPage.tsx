@@ -71,6 +71,7 @@ export function PersonPage({ id, params }: { id: string; params: URLSearchParams
       setCover: s.setCover,
       mergeWithUndo: s.mergeWithUndo,
       takeOff: s.takeOff,
+      notFaces: s.notFaces,
     })),
   );
   const go = useNav((s) => s.go);
@@ -154,6 +155,13 @@ export function PersonPage({ id, params }: { id: string; params: URLSearchParams
         </button>
         <button onClick={() => void a.takeOff(false)} disabled={busy || n === 0}>
           Split out
+        </button>
+        <button
+          onClick={() => void a.notFaces()}
+          disabled={busy || n === 0}
+          title="an animal, a drawing, a pattern: taken off this person, no longer shown or found as a person"
+        >
+          Not a face
         </button>
         <button onClick={() => void a.setCover(selection.ids[0])} disabled={busy || n !== 1}>
           Use as cover
