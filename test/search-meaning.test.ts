@@ -125,6 +125,8 @@ describe('search by meaning', () => {
     const alps = await text('alps.txt', 'We climbed an alp above the village and saw a volcano across the valley.\n');
     const taxi = await text('taxi.txt', 'A taxi and a jeep waited by the parked car.\n');
     const pond = await text('pond.txt', 'Ducks swam across the pond and the lagoon beyond it.\n');
+    // A related word written as a name: "ben" is a mountain, Ben Collins is not.
+    const ben = await text('leaders.txt', 'Ben Collins led the project from April 2001 until April 2002.\n');
     expect(await hitsOf('mountain')).toEqual(new Set([alps]));
     expect(await hitsOf('beach')).not.toContain(region);
     expect(await hitsOf('river')).not.toContain(company);
@@ -133,6 +135,8 @@ describe('search by meaning', () => {
     expect(await hitsOf('vehicle')).toContain(taxi);
     expect(await hitsOf('car')).not.toContain(machine);
     expect(await hitsOf('mountain')).not.toContain(amount);
+    expect(await hitsOf('mountain')).not.toContain(ben);
+    expect(await hitsOf('ben')).toEqual(new Set([ben]));
     // The answer says which related words it searched, and for which of the query's words.
     const { related } = (await t.api('POST', '/search', { key: k, json: { query: 'the mountain' } })).body.data.interpreted as {
       related: Array<{ word: string; for: string[] }>;

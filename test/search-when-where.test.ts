@@ -93,6 +93,8 @@ describe('search by when, where, who and what', () => {
       filters: { taken_after: '2019-01-01T00:00:00.000Z', taken_before: '2020-01-01T00:00:00.000Z' },
       phrases: ['2019'],
       order: 'relevance',
+      // A name (Paris, written with a capital) is not widened.
+      related: [],
     });
     expect(r.recipe).toMatch(/filters/);
     // The same as JSON filters, with the words alone.

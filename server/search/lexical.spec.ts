@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedWords, heldWords } from './lexical.ts';
+import { askedWords, heldAsWord, heldWords } from './lexical.ts';
 import { Moments } from './moments.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 
@@ -20,6 +20,24 @@ describe('the query words an entry holds', () => {
 
   it('looks for nothing in a query of one word', () => {
     expect(heldWords(['cat'], new Map())('cat')).toEqual([]);
+  });
+});
+
+describe('a related word held as a word, not only as a name', () => {
+  it('is held in lower case, in capitals, at the start of a sentence, or in a heading', () => {
+    expect(heldAsWord('We climbed an alp above the village.', 'alp')).toBe(true);
+    expect(heldAsWord('THE ROSE GARDEN', 'rose')).toBe(true);
+    expect(heldAsWord('It rained. Puppies played in the yard.', 'puppies')).toBe(true);
+    expect(heldAsWord('“Robins sang,” she said.', 'robins')).toBe(true);
+    expect(heldAsWord('The Pool of Tears', 'pool')).toBe(true);
+    expect(heldAsWord('‘Off with his head!’ shouted the Queen at once.', 'queen')).toBe(true);
+    expect(heldAsWord('Ben is tall, and the ben above Ben’s house is taller.', 'ben')).toBe(true);
+  });
+
+  it('is not held where every time it is written capitalized within a sentence: a name', () => {
+    expect(heldAsWord('Ben Collins led Debian from April 2001 until April 2002.', 'ben')).toBe(false);
+    expect(heldAsWord('He said that Rose would come tomorrow.', 'rose')).toBe(false);
+    expect(heldAsWord('the outlaw Robin Hood and his men', 'robin')).toBe(false);
   });
 });
 

@@ -130,16 +130,28 @@ export function lexical(store: Store, terms: string[], scope: Scope, requested: 
   // "cat") is what stands for it, and keeps its own score.
   const bestOwn = ownBest(entries, expanded.length ? new Set([...related.keys()].flatMap((w) => from.get(w) ?? [])) : new Set());
   const weighed = (entry: EntryHit) => {
-    const [word, weight] = words(entry.text).reduce<[string | null, number]>(
-      (best, w) => ((related.get(w) ?? 0) > best[1] ? [w, related.get(w)!] : best),
+    // Only a related word the entry holds as a word: "Ben Collins" holds no mountain.
+    let named = false;
+    const held = ACCENTED.test(entry.text) ? words(fold(entry.text)) : words(entry.text);
+    const [word, weight] = held.reduce<[string | null, number]>(
+      (best, w) => {
+        if ((related.get(w) ?? 0) <= best[1]) return best;
+        if (heldAsWord(entry.text, w)) return [w, related.get(w)!];
+        named = true;
+        return best;
+      },
       [null, 0.3],
     );
+    if (!word && named) return 0;
     const stands = word ? (from.get(word) ?? []) : [];
     const cap = stands.length && stands.every((t) => bestOwn.has(t)) ? Math.max(...stands.map((t) => bestOwn.get(t)!)) : Infinity;
     return weight * Math.min(1, cap / Math.max(-entry.rank, Number.MIN_VALUE));
   };
   return {
-    candidates: [...entries.map((entry) => ({ entry, weight: 1 })), ...expanded.map((entry) => ({ entry, weight: weighed(entry) }))],
+    candidates: [
+      ...entries.map((entry) => ({ entry, weight: 1 })),
+      ...expanded.map((entry) => ({ entry, weight: weighed(entry) })).filter((c) => c.weight > 0),
+    ],
     related,
     standsFor: new Map([...related.keys()].map((w) => [w, from.get(w) ?? []])),
     engine,
@@ -164,6 +176,43 @@ function holdsWhole(lower: string, word: string): boolean {
     if ((i === 0 || !WORD_CHAR.test(lower[i - 1])) && (end === lower.length || !WORD_CHAR.test(lower[end]))) return true;
   }
   return false;
+}
+
+const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+/** What may stand before the first word of a sentence: spaces, opening quotes and brackets. */
+const OPENING = /[\s"'‘“(\[«¿¡-]/u;
+const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', 'your', 'his', 'her', 'its', 'our', 'their']);
+
+/**
+ * Whether a text holds `word` (lower case) as a word, not only as someone's or something's name: at
+ * least once in lower case, in capitals, at the start of a sentence and not followed by another
+ * capitalized word ("Rose bushes", not "Ben Collins"), after a determiner ("the Queen"), or in a heading (its first word and most of
+ * its longer words capitalized: "The Pool of Tears"). "Ben Collins led Debian" holds "ben" (a mountain, in
+ * Scotland) only as a name, "He said that Rose would come" no flower, "Robin Hood" no bird.
+ */
+export function heldAsWord(text: string, word: string): boolean {
+  const all = [...text.matchAll(WORDS)];
+  const capital = (w: string) => w[0] !== w[0].toLowerCase();
+  const longer = all.filter((m) => m[0].length >= 4);
+  const heading = all.length > 0 && capital(all[0][0]) && longer.length > 1 && longer.filter((m) => capital(m[0])).length / longer.length >= 0.6;
+  let found = false;
+  for (const [k, m] of all.entries()) {
+    const w = m[0];
+    const lower = w.toLowerCase();
+    if ((ACCENTED.test(lower) ? fold(lower) : lower) !== word) continue;
+    found = true;
+    if (w === lower || (w.length > 1 && w === w.toUpperCase())) return true;
+    // After a determiner it is a title, not a name: "the Queen", "the Cat".
+    const before = all[k - 1];
+    if (before && DETERMINERS.has(before[0].toLowerCase()) && /^\s+$/.test(text.slice(before.index + before[0].length, m.index))) return true;
+    let i = m.index - 1;
+    while (i >= 0 && OPENING.test(text[i])) i--;
+    const next = all[k + 1];
+    const sameSentence = next && !/[.!?…:;]/.test(text.slice(m.index + w.length, next.index));
+    if ((i < 0 || /[.!?…:;]/.test(text[i])) && !(sameSentence && capital(next[0]))) return true;
+  }
+  // Written capitalized every time, where a sentence would not have it so: a name, unless in a heading.
+  return found && heading;
 }
 
 /**
