@@ -180,7 +180,7 @@ function holdsWhole(lower: string, word: string): boolean {
 
 const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
 /** What may stand before the first word of a sentence: spaces, opening quotes and brackets. */
-const OPENING = /[\s"'‘“(\[«¿¡-]/u;
+const OPENING = /[\s"'‘“([«¿¡-]/u;
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', 'your', 'his', 'her', 'its', 'our', 'their']);
 
 /**
