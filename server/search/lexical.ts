@@ -191,6 +191,8 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', '
  * Scotland) only as a name, "He said that Rose would come" no flower, "Robin Hood" no bird.
  */
 export function heldAsWord(text: string, word: string): boolean {
+  // Most often written in lower case somewhere: found without splitting the text into words.
+  if (holdsWhole(text, word)) return true;
   const all = [...text.matchAll(WORDS)];
   const capital = (w: string) => w[0] !== w[0].toLowerCase();
   const longer = all.filter((m) => m[0].length >= 4);
