@@ -4,7 +4,7 @@ import type { Store } from '../store/index.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import { wordnet, type Relation } from './wordnet.ts';
 import { STOPWORDS } from './stopwords.ts';
-import { anyOf, words } from './tokenizer.ts';
+import { anyOf, WORD, words } from './tokenizer.ts';
 import { fold } from './interpret.ts';
 
 /**
@@ -178,7 +178,6 @@ function holdsWhole(lower: string, word: string): boolean {
   return false;
 }
 
-const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
 /** What may stand before the first word of a sentence: spaces, opening quotes and brackets. */
 const OPENING = /[\s"'‘“([«¿¡-]/u;
 const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', 'your', 'his', 'her', 'its', 'our', 'their']);
@@ -186,14 +185,15 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', '
 /**
  * Whether a text holds `word` (lower case) as a word, not only as someone's or something's name: at
  * least once in lower case, in capitals, at the start of a sentence and not followed by another
- * capitalized word ("Rose bushes", not "Ben Collins"), after a determiner ("the Queen"), or in a heading (its first word and most of
- * its longer words capitalized: "The Pool of Tears"). "Ben Collins led Debian" holds "ben" (a mountain, in
- * Scotland) only as a name, "He said that Rose would come" no flower, "Robin Hood" no bird.
+ * capitalized word ("Rose bushes", not "Ben Collins"), after a determiner ("the Queen"), or in a
+ * heading (its first word and most of its longer words capitalized: "The Pool of Tears"). "Ben
+ * Collins led Debian" holds "ben" (a mountain, in Scotland) only as a name, "He said that Rose
+ * would come" no flower, "Robin Hood" no bird.
  */
 export function heldAsWord(text: string, word: string): boolean {
   // Most often written in lower case somewhere: found without splitting the text into words.
   if (holdsWhole(text, word)) return true;
-  const all = [...text.matchAll(WORDS)];
+  const all = [...text.matchAll(WORD)];
   const capital = (w: string) => w[0] !== w[0].toLowerCase();
   const longer = all.filter((m) => m[0].length >= 4);
   const heading = all.length > 0 && capital(all[0][0]) && longer.length > 1 && longer.filter((m) => capital(m[0])).length / longer.length >= 0.6;

@@ -1,6 +1,6 @@
 // One tokenizer for search, the lexical index's helpers and answers: words are runs of letters,
 // digits and combining marks, lower-cased (as FTS5's unicode61 tokenizer splits them).
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+export const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /** A query keeps at most this many distinct words. */
 export const MAX_TERMS = 32;

@@ -274,7 +274,7 @@ class WordNet {
   }
 
   /** Related nouns of a word (single words only, spaces as in the lexicon's underscores kept out). */
-  expand(word: string): Map<string, Relation> {
+  expand(word: string): ReadonlyMap<string, Relation> {
     let out = this.expanded.get(word);
     if (out) this.expanded.delete(word);
     else out = this.related(word);
