@@ -38,6 +38,7 @@ describe('a related word held as a word, not only as a name', () => {
     expect(heldAsWord('Ben Collins led Debian from April 2001 until April 2002.', 'ben')).toBe(false);
     expect(heldAsWord('He said that Rose would come tomorrow.', 'rose')).toBe(false);
     expect(heldAsWord('the outlaw Robin Hood and his men', 'robin')).toBe(false);
+    expect(heldAsWord('Samba 4.13', 'samba')).toBe(false);
   });
 });
 

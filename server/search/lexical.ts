@@ -185,10 +185,10 @@ const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'these', 'those', 'my', '
 /**
  * Whether a text holds `word` (lower case) as a word, not only as someone's or something's name: at
  * least once in lower case, in capitals, at the start of a sentence and not followed by another
- * capitalized word ("Rose bushes", not "Ben Collins"), after a determiner ("the Queen"), or in a
- * heading (its first word and most of its longer words capitalized: "The Pool of Tears"). "Ben
- * Collins led Debian" holds "ben" (a mountain, in Scotland) only as a name, "He said that Rose
- * would come" no flower, "Robin Hood" no bird.
+ * capitalized word or a number ("Rose bushes", not "Ben Collins" nor "Samba 4.13"), after a
+ * determiner ("the Queen"), or in a heading (its first word and most of its longer words
+ * capitalized: "The Pool of Tears"). "Ben Collins led Debian" holds "ben" (a mountain, in
+ * Scotland) only as a name, "He said that Rose would come" no flower, "Robin Hood" no bird.
  */
 export function heldAsWord(text: string, word: string): boolean {
   // Most often written in lower case somewhere: found without splitting the text into words.
@@ -211,7 +211,7 @@ export function heldAsWord(text: string, word: string): boolean {
     while (i >= 0 && OPENING.test(text[i])) i--;
     const next = all[k + 1];
     const sameSentence = next && !/[.!?…:;]/.test(text.slice(m.index + w.length, next.index));
-    if ((i < 0 || /[.!?…:;]/.test(text[i])) && !(sameSentence && capital(next[0]))) return true;
+    if ((i < 0 || /[.!?…:;]/.test(text[i])) && !(sameSentence && (capital(next[0]) || /^\d/.test(next[0])))) return true;
   }
   // Written capitalized every time, where a sentence would not have it so: a name, unless in a heading.
   return found && heading;
