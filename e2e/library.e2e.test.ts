@@ -73,6 +73,8 @@ describe('the library', () => {
     expect(await indicator.getAttribute('class')).not.toMatch(/has-failed/);
     await page.reload();
     await indicator.filter({ hasText: '1 not indexed' }).waitFor();
+    // Nothing is being indexed: no bar, which would say something still is.
+    expect(await indicator.locator('progress').count()).toBe(0);
     await indicator.focus();
     // The file's link opens it in the viewer.
     await page.keyboard.press('Enter');

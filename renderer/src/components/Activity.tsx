@@ -74,7 +74,8 @@ export function ActivityIndicator() {
       >
         {busy && !a?.paused ? <span className="spinner" aria-hidden /> : null}
         {label}
-        {a && a.assets.total ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
+        {/* A bar while there is work to do; once all is done, only what could not be indexed is said. */}
+        {a && a.assets.total && (busy || a.paused) ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
       </button>
       {open ? (
         <div className="activity-panel" role="dialog" aria-label="indexing">
