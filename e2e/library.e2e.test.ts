@@ -145,6 +145,9 @@ describe('the library', () => {
     ]);
     expect(await tile.locator('.badge-failed').getAttribute('title')).toBe("can't be read (the info panel says why)");
     expect(await tile.getAttribute('aria-label')).toMatch(/^broken\.png, .*can't be read/);
+    // The indicator learns of the file added meanwhile (by a script here) as soon as the library
+    // lists it, not at its next look when idle (10 s).
+    await indicator.filter({ hasText: '2 problems' }).waitFor({ timeout: 4000 });
     await shot('library-unreadable');
 
     // A video copied only in part is shown as far as it goes, and its info says so.

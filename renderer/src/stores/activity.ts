@@ -10,8 +10,9 @@ import { counted } from '../plural.ts';
 interface ActivityState {
   activity: Activity | null;
   /**
-   * Starts polling (a file added, a page listed something processing); it stops once nothing is
-   * left. `shown`: the library shows something processing, which the first look may find done
+   * Starts polling, or looks soon where only an idle look was planned (a file added, a page
+   * listed something processing or a file not indexed that the last look did not know); it stops
+   * once nothing is left. `shown`: the library shows something processing, which the first look may find done
    * already (nothing before it to compare with): that look reloads the library.
    */
   watch(shown?: boolean): void;
@@ -25,6 +26,12 @@ const PAUSED_POLL_MS = 5000;
 /** Nothing indexing: a look this often, and at once when the window is shown again. */
 const IDLE_POLL_MS = 10_000;
 let timer: ReturnType<typeof setTimeout> | null = null;
+/** When the next look is due (ms since the epoch). */
+let dueAt = 0;
+const lookIn = (ms: number, look: () => void) => {
+  timer = setTimeout(look, ms);
+  dueAt = Date.now() + ms;
+};
 /**
  * Called when something finished indexing: the library reloads what it shows (its months, layout
  * and first page): at most every NOTICE_MS while indexing goes on, and at once when it ends.
@@ -45,7 +52,10 @@ export const useActivity = create<ActivityState>((set, get) => ({
   activity: null,
   watch(shown = false) {
     if (shown) shownSinceLook = true;
-    if (!timer) timer = setTimeout(() => void get().refresh(), 300);
+    // A look soon, sooner than an idle one already planned.
+    if (timer && dueAt <= Date.now() + 300) return;
+    if (timer) clearTimeout(timer);
+    lookIn(300, () => void get().refresh());
   },
   async refresh() {
     if (timer) clearTimeout(timer); // asked for directly (a pause): one chain of looks, not two
@@ -67,7 +77,7 @@ export const useActivity = create<ActivityState>((set, get) => ({
     // script); idle too, less often, and not while hidden (shown again, it looks at once).
     if (timer || document.hidden) return;
     const wait = activity.assets.processing === 0 ? IDLE_POLL_MS : activity.paused ? PAUSED_POLL_MS : POLL_MS;
-    timer = setTimeout(() => void get().refresh(), wait);
+    lookIn(wait, () => void get().refresh());
   },
   async pause(paused) {
     if (await attempt(paused ? 'Pausing' : 'Resuming', () => pauseIndexing(paused))) await get().refresh();

@@ -104,7 +104,13 @@ export const useLibrary = create<LibraryState>((set, get) => {
       if (!r || get().generation !== generation) return;
       loadedPages.add(tag);
       get().putItems(r.items);
-      if (r.items.some((a) => a.status === 'processing')) useActivity.getState().watch(true);
+      const activity = useActivity.getState();
+      if (r.items.some((a) => a.status === 'processing')) activity.watch(true);
+      else {
+        // A file not indexed that the indicator does not know yet (added by a script, a watched folder): it is told soon.
+        const known = new Set(activity.activity?.failed.files.map((f) => f.video_id) ?? []);
+        if (r.items.some((a) => a.failed_stages.length > 0 && !known.has(a.video_id))) activity.watch();
+      }
     } finally {
       inFlight.delete(tag);
     }
