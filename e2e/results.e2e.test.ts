@@ -246,6 +246,17 @@ describe('search results and evidence', () => {
       .waitFor();
   });
 
+  it('says when nothing matches, and that search by meaning needs its models where they are not installed', async () => {
+    const { page, shot } = await app.open(key, '#/search?q=zyzzyva');
+    const nothing = page.getByTestId('nothing-found');
+    await nothing.waitFor();
+    expect(await nothing.textContent()).toMatch(/^Nothing in the library matches “zyzzyva”\. Only its words were looked for\. .+ in Settings\.$/);
+    await shot('search-nothing');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    await nothing.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForFunction(() => window.location.hash === '#/settings');
+  });
+
   it('opens an office document hit on its page with the word marked in the text', async () => {
     const { page } = await app.open(key, '#/search?q=Phasellus');
     const row = page.locator(`.result-documents .result-row-item[data-video="${ids.docx}"]`);

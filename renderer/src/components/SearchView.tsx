@@ -520,7 +520,19 @@ export function SearchView({ params }: { params: URLSearchParams }) {
           {error}
         </p>
       ) : null}
-      {result && result.hits.length === 0 ? <p className="empty">Nothing in the library matches “{query}”.</p> : null}
+      {result && result.hits.length === 0 ? (
+        <p className="empty" data-testid="nothing-found">
+          Nothing in the library matches “{query}”.
+          {/* Not searched by meaning: its models are not installed (the service says so by leaving dense out of the recipe). */}
+          {result.recipe !== 'filters' && !result.recipe.includes('dense(') ? (
+            <>
+              {' '}
+              Only its words were looked for. To find photos and passages by what they show or mean, without the words, install the models for search by meaning
+              in <a href="#/settings">Settings</a>.
+            </>
+          ) : null}
+        </p>
+      ) : null}
       <div className="search-results" aria-busy={loading || more}>
         {sections.map((s) => (
           <section key={s.group} className={`result-section result-${s.group}`} data-group={s.group} aria-label={TITLES[s.group]}>
