@@ -35,6 +35,11 @@ describe('the library', () => {
     });
     await shot('library');
     expect(await page.locator('[data-asset] img').count()).toBe(files.length);
+    // A page is taller than its tile: the tile shows the top of the book's first page (its title),
+    // a photo its middle.
+    const position = (name: string) => page.locator(`[data-name="${name}"] img`).evaluate((img) => getComputedStyle(img).objectPosition);
+    expect(await position('carroll-wonderland.pdf')).toBe('50% 0%');
+    expect(await position('chelsea.png')).toBe('50% 50%');
   }, 300_000);
 
   it('says what was not indexed once per file, with why, and is used with the keyboard', async () => {

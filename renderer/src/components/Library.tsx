@@ -161,7 +161,8 @@ const Tile = memo(function Tile({
           alt=""
           decoding="async"
           draggable={false}
-          className={turn ? `turn-${turn}` : undefined}
+          // A page is taller than its tile: its top shows (a title, the first lines), not its middle.
+          className={turn ? `turn-${turn}` : a.kind === 'document' ? 'page-top' : undefined}
           style={turn % 180 ? { width: height, height: width } : undefined}
         />
       ) : a?.failed_stages.includes('extract') ? (
