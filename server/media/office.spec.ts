@@ -148,3 +148,45 @@ describe('Word documents', () => {
     ]);
   });
 });
+
+describe('web pages and Markdown', () => {
+  const passagesOf = async (file: string, ext: string) => (await extractTextDocument(file, ext)).pages.flatMap((p) => p.passages.map((x) => x.text));
+
+  it("gives each entry of a nested table of contents, list or quotation a passage of its own, an entry's text apart from the list of its sections", async () => {
+    const file = path.join(dir, 'toc.html');
+    fs.writeFileSync(
+      file,
+      `<html><body><h1>A Brief History</h1>
+      <div class="toc"><dl>
+        <dt><a href="#a">1. Introduction</a></dt>
+        <dd><dl><dt>1.1. In the Beginning</dt><dt>1.2. Pronouncing the Name</dt></dl></dd>
+        <dt>2. Leadership</dt>
+      </dl></div>
+      <ol><li>First point<ol><li>a detail</li><li>another detail</li></ol></li><li><p>A loose item.</p><p>Its second paragraph.</p></li></ol>
+      <blockquote><p>Quoted once.</p><p>Quoted twice.</p></blockquote>
+      <p>A plain paragraph with <em>emphasis</em> and a <a href="#">link</a>.</p>
+      </body></html>`,
+    );
+    expect(await passagesOf(file, '.html')).toEqual([
+      'A Brief History',
+      '1. Introduction',
+      '1.1. In the Beginning',
+      '1.2. Pronouncing the Name',
+      '2. Leadership',
+      'First point',
+      'a detail',
+      'another detail',
+      'A loose item.',
+      'Its second paragraph.',
+      'Quoted once.',
+      'Quoted twice.',
+      'A plain paragraph with emphasis and a link.',
+    ]);
+  });
+
+  it('keeps a nested Markdown list apart, item by item', async () => {
+    const file = path.join(dir, 'notes.md');
+    fs.writeFileSync(file, '# Trip\n\n- Day one\n  - the lake\n  - the hut\n- Day two\n');
+    expect(await passagesOf(file, '.md')).toEqual(['Trip', 'Day one', 'the lake', 'the hut', 'Day two']);
+  });
+});

@@ -41,7 +41,36 @@ const BLOCK_TAGS = new Set([
   'th',
 ]);
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'iframe', 'object']);
+/** Elements that end the text before them and hold blocks of their own. */
+const CONTAINER_TAGS = new Set([
+  'div',
+  'section',
+  'article',
+  'body',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'figure',
+  'details',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+]);
 const MAX_DEPTH = 256;
+
+/** Whether an element holds a block or a container (a list inside a list item, paragraphs inside a quotation), at most `depth` levels down. */
+function holdsBlocks(el: HTMLElement, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  for (const child of el.childNodes) {
+    if (child.nodeType !== NodeType.ELEMENT_NODE) continue;
+    const tag = (child as HTMLElement).rawTagName?.toLowerCase() ?? '';
+    if (BLOCK_TAGS.has(tag) || CONTAINER_TAGS.has(tag) || holdsBlocks(child as HTMLElement, depth + 1)) return true;
+  }
+  return false;
+}
 
 /** Block-level text of an HTML document, in document order. */
 export function htmlBlocks(html: string): Block[] {
@@ -77,13 +106,21 @@ export function htmlBlocks(html: string): Block[] {
     }
     if (BLOCK_TAGS.has(tag)) {
       flush();
+      // A block holding blocks (an e-book's table of contents: an entry and the list of its
+      // sections; a list item or quotation of several paragraphs) gives its own text and each of
+      // theirs apart, not all of it run together.
+      if (!/^h[1-6]$/.test(tag) && tag !== 'pre' && holdsBlocks(el, depth)) {
+        for (const child of el.childNodes) walk(child, depth + 1);
+        flush();
+        return;
+      }
       const text = el.textContent;
       if (text.trim()) blocks.push({ text, heading: /^h[1-3]$/.test(tag) });
       return;
     }
     if (tag === 'br') inline += ' ';
     for (const child of el.childNodes) walk(child, depth + 1);
-    if (['div', 'section', 'article', 'body', 'main', 'header', 'footer', 'table', 'ul', 'ol'].includes(tag)) flush();
+    if (CONTAINER_TAGS.has(tag)) flush();
   };
   walk(root, 0);
   flush();
