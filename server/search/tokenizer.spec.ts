@@ -10,6 +10,23 @@ describe('sentences', () => {
     expect(sentences(text)).toEqual(spans.map((s) => s.text));
   });
 
+  it('ends no sentence at the full stop of a number, a version, an address, an abbreviation before a lower-case word or a title before a name, nor at a line break', () => {
+    const text =
+      'Ian Jackson led the project through the preparation for the 2.0 release. See www.debian.org, e.g. the history.\nIt cost 3.5 dollars; Dr. Jones and Mr. Smith paid. Fig. 2 shows it! हिंदी में वाक्य। दूसरा वाक्य।';
+    const spans = sentenceSpans(text);
+    expect(spans.map((s) => s.text)).toEqual([
+      'Ian Jackson led the project through the preparation for the 2.0 release.',
+      'See www.debian.org, e.g. the history.',
+      'It cost 3.5 dollars; Dr. Jones and Mr. Smith paid.',
+      'Fig. 2 shows it!',
+      'हिंदी में वाक्य।',
+      'दूसरा वाक्य।',
+    ]);
+    for (const s of spans) expect(text.slice(s.start, s.end)).toBe(s.text);
+    // A line break inside a sentence stays in it, where it stands.
+    expect(sentences('the White Rabbit hurried\nby. Then she')).toEqual(['the White Rabbit hurried\nby.', 'Then she']);
+  });
+
   it('keeps a text of punctuation alone, and gives nothing for blank text', () => {
     expect(sentences('...')).toEqual(['...']);
     expect(sentenceSpans('   ')).toEqual([]);

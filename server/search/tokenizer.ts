@@ -5,20 +5,37 @@ export const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** A query keeps at most this many distinct words. */
 export const MAX_TERMS = 32;
 
-/** Sentences of a text: runs ending in . ! ? … with any closing quote or bracket, and the rest. */
+/**
+ * Sentences of a text, as Unicode's sentence boundaries find them (Intl.Segmenter, ICU's rules): a
+ * full stop in a number, a version or an address ("the 2.0 release", "debian.org") or followed by a
+ * lower-case word ("e.g. the") ends none; . ! ? … and the danda (।) with any closing quote or
+ * bracket end one. A line break ends none (a passage's lines are one text), and neither does the
+ * full stop of a title before a name ("Mr. Smith", "Dr. Jones").
+ */
 export function sentences(text: string): string[] {
   return sentenceSpans(text).map((s) => s.text);
 }
 
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+/** Abbreviations that end in a full stop but not a sentence: titles before a name, references to a figure or volume. */
+const NOT_AN_END = /(?:^|[\s(])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Rev|Fr|St|Mt|Capt|Col|Gen|Lt|Sgt|Fig|Figs|Eq|Vol|cf|vs)\.$/;
+
 /** The same sentences with where each stands in the text (`start` inclusive, `end` exclusive, trimmed). */
 export function sentenceSpans(text: string): Array<{ text: string; start: number; end: number }> {
   const out: Array<{ text: string; start: number; end: number }> = [];
-  for (const m of text.matchAll(/[^.!?…]+[.!?…]+["'’”)\]]*|[^.!?…]+$/g)) {
-    const lead = m[0].length - m[0].trimStart().length;
-    const t = m[0].trim();
-    if (t) out.push({ text: t, start: m.index + lead, end: m.index + lead + t.length });
+  // Line breaks read as spaces (the same length: each sentence's place in the text is kept).
+  let start = -1;
+  for (const { segment, index } of SENTENCES.segment(text.replace(/[\r\n\u2028\u2029\u0085\v\f]/g, ' '))) {
+    if (start < 0) start = index;
+    const end = index + segment.length;
+    if (NOT_AN_END.test(segment.trimEnd()) && end < text.length) continue;
+    const t = text.slice(start, end);
+    const lead = t.length - t.trimStart().length;
+    const trimmed = t.trim();
+    if (trimmed) out.push({ text: trimmed, start: start + lead, end: start + lead + trimmed.length });
+    start = -1;
   }
-  return out.length || !text.trim() ? out : [{ text: text.trim(), start: 0, end: text.length }];
+  return out;
 }
 
 export function words(text: string): string[] {
