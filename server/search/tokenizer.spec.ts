@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { sentenceSpans, sentences } from './tokenizer.ts';
 
 describe('sentences', () => {
-  it('splits at . ! ? … with closing quotes, and says where each stands', () => {
-    const text = '  ‘Call the first witness,’ said the King. Alice read: ‘What?’ and the rest';
+  it('splits at . ! ? with closing quotes, goes on after ! or ? before a word in lower case, and says where each stands', () => {
+    const text = '  ‘Call the first witness,’ said the King. ‘Mary Ann!’ said the Rabbit’s voice. Alice read: ‘What?’ And the rest';
     const spans = sentenceSpans(text);
-    expect(spans.map((s) => s.text)).toEqual(['‘Call the first witness,’ said the King.', 'Alice read: ‘What?’', 'and the rest']);
+    expect(spans.map((s) => s.text)).toEqual([
+      '‘Call the first witness,’ said the King.',
+      '‘Mary Ann!’ said the Rabbit’s voice.',
+      'Alice read: ‘What?’',
+      'And the rest',
+    ]);
     for (const s of spans) expect(text.slice(s.start, s.end)).toBe(s.text);
     expect(sentences(text)).toEqual(spans.map((s) => s.text));
   });

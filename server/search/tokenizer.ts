@@ -9,8 +9,9 @@ export const MAX_TERMS = 32;
  * Sentences of a text, as Unicode's sentence boundaries find them (Intl.Segmenter, ICU's rules): a
  * full stop in a number, a version or an address ("the 2.0 release", "debian.org") or followed by a
  * lower-case word ("e.g. the") ends none; . ! ? … and the danda (।) with any closing quote or
- * bracket end one. A line break ends none (a passage's lines are one text), and neither does the
- * full stop of a title before a name ("Mr. Smith", "Dr. Jones").
+ * bracket end one, unless the next word is in lower case (dialogue: "‘What?’ said Alice."). A line
+ * break ends none (a passage's lines are one text), and neither does the full stop of a title
+ * before a name ("Mr. Smith", "Dr. Jones").
  */
 export function sentences(text: string): string[] {
   return sentenceSpans(text).map((s) => s.text);
@@ -20,6 +21,9 @@ const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
 /** Abbreviations that end in a full stop but not a sentence: titles before a name, references to a figure or volume. */
 const NOT_AN_END = /(?:^|[\s(])(?:Mr|Mrs|Ms|Mx|Dr|Prof|Rev|Fr|St|Mt|Capt|Col|Gen|Lt|Sgt|Fig|Figs|Eq|Vol|cf|vs)\.$/;
 
+/** A sentence goes on after ! or ? where the next word is in lower case ("‘What?’ said Alice."). */
+const LOWER_NEXT = /^[\s"'‘“([]*\p{Ll}/u;
+
 /** The same sentences with where each stands in the text (`start` inclusive, `end` exclusive, trimmed). */
 export function sentenceSpans(text: string): Array<{ text: string; start: number; end: number }> {
   const out: Array<{ text: string; start: number; end: number }> = [];
@@ -28,7 +32,7 @@ export function sentenceSpans(text: string): Array<{ text: string; start: number
   for (const { segment, index } of SENTENCES.segment(text.replace(/[\r\n\u2028\u2029\u0085\v\f]/g, ' '))) {
     if (start < 0) start = index;
     const end = index + segment.length;
-    if (NOT_AN_END.test(segment.trimEnd()) && end < text.length) continue;
+    if (end < text.length && (NOT_AN_END.test(segment.trimEnd()) || LOWER_NEXT.test(text.slice(end, end + 8)))) continue;
     const t = text.slice(start, end);
     const lead = t.length - t.trimStart().length;
     const trimmed = t.trim();
