@@ -56,6 +56,19 @@ describe('recall and chat', () => {
     expect(cited.snippet).toMatch(/^These were the verses the White Rabbit read:– ‘They told me/);
   });
 
+  it("reads a sentence on over the turn of a page, past the next page's number, and not into the running head above it", async () => {
+    // Page 25 ends "…said the Rabbit’s voice; and Alice called"; page 26 opens with its number
+    // ("35") and then "out as loud as she could, ‘If you do. I’ll set Dinah at you!’".
+    const d = (await chat({ query: 'Who said they must burn the house down?' })).body.data;
+    expect(d.answer).toContain('‘We must burn the house down!’ said the Rabbit’s voice; and Alice called out as loud as she could, ‘If you do.');
+    expect(d.answer).not.toMatch(/called 35|CHAPTER 4\. THE RABBIT/);
+    // Page 59 opens, under its running head, with "the conversation a little.", the end of a
+    // sentence begun at the foot of page 58 (above its number, "67").
+    const begun = (await chat({ query: 'the conversation a little' })).body.data;
+    expect(begun.answer).toContain('‘The game’s going on rather better now,’ she said, by way of keeping up the conversation a little.');
+    expect(begun.answer).not.toMatch(/67 the conversation|STORY the conversation/);
+  });
+
   it('recall answers from one asset only, with the moments', async () => {
     const r = await t.api('POST', `/recall/${id.alice}/ask`, { key, json: { query: 'Would the fall never come to an end?' } });
     expect(r.status).toBe(200);

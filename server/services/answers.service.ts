@@ -17,6 +17,10 @@ import type { Evidence } from '../contract/answers.ts';
 const RECALL_TOKENS = 256;
 /** A sentence read across passages is kept whole up to this many characters (about 80 words). */
 const MAX_SENTENCE_CHARS = 480;
+/** A text that ends a sentence: . ! ? … with any closing quote or bracket. */
+const ENDED = /[.!?…।]["'’”)\]]*\s*$/;
+/** A page's running head or foot, or its number: short, with no word in lower case ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY"). */
+const isRunningHead = (text: string): boolean => text.length <= 80 && !/\p{Ll}/u.test(text);
 import type { FoundHit } from '../search/hits.ts';
 import { sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
 import type { AnswerWriter } from '../ml/answer-writer.ts';
@@ -125,16 +129,26 @@ export class AnswersService {
 
   /**
    * The sentences of a hit, whole: a document's passages are cut where its lines are, not where its
-   * sentences end, so a sentence begun in the passage before or ended in the one after on its page is
-   * read across them ("…as the White Rabbit hurried by–the" goes on to its full stop).
+   * sentences end, so a sentence begun in the passage before or ended in the one after is read
+   * across them ("…as the White Rabbit hurried by–the" goes on to its full stop), over the turn of
+   * a page too where the hit's text is unfinished there ("…and Alice called" at the foot of page 25
+   * goes on with "out as loud as she could" on page 26), past the running heads and page numbers
+   * at the page's ends ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY").
    */
   private wholeSentences(h: FoundHit): string[] {
     const text = h.passage?.text ?? h.snippet.text;
     if (h.asset_kind !== 'document' || !h.passage || h.page === null) return sentences(text);
     const idx = h.passage.idx;
-    const around = this.store.media.passages(h.video_id, h.page).filter((p) => p.idx >= idx - 1 && p.idx <= idx + 1);
-    const before = around.find((p) => p.idx === idx - 1)?.text ?? '';
-    const after = around.find((p) => p.idx === idx + 1)?.text ?? '';
+    const onPage = this.store.media.passages(h.video_id, h.page).filter((p) => !isRunningHead(p.text));
+    let before = [...onPage].reverse().find((p) => p.idx < idx)?.text ?? '';
+    let after = onPage.find((p) => p.idx > idx)?.text ?? '';
+    if (!before && /^[\s"'‘“(]*\p{Ll}/u.test(text))
+      before =
+        this.store.media
+          .passages(h.video_id, h.page - 1)
+          .filter((p) => !isRunningHead(p.text))
+          .at(-1)?.text ?? '';
+    if (!after && !ENDED.test(text)) after = this.store.media.passages(h.video_id, h.page + 1).find((p) => !isRunningHead(p.text))?.text ?? '';
     const joined = [before, text, after].filter(Boolean).join(' ');
     const start = before ? before.length + 1 : 0;
     const end = start + text.length;
