@@ -8,10 +8,10 @@ export const MAX_TERMS = 32;
 /**
  * Sentences of a text, as Unicode's sentence boundaries find them (Intl.Segmenter, ICU's rules): a
  * full stop in a number, a version or an address ("the 2.0 release", "debian.org") or followed by a
- * lower-case word ("e.g. the") ends none; . ! ? … and the danda (।) with any closing quote or
- * bracket end one, unless the next word is in lower case (dialogue: "‘What?’ said Alice."). A line
- * break ends none (a passage's lines are one text), and neither does the full stop of a title
- * before a name ("Mr. Smith", "Dr. Jones").
+ * lower-case word ("e.g. the") ends none; . ! ? and the danda (।) with any closing quote or bracket
+ * end one, unless the next word is in lower case (dialogue: "‘What?’ said Alice."); an ellipsis (…)
+ * ends none. A line break ends none (a passage's lines are one text), and neither does the full stop
+ * of a title before a name ("Mr. Smith", "Dr. Jones").
  */
 export function sentences(text: string): string[] {
   return sentenceSpans(text).map((s) => s.text);
