@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentenceSpans, sentences } from './tokenizer.ts';
+import { looksLikeRunningHead, sentenceSpans, sentences } from './tokenizer.ts';
 
 describe('sentences', () => {
   it('splits at . ! ? with closing quotes, goes on after ! or ? before a word in lower case, and says where each stands', () => {
@@ -35,5 +35,14 @@ describe('sentences', () => {
   it('keeps a text of punctuation alone, and gives nothing for blank text', () => {
     expect(sentences('...')).toEqual(['...']);
     expect(sentenceSpans('   ')).toEqual([]);
+  });
+});
+
+describe('looksLikeRunningHead', () => {
+  it('takes a page number or a short line in capitals for a running head, and no text in lower case or in a script without capitals', () => {
+    for (const head of ['35', '– 12 –', '68 CHAPTER 9. THE MOCK TURTLE’S STORY', 'ГЛАВА 5']) expect(looksLikeRunningHead(head)).toBe(true);
+    for (const text of ['out as loud as she could', 'Down the Rabbit-Hole', 'हिंदी में वाक्य।', 'CHAPTER 4 домой', 'A'.repeat(81)]) {
+      expect(looksLikeRunningHead(text)).toBe(false);
+    }
   });
 });

@@ -42,6 +42,16 @@ export function sentenceSpans(text: string): Array<{ text: string; start: number
   return out;
 }
 
+/**
+ * Whether a passage reads as a page's running head or foot, or its number, taken alone: short, in
+ * capitals or figures only ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY"); a script without
+ * capitals (Devanagari) is never taken for one.
+ */
+export function looksLikeRunningHead(text: string): boolean {
+  if (text.length > 80 || /\p{Ll}/u.test(text)) return false;
+  return /\p{Lu}/u.test(text) ? !/[^\p{Lu}\p{N}\p{P}\p{S}\p{M}\s]/u.test(text) : /^[\p{N}\p{P}\s]+$/u.test(text);
+}
+
 export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }

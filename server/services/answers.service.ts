@@ -12,6 +12,11 @@ import type { SearchService } from './search.service.ts';
 import type { AssetsService } from './assets.service.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { Evidence } from '../contract/answers.ts';
+import type { FoundHit } from '../search/hits.ts';
+import { looksLikeRunningHead, sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
+import type { AnswerWriter } from '../ml/answer-writer.ts';
+import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from '../answers/grounded.ts';
+import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, where, type QuestionType } from '../answers/question.ts';
 
 /** The length of a recall answer written by a language model (recall takes no max_tokens). */
 const RECALL_TOKENS = 256;
@@ -19,13 +24,8 @@ const RECALL_TOKENS = 256;
 const MAX_SENTENCE_CHARS = 480;
 /** A text that ends a sentence: . ! ? … with any closing quote or bracket. */
 const ENDED = /[.!?…।]["'’”)\]]*\s*$/;
-/** A page's running head or foot, or its number: short, with no word in lower case ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY"). */
-const isRunningHead = (text: string): boolean => text.length <= 80 && !/\p{Ll}/u.test(text);
-import type { FoundHit } from '../search/hits.ts';
-import { sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
-import type { AnswerWriter } from '../ml/answer-writer.ts';
-import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from '../answers/grounded.ts';
-import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, where, type QuestionType } from '../answers/question.ts';
+/** A text that goes on a sentence begun before it: its first word in lower case. */
+const GOES_ON = /^[\s"'‘“(]*\p{Ll}/u;
 
 /** A cited moment as answers find it: its picture is a stored file, given a URL by the API. */
 export type CitedMoment = Omit<Evidence, 'frame_url'> & { frame: FileRef | null };
@@ -139,16 +139,13 @@ export class AnswersService {
     const text = h.passage?.text ?? h.snippet.text;
     if (h.asset_kind !== 'document' || !h.passage || h.page === null) return sentences(text);
     const idx = h.passage.idx;
-    const onPage = this.store.media.passages(h.video_id, h.page).filter((p) => !isRunningHead(p.text));
+    // The passages of a page but its running heads, feet and number.
+    const bodyOf = (page: number) => this.store.media.passages(h.video_id, page).filter((p) => !looksLikeRunningHead(p.text));
+    const onPage = bodyOf(h.page);
     let before = [...onPage].reverse().find((p) => p.idx < idx)?.text ?? '';
     let after = onPage.find((p) => p.idx > idx)?.text ?? '';
-    if (!before && /^[\s"'‘“(]*\p{Ll}/u.test(text))
-      before =
-        this.store.media
-          .passages(h.video_id, h.page - 1)
-          .filter((p) => !isRunningHead(p.text))
-          .at(-1)?.text ?? '';
-    if (!after && !ENDED.test(text)) after = this.store.media.passages(h.video_id, h.page + 1).find((p) => !isRunningHead(p.text))?.text ?? '';
+    if (!before && GOES_ON.test(text)) before = bodyOf(h.page - 1).at(-1)?.text ?? '';
+    if (!after && !ENDED.test(text)) after = bodyOf(h.page + 1)[0]?.text ?? '';
     const joined = [before, text, after].filter(Boolean).join(' ');
     const start = before ? before.length + 1 : 0;
     const end = start + text.length;
