@@ -107,6 +107,14 @@ describe('extraction through the API', () => {
       snippet: { text: string };
     }>;
     expect(hits.filter((h) => /CHAPTER 7\. A MAD TEA-PARTY/.test(h.snippet.text))).toHaveLength(1);
+    // Where a passage of the page's body holds as many of the words asked, the page shows that
+    // passage rather than its head.
+    const tea = (await t.api('POST', '/search', { key, json: { query: 'tea', video_id: d.video_id, limit: 50 } })).body.data.hits as Array<{
+      page: number;
+      snippet: { text: string };
+    }>;
+    expect(tea.find((h) => h.page === 45)?.snippet.text).toMatch(/tea-t(ray|ime)|teathings/);
+    expect(tea.filter((h) => /CHAPTER 7\. A MAD TEA-PARTY/.test(h.snippet.text))).toHaveLength(0);
   });
 
   it('answers bad page numbers with 422 and pages out of range with 404; photos and videos have no pages', async () => {

@@ -99,6 +99,24 @@ describe('moments weighed by the words their entries hold together', () => {
     ]);
   });
 
+  it("shows a page by a passage of its body where its best is the running head, holding as many of the words, and keeps the page's score", () => {
+    const page = (n: number, text: string, ref: number): EntryHit => ({ ...entry('book', text, 'passage'), kind: 'document', page: n, ref });
+    const moments = new Moments((e) => `${e.asset_id}:${e.page}`);
+    moments.offer(page(5, '14 CHAPTER 1. DOWN THE RABBIT-HOLE', 0), 9, 'lexical');
+    moments.offer(page(5, 'was just in time to see it pop down a large rabbit-hole under the hedge.', 3), 6, 'lexical');
+    moments.offer(page(5, 'the White Rabbit hurried by', 4), 7, 'lexical');
+    moments.offer(page(9, '22 CHAPTER 2. BACK DOWN THE RABBIT-HOLE', 0), 8, 'lexical');
+    moments.offer(page(9, 'the Rabbit came back', 2), 5, 'lexical');
+    moments.showBody(['rabbit', 'hole']);
+    const shown = moments.ranked(false).map((m) => [m.entry.page, m.entry.ref, m.score]);
+    // Page 5 by its passage that holds both words (not the one that holds "rabbit" alone, though it
+    // scores more); page 9 by its head, which no passage of its body beats on the words asked.
+    expect(shown).toEqual([
+      [5, 3, 9],
+      [9, 0, 8],
+    ]);
+  });
+
   it('keeps the order of moments that hold as many words, and leaves a query of one word as it was', () => {
     const alike: Array<[EntryHit, number, string[]]> = [
       [entry('a', 'people'), 3, ['people']],

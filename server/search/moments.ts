@@ -7,7 +7,7 @@ import type { SearchHit } from '../contract/search.ts';
 import type { EntryHit } from '../store/search.repo.ts';
 import type { VectorHit } from '../store/vectors.repo.ts';
 import { agreementBoost } from './rerank.ts';
-import { words } from './tokenizer.ts';
+import { looksLikeRunningHead, words } from './tokenizer.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 const RRF_K = 60;
@@ -33,6 +33,8 @@ export interface Moment {
   evidence: Evidence[];
   /** The query's words its lexical and people evidence holds, over all its entries (see `coordinate`). */
   held?: Set<string>;
+  /** A document page's lexical passages that are no running head, page number or foot, best first (see `showBody`). */
+  body?: Array<{ entry: EntryHit; score: number }>;
 }
 
 /** Where a piece of evidence sits: asset, then page, the shot of a video, or the time. */
@@ -62,8 +64,32 @@ export class Moments {
     else known.score = Math.max(known.score, score);
     const held = m?.held ?? new Set<string>();
     for (const w of holds) held.add(w);
-    if (!m || score > m.score) this.byKey.set(key, { entry: e, score, name, boxed, evidence, held });
-    else m.boxed = boxed;
+    let body = m?.body;
+    if (e.kind === 'document' && retriever === 'lexical' && !looksLikeRunningHead(e.text)) (body ??= []).push({ entry: e, score });
+    if (!m || score > m.score) this.byKey.set(key, { entry: e, score, name, boxed, evidence, held, body });
+    else {
+      m.boxed = boxed;
+      m.body = body;
+    }
+  }
+
+  /**
+   * A page of a document whose best passage is its running head, foot or number ("54 CHAPTER 7. A
+   * MAD TEA-PARTY", searched on the first page it heads) shows the best passage of its body that
+   * holds as many of the query's `asked` words where one does (for "tea": "‘it’s always tea-time,
+   * and we’ve no time to wash the things between whiles’"); the page keeps its score.
+   */
+  showBody(asked: readonly string[]): void {
+    const holds = (text: string) => {
+      const held = new Set(words(text));
+      return asked.filter((w) => held.has(w)).length;
+    };
+    for (const m of this.byKey.values()) {
+      if (!m.body || !looksLikeRunningHead(m.entry.text)) continue;
+      const least = holds(m.entry.text);
+      const shown = m.body.sort((a, b) => b.score - a.score).find((x) => holds(x.entry.text) >= least);
+      if (shown) m.entry = shown.entry;
+    }
   }
 
   /**

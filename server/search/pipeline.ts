@@ -176,6 +176,7 @@ async function rankIndex(store: Store, resolver: FilterResolver, req: SearchRequ
       entry.kind === 'document' ? [] : held(entry.text),
     );
   }
+  moments.showBody(asked);
   if (!allowed || allowed.includes('person')) offerNamedPeople(store, moments, terms, { ...scope, engine: found.engine, weight: weights.person ?? 1 });
   moments.normalizeEvidence();
   moments.coordinate(asked.length);
