@@ -58,9 +58,12 @@ describe('recall and chat', () => {
 
   it("reads a sentence on over the turn of a page, past the next page's number, and not into the running head above it", async () => {
     // Page 25 ends "…said the Rabbit’s voice; and Alice called"; page 26 opens with its number
-    // ("35") and then "out as loud as she could, ‘If you do. I’ll set Dinah at you!’".
+    // ("35") and then "out as loud as she could, ‘If you do. I’ll set Dinah at you!’", read on to
+    // the mark that closes the quotation.
     const d = (await chat({ query: 'Who said they must burn the house down?' })).body.data;
-    expect(d.answer).toContain('‘We must burn the house down!’ said the Rabbit’s voice; and Alice called out as loud as she could, ‘If you do.');
+    expect(d.answer).toContain(
+      '‘We must burn the house down!’ said the Rabbit’s voice; and Alice called out as loud as she could, ‘If you do. I’ll set Dinah at you!’',
+    );
     expect(d.answer).not.toMatch(/called 35|CHAPTER 4\. THE RABBIT/);
     // Page 59 opens, under its running head, with "the conversation a little.", the end of a
     // sentence begun at the foot of page 58 (above its number, "67").

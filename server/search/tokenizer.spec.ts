@@ -32,6 +32,20 @@ describe('sentences', () => {
     expect(sentences('the White Rabbit hurried\nby. Then she')).toEqual(['the White Rabbit hurried\nby.', 'Then she']);
   });
 
+  it('goes on to the mark that closes a quotation where asked to, an apostrophe between letters closing none', () => {
+    const text = 'and Alice called out as loud as she could, ‘If you do. I’ll set Dinah at you!’ There was a dead silence. Then “Stop. Now.” he said. Done.';
+    expect(sentences(text)).toHaveLength(6);
+    expect(sentences(text, { quotations: true })).toEqual([
+      'and Alice called out as loud as she could, ‘If you do. I’ll set Dinah at you!’',
+      'There was a dead silence.',
+      'Then “Stop. Now.” he said.',
+      'Done.',
+    ]);
+    // A mark never closed holds a sentence open for 400 characters at most.
+    const open = `‘${'Word after word. '.repeat(40)}`;
+    expect(sentences(open, { quotations: true }).length).toBeGreaterThan(1);
+  });
+
   it('keeps a text of punctuation alone, and gives nothing for blank text', () => {
     expect(sentences('...')).toEqual(['...']);
     expect(sentenceSpans('   ')).toEqual([]);

@@ -137,7 +137,7 @@ export class AnswersService {
    */
   private wholeSentences(h: FoundHit): string[] {
     const text = h.passage?.text ?? h.snippet.text;
-    if (h.asset_kind !== 'document' || !h.passage || h.page === null) return sentences(text);
+    if (h.asset_kind !== 'document' || !h.passage || h.page === null) return sentences(text, { quotations: true });
     const idx = h.passage.idx;
     // The passages of a page but its running heads, feet and number.
     const bodyOf = (page: number) => this.store.media.passages(h.video_id, page).filter((p) => !looksLikeRunningHead(p.text));
@@ -150,7 +150,7 @@ export class AnswersService {
     const start = before ? before.length + 1 : 0;
     const end = start + text.length;
     // A sentence longer than an answer's line keeps to its part in this passage, as before.
-    return sentenceSpans(joined)
+    return sentenceSpans(joined, { quotations: true })
       .filter((s) => s.end > start && s.start < end)
       .map((s) => (s.text.length <= MAX_SENTENCE_CHARS ? s.text : joined.slice(Math.max(s.start, start), Math.min(s.end, end)).trim()));
   }
