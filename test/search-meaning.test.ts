@@ -28,6 +28,16 @@ describe('search by meaning', () => {
   afterAll(() => t.close());
 
   const search = (body: unknown, p = '/search') => t.api('POST', p, { key, json: body });
+  /** A workspace of its own (`k`, its key) to index texts in (`text`), and the assets a query finds there (`hitsOf`). */
+  const texts = (workspace: string) => {
+    const k = t.key(workspace);
+    return {
+      k,
+      text: async (name: string, body: string) => (await t.index(k, { name, data: new TextEncoder().encode(body) })).video_id as string,
+      hitsOf: async (query: string) =>
+        new Set(((await t.api('POST', '/search', { key: k, json: { query } })).body.data.hits as Array<{ video_id: string }>).map((h) => h.video_id)),
+    };
+  };
 
   it('"automobile" and "vehicle" find the car with its box; "kitten" finds the cat', async () => {
     for (const q of ['automobile', 'vehicle']) {
@@ -112,10 +122,7 @@ describe('search by meaning', () => {
   });
 
   it('widens a word only to words that commonly mean what it names: "mountain" finds no "deal" or "flock", "beach" no "area", "river" no river\'s name', async () => {
-    const k = t.key('meaning-widened');
-    const text = async (name: string, body: string) => (await t.index(k, { name, data: new TextEncoder().encode(body) })).video_id;
-    const hitsOf = async (query: string) =>
-      new Set(((await t.api('POST', '/search', { key: k, json: { query } })).body.data.hits as Array<{ video_id: string }>).map((h) => h.video_id));
+    const { k, text, hitsOf } = texts('meaning-widened');
     // Each holds a word WordNet relates to the query, in a meaning the query does not have.
     const amount = await text('amount.txt', 'It took a great deal of thought. Birds of a feather flock together, and she put them into a flower-pot.\n');
     const region = await text('region.txt', 'The garden covers an area of two acres behind the house.\n');
@@ -148,6 +155,24 @@ describe('search by meaning', () => {
       ]),
     );
     expect(related.map((r) => r.word)).not.toContain('deal');
+  });
+
+  it('widens two words that make one noun as that noun: "hot dog" finds the frankfurter and no puppy, "living room" the parlour and no kitchen', async () => {
+    const { k, text, hitsOf } = texts('meaning-compounds');
+    const sausage = await text('lunch.txt', 'A frankfurter with mustard from the stand by the station.\n');
+    const puppy = await text('puppy.txt', 'A puppy slept on the rug all afternoon.\n');
+    const parlour = await text('house.txt', 'The guests were shown into the parlour.\n');
+    const kitchen = await text('kitchen.txt', 'The kitchen smelled of fresh bread.\n');
+    expect(await hitsOf('hot dog')).toEqual(new Set([sausage]));
+    expect(await hitsOf('hot dogs')).toEqual(new Set([sausage]));
+    expect(await hitsOf('living room')).toEqual(new Set([parlour]));
+    // Each word alone is widened as before.
+    expect(await hitsOf('dog')).toContain(puppy);
+    expect(await hitsOf('room')).toContain(kitchen);
+    const { related } = (await t.api('POST', '/search', { key: k, json: { query: 'a hot dog' } })).body.data.interpreted as {
+      related: Array<{ word: string; for: string[] }>;
+    };
+    expect(related).toContainEqual({ word: 'frankfurter', for: ['hot', 'dog'] });
   });
 
   it('finds a file by the words of its name, and shows the name as it is, the word marked', async () => {

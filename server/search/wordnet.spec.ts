@@ -81,6 +81,18 @@ describe('related words', () => {
     expect([...wordnet.expand('paris').keys()]).not.toContain('france');
   });
 
+  it('of two words that make one noun are that noun\'s, every sense of it alike where it is untagged: "hot dog" lends "frankfurter"', () => {
+    expect(wordnet.compound('hot', 'dog')).toBe('hot_dog');
+    expect(wordnet.compound('hot', 'dogs')).toBe('hot_dog');
+    expect(wordnet.compound('living', 'room')).toBe('living_room');
+    expect(wordnet.compound('red', 'car')).toBeNull();
+    const hotDog = wordnet.expand('hot_dog');
+    expect(hotDog.get('frankfurter')).toBe('synonym');
+    expect(hotDog.get('sausage')).toBe('broader');
+    expect(hotDog.has('puppy')).toBe(false);
+    expect(wordnet.expand('living_room').get('parlour')).toBe('synonym');
+  });
+
   it('know a name, of someone or somewhere, from a word that is none', () => {
     for (const w of ['john', 'lincoln', 'paris', 'turkey']) expect(wordnet.isName(w), w).toBe(true);
     for (const w of ['coffee', 'cat', 'apple', 'queen']) expect(wordnet.isName(w), w).toBe(false);

@@ -180,6 +180,14 @@ class WordNet {
   }
 
   /**
+   * The noun two words written apart make in WordNet ("hot dog" → hot_dog, "living rooms" →
+   * living_room), or null: the pair is widened as that noun, not each word apart.
+   */
+  compound(first: string, second: string): string | null {
+    return this.lemma(`${first}_${second}`);
+  }
+
+  /**
    * Whether one of the word's senses is the name of someone or something, written with a capital
    * ("John" the apostle, "Lincoln", "Turkey" the country; not "CAT" the scan, which is no one's
    * name). A word the user wrote with a capital, of such a word, stands for the name.
@@ -221,6 +229,9 @@ class WordNet {
   /** A lemma's senses (of the first `MAX_SENSES`) common enough to lend their broader and narrower terms: the first, and those tagged often beside it. */
   private commonSenses(lemma: string, senses: number[]): Set<number> {
     const tagged = this.tagged.get(lemma) ?? 0;
+    // A noun of two words (hot_dog) is seldom tagged, and its first sense is no more common than
+    // the others for it (WordNet lists the show-off before the frankfurter): its senses count alike.
+    if (tagged <= 1 && lemma.includes('_')) return new Set(senses);
     if (tagged <= 1 || senses.length <= 1) return new Set(senses.slice(0, 1));
     const counts = this.tagCounts(lemma);
     const first = counts.get(senses[0]) ?? 0;
