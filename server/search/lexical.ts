@@ -52,16 +52,17 @@ export interface LexicalResult {
 function expansions(store: Store, terms: string[], limit: number, names: ReadonlySet<string>): { related: Map<string, number>; from: Map<string, string[]> } {
   const related = new Map<string, number>();
   const from = new Map<string, string[]>();
-  const widens = (t: string) => t.length >= 3 && /^[a-z]+$/.test(t) && !names.has(t) && !STOPWORDS.has(t);
+  const widens = (t: string) => t.length >= 3 && /^[a-z]+$/.test(t) && !names.has(t);
   // Two words of the query that make one noun in WordNet ("hot dog", "living room", "swimming
   // pool") are widened as that noun (frankfurter, parlour, natatorium), and neither apart: "dog"
   // lends no puppy to "hot dog", nor "room" a kitchen to "living room".
+  const inCompound = (t: string | undefined): t is string => t !== undefined && widens(t) && !STOPWORDS.has(t);
   const lemmas: Array<{ lemma: string; stands: string[] }> = [];
   for (let i = 0; i < terms.length; i++) {
     const [t, next] = [terms[i], terms[i + 1]];
-    const compound = next !== undefined && widens(t) && widens(next) ? wordnet.compound(t, next) : null;
+    const compound = inCompound(t) && inCompound(next) ? wordnet.compound(t, next) : null;
     if (compound) lemmas.push({ lemma: compound, stands: [t, terms[++i]] });
-    else if (t.length >= 3 && /^[a-z]+$/.test(t) && !names.has(t)) lemmas.push({ lemma: t, stands: [t] });
+    else if (widens(t)) lemmas.push({ lemma: t, stands: [t] });
   }
   for (const { lemma, stands } of lemmas) {
     for (const [w, r] of wordnet.expand(lemma)) {

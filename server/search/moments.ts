@@ -33,7 +33,7 @@ export interface Moment {
   evidence: Evidence[];
   /** The query's words its lexical and people evidence holds, over all its entries (see `coordinate`). */
   held?: Set<string>;
-  /** A document page's lexical passages that are no running head, page number or foot, best first (see `showBody`). */
+  /** A document page's lexical passages that are no running head, page number or foot, as offered (see `showBody`). */
   body?: Array<{ entry: EntryHit; score: number }>;
 }
 
