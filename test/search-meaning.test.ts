@@ -175,6 +175,27 @@ describe('search by meaning', () => {
     expect(related).toContainEqual({ word: 'frankfurter', for: ['hot', 'dog'] });
   });
 
+  it('widens an adjective by its own meaning ("white" the colour: ivory, not "somebody") and a plural by its singular ("planes": the aircraft, not a plan)', async () => {
+    const { text, hitsOf } = texts('meaning-adjectives');
+    const ivory = await text('gown.txt', 'She wore a gown of ivory silk.\n');
+    const somebody = await text('door.txt', 'Somebody knocked twice at the door.\n');
+    const navy = await text('coat.txt', 'A navy coat hung by the door.\n');
+    const clothing = await text('shop.txt', 'The shop sold clothing and shoes.\n');
+    const aircraft = await text('airport.txt', 'An airliner waited on the runway.\n');
+    const plan = await text('notes.txt', 'The plan for the garden was drawn in pencil.\n');
+    const white = await hitsOf('white dress');
+    expect(white).toContain(ivory);
+    expect(white).not.toContain(somebody);
+    const blue = await hitsOf('blue car');
+    expect(blue).toContain(navy);
+    expect(blue).not.toContain(clothing);
+    const planes = await hitsOf('planes');
+    expect(planes).toContain(aircraft);
+    expect(planes).not.toContain(plan);
+    // A word written as a noun is widened as one.
+    expect(await hitsOf('plan')).toContain(plan);
+  });
+
   it('finds a file by the words of its name, and shows the name as it is, the word marked', async () => {
     const other = t.key('meaning-file-names');
     const name = 'holiday_2024-seaside notes.txt';

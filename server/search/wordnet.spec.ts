@@ -93,6 +93,43 @@ describe('related words', () => {
     expect(wordnet.expand('living_room').get('parlour')).toBe('synonym');
   });
 
+  it('of a word mostly used as an adjective are those of its adjective\'s meaning: "white" the colour, not a white person', () => {
+    const white = wordnet.expand('white');
+    expect(white.get('ivory')).toBe('narrower');
+    for (const w of ['person', 'someone', 'somebody', 'caucasian', 'honkey', 'arab']) expect(white.has(w), w).toBe(false);
+    const blue = wordnet.expand('blue');
+    expect(blue.get('navy')).toBe('narrower');
+    for (const w of ['clothing', 'wear', 'organization']) expect(blue.has(w), w).toBe(false);
+    // The temperature, not the illness; the colour's other spelling.
+    expect(wordnet.expand('cold').has('chill')).toBe(true);
+    expect(wordnet.expand('cold').has('nose')).toBe(false);
+    expect(wordnet.expand('gray').get('grey')).toBe('synonym');
+    // "old" has no noun of its meaning ("oldness" is another word): nothing, not "past".
+    expect(wordnet.expand('old').size).toBe(0);
+    // Its other meanings lend a synonym or two, as a rare sense does: "blond" lends "blonde", not "person".
+    expect(wordnet.expand('blond').get('blonde')).toBe('synonym');
+    expect(wordnet.expand('blond').has('person')).toBe(false);
+  });
+
+  it('of a word mostly used as a noun, or written as one, are those of its nouns: "light", "whites"', () => {
+    expect(wordnet.expand('light').has('sunlight')).toBe(true);
+    expect(wordnet.expand('whites').has('person')).toBe(true);
+    expect(wordnet.expand('dog').get('puppy')).toBe('narrower');
+  });
+
+  it('of a plural are its singular\'s, irregular ones too: "planes" a plane\'s (not a plan\'s), "mice" a mouse\'s', () => {
+    expect(wordnet.expand('planes').get('airplane')).toBe('synonym');
+    for (const w of ['plan', 'program', 'idea']) expect(wordnet.expand('planes').has(w), w).toBe(false);
+    expect(wordnet.expand('wines').has('victory')).toBe(false);
+    expect(wordnet.expand('wines').get('vino')).toBe('synonym');
+    expect(wordnet.expand('whites').has('whit')).toBe(false);
+    expect(wordnet.expand('mice').get('rodent')).toBe('broader');
+    expect(wordnet.expand('children').get('kid')).toBe('synonym');
+    expect(wordnet.expand('leaves').get('foliage')).toBe('synonym');
+    expect(wordnet.expand('boxes').get('carton')).toBe('narrower');
+    expect(wordnet.compound('living', 'rooms')).toBe('living_room');
+  });
+
   it('know a name, of someone or somewhere, from a word that is none', () => {
     for (const w of ['john', 'lincoln', 'paris', 'turkey']) expect(wordnet.isName(w), w).toBe(true);
     for (const w of ['coffee', 'cat', 'apple', 'queen']) expect(wordnet.isName(w), w).toBe(false);

@@ -4,8 +4,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import pluralize from 'pluralize';
 
 const require = createRequire(import.meta.url);
+
+/** WordNet's rules for the endings of a noun's plural (its "morphy"), as an ending and what takes its place. */
+const NOUN_ENDINGS: ReadonlyArray<readonly [string, string]> = [
+  ['s', ''],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['ies', 'y'],
+];
 
 export type Relation = 'synonym' | 'broader' | 'narrower';
 
@@ -63,6 +76,19 @@ export function genusOf(gloss: string, isNoun: (w: string) => boolean): string |
   }
 }
 
+/** The line of a WordNet data file that starts at a synset's offset. */
+function readLine(fd: number, offset: number): string {
+  let text = '';
+  const buf = Buffer.alloc(4096);
+  for (let pos = offset; !text.includes('\n'); pos += buf.length) {
+    const n = fs.readSync(fd, buf, 0, buf.length, pos);
+    if (n === 0) break;
+    text += buf.toString('utf8', 0, n);
+  }
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
+}
+
 interface Synset {
   words: string[];
   /** Its words written with a capital in the lexicon (lowercased): names ("John", "Paris"). */
@@ -80,6 +106,8 @@ class WordNet {
   private text: string | null = null;
   private first = 0;
   private fd: number | null = null;
+  /** data.adj, opened once a word mostly used as an adjective is widened. */
+  private adjFd: number | null = null;
   private readonly cache = new Map<number, Synset>();
   private readonly depths = new Map<number, number>();
   private readonly expanded = new Map<string, Map<string, Relation>>();
@@ -138,14 +166,8 @@ class WordNet {
   private synset(offset: number): Synset {
     const hit = this.cache.get(offset);
     if (hit) return hit;
-    let text = '';
-    const buf = Buffer.alloc(4096);
-    for (let pos = offset; !text.includes('\n'); pos += buf.length) {
-      const n = fs.readSync(this.fd as number, buf, 0, buf.length, pos);
-      if (n === 0) break;
-      text += buf.toString('utf8', 0, n);
-    }
-    const f = text.slice(0, text.indexOf('\n')).split(' ');
+    const text = readLine(this.fd as number, offset);
+    const f = text.split(' ');
     const wCnt = parseInt(f[3], 16);
     const raw = Array.from({ length: wCnt }, (_, i) => f[4 + i * 2].replace(/\(.*\)$/, ''));
     const words = raw.map((w) => w.toLowerCase());
@@ -163,20 +185,22 @@ class WordNet {
       if (sym === '@' || sym === '@i') hypernyms.push(off);
       else if (sym === '~' || sym === '~i') hyponyms.push(off);
     }
-    const gloss = text.slice(text.indexOf('| ') + 2, text.indexOf('\n')).split(/[;(]/)[0];
+    const gloss = text.slice(text.indexOf('| ') + 2).split(/[;(]/)[0];
     const genus = genusOf(gloss, (g) => this.sensesOf(g) !== null);
     const s = { words, capitalized, instance, genus, hypernyms, hyponyms };
     this.cache.set(offset, s);
     return s;
   }
 
+  /**
+   * The noun a word is a form of: itself, else its singular (irregular ones too: "mice", "leaves",
+   * "children"), else what WordNet's own rules for a noun's endings make of it. "planes" is a plane,
+   * not a plan; "wines" wine, not a win; "whites" white, not a whit.
+   */
   private lemma(word: string): string | null {
     const w = word.toLowerCase();
-    const candidates = [w];
-    if (w.endsWith('ies')) candidates.push(`${w.slice(0, -3)}y`);
-    if (w.endsWith('es')) candidates.push(w.slice(0, -2));
-    if (w.endsWith('s')) candidates.push(w.slice(0, -1));
-    return candidates.find((c) => this.sensesOf(c) !== null) ?? null;
+    const candidates = [w, pluralize.singular(w), ...NOUN_ENDINGS.filter(([end]) => w.endsWith(end)).map(([end, base]) => w.slice(0, -end.length) + base)];
+    return candidates.find((c) => c.length > 0 && this.sensesOf(c) !== null) ?? null;
   }
 
   /**
@@ -204,12 +228,13 @@ class WordNet {
   }
 
   /**
-   * How often each noun sense of a lemma was tagged in WordNet's sense-tagged corpus, by synset;
-   * found by binary search over index.sense, whose lines are sorted by sense key ("dog%1:05:00::").
+   * How often each sense of a lemma was tagged in WordNet's sense-tagged corpus, by part of speech
+   * (nouns `n`; adjectives `a`, satellites among them) and synset; found by binary search over
+   * index.sense, whose lines are sorted by sense key ("dog%1:05:00::", "white%3:00:01::").
    */
-  private tagCounts(lemma: string): Map<number, number> {
+  private senseCounts(lemma: string): Array<{ pos: 'n' | 'a' | 'other'; offset: number; count: number }> {
     const text = (this.senseText ??= fs.readFileSync(path.join(this.dir, 'index.sense'), 'latin1'));
-    const prefix = `${lemma}%1:`;
+    const prefix = `${lemma}%`;
     let [lo, hi] = [0, text.length];
     // The first line not before the prefix starts in [lo, hi].
     while (lo < hi) {
@@ -218,12 +243,53 @@ class WordNet {
       if (text.slice(start, start + prefix.length) < prefix) lo = text.indexOf('\n', start) + 1 || text.length;
       else hi = start;
     }
-    const counts = new Map<number, number>();
+    const out: Array<{ pos: 'n' | 'a' | 'other'; offset: number; count: number }> = [];
     for (let at = lo; text.startsWith(prefix, at); at = text.indexOf('\n', at) + 1) {
       const f = text.slice(at, text.indexOf('\n', at)).split(' ');
-      counts.set(Number(f[1]), Number(f[3]));
+      // The sense key's synset type: 1 a noun, 3 an adjective, 5 an adjective satellite.
+      const type = f[0][prefix.length];
+      out.push({ pos: type === '1' ? 'n' : type === '3' || type === '5' ? 'a' : 'other', offset: Number(f[1]), count: Number(f[3]) });
     }
-    return counts;
+    return out;
+  }
+
+  /** How often each noun sense of a lemma was tagged, by synset. */
+  private tagCounts(lemma: string): Map<number, number> {
+    return new Map(
+      this.senseCounts(lemma)
+        .filter((c) => c.pos === 'n')
+        .map((c) => [c.offset, c.count]),
+    );
+  }
+
+  /**
+   * The noun senses a word stands for where it is mostly an adjective (tagged more often as one than
+   * as a noun in WordNet's sense-tagged corpus: "white", "red", "old", "cold"): those its most
+   * common adjective sense is derived from. "white" is the colour (whiteness), not a white person
+   * (whose broader term, "person", and kinds would find every passage about someone); "blue" the
+   * colour, not blue clothing; "cold" the temperature, not the illness; "old" no noun (its nouns
+   * are "oldness" and "past times"), so nothing. Null where the word is mostly a noun ("light",
+   * "orange", "gold").
+   */
+  private adjectiveMeaning(lemma: string): Set<number> | null {
+    const counts = this.senseCounts(lemma);
+    const total = (pos: 'n' | 'a') => counts.filter((c) => c.pos === pos).reduce((n, c) => n + c.count, 0);
+    if (total('a') <= total('n')) return null;
+    const nouns = new Set(this.sensesOf(lemma) ?? []);
+    const first = counts.filter((c) => c.pos === 'a').reduce((a, b) => (b.count > a.count ? b : a));
+    return new Set(this.derivedNouns(first.offset).filter((off) => nouns.has(off)));
+  }
+
+  /** The nouns an adjective's synset (in data.adj) is derivationally related to: "white" (the colour) → whiteness. */
+  private derivedNouns(offset: number): number[] {
+    this.adjFd ??= fs.openSync(path.join(this.dir, 'data.adj'), 'r');
+    const f = readLine(this.adjFd, offset).split(' ');
+    const pAt = 4 + parseInt(f[3], 16) * 2;
+    const out: number[] = [];
+    for (let i = 0; i < Number(f[pAt]); i++) {
+      if (f[pAt + 1 + i * 4] === '+' && f[pAt + 3 + i * 4] === 'n') out.push(Number(f[pAt + 2 + i * 4]));
+    }
+    return out;
   }
 
   /** A lemma's senses (of the first `MAX_SENSES`) common enough to lend their broader and narrower terms: the first, and those tagged often beside it. */
@@ -302,8 +368,12 @@ class WordNet {
       if (out.size < MAX_WORDS && !w.includes('_') && w !== word && !out.has(w)) out.set(w, r);
     };
     add(lemma, 'synonym');
-    const senses = this.sensesOf(lemma)?.slice(0, MAX_SENSES) ?? [];
-    const common = this.commonSenses(lemma, senses);
+    // A word as written that is mostly an adjective stands for the nouns of its adjective's meaning
+    // alone ("white" the colour); its plural is a noun ("whites").
+    const meaning = lemma === word.toLowerCase() ? this.adjectiveMeaning(lemma) : null;
+    const first = this.sensesOf(lemma)?.slice(0, MAX_SENSES) ?? [];
+    const senses = meaning ? [...new Set([...first, ...meaning])] : first;
+    const common = meaning ?? this.commonSenses(lemma, senses);
     for (const off of senses) {
       const s = this.synset(off);
       // A name (Lincoln the president, Paris the city) lends nothing: not "president" or "lawyer"
@@ -323,7 +393,9 @@ class WordNet {
       // "dog", of a toy dog).
       const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of)) =>
         this.synset(of).words.forEach((w) => within(w) && add(w, r));
-      lend(off, 'synonym');
+      // The noun of an adjective's meaning lends its words whatever else they mean ("gray" the colour
+      // lends "grey", whose first meanings as a noun are others).
+      lend(off, 'synonym', meaning ? () => true : undefined);
       if (s.genus && this.telling(s.genus)) add(s.genus, 'broader');
       for (const h of s.hypernyms) lend(h, 'broader');
       // Its kinds (none a name: not "Amazon" for "river", nor "Alfred" for "king"), nearest first.
