@@ -70,6 +70,10 @@ describe('recall and chat', () => {
     const begun = (await chat({ query: 'the conversation a little' })).body.data;
     expect(begun.answer).toContain('‘The game’s going on rather better now,’ she said, by way of keeping up the conversation a little.');
     expect(begun.answer).not.toMatch(/67 the conversation|STORY the conversation/);
+    // Page 44 ends within the Hatter's words, "…and I had to sing “Twinkle, twinkle, little bat!",
+    // which page 45 closes: "How I wonder what you’re at!” You know the song, perhaps?’".
+    const song = (await chat({ query: 'What did the Hatter have to sing at the great concert given by the Queen of Hearts?' })).body.data;
+    expect(song.answer).toContain('I had to sing “Twinkle, twinkle, little bat! How I wonder what you’re at!” You know the song, perhaps?’');
   });
 
   it('recall answers from one asset only, with the moments', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeRunningHead, sentenceSpans, sentences } from './tokenizer.ts';
+import { endsInQuotation, looksLikeRunningHead, sentenceSpans, sentences } from './tokenizer.ts';
 
 describe('sentences', () => {
   it('splits at . ! ? with closing quotes, goes on after ! or ? before a word in lower case, and says where each stands', () => {
@@ -49,6 +49,18 @@ describe('sentences', () => {
   it('keeps a text of punctuation alone, and gives nothing for blank text', () => {
     expect(sentences('...')).toEqual(['...']);
     expect(sentenceSpans('   ')).toEqual([]);
+  });
+});
+
+describe('endsInQuotation', () => {
+  it('tells a text whose last sentence is spoken within a quotation still open at its end', () => {
+    expect(endsInQuotation('Then he said: ‘I had to sing “Twinkle, twinkle, little bat!')).toBe(true);
+    expect(endsInQuotation('‘If you do. I’ll set Dinah at you!’ There was a dead silence.')).toBe(false);
+    expect(endsInQuotation('‘If you do. I’ll set Dinah at you!’')).toBe(false);
+    // An apostrophe between letters closes nothing, and one after a word's end closes a quotation.
+    expect(endsInQuotation('He said ‘I’ll go.')).toBe(true);
+    expect(endsInQuotation('the rabbits’ house.')).toBe(false);
+    expect(endsInQuotation('')).toBe(false);
   });
 });
 

@@ -63,6 +63,16 @@ export function sentenceSpans(text: string, opts: SentenceOptions = {}): Array<{
 }
 
 /**
+ * Whether a text's last sentence is spoken within a quotation not closed by its end: the page turns
+ * in the middle of someone's words ("…and I had to sing “Twinkle, twinkle, little bat!" at the foot
+ * of a page, "How I wonder what you’re at!” You know the song, perhaps?’" on the next).
+ */
+export function endsInQuotation(text: string): boolean {
+  const last = sentenceSpans(text, { quotations: true }).at(-1);
+  return last !== undefined && last.end - last.start < MAX_QUOTED_CHARS && quoteOpen(last.text);
+}
+
+/**
  * Whether a passage reads as a page's running head or foot, or its number, taken alone: short, in
  * capitals or figures only ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY"); a script without
  * capitals (Devanagari) is never taken for one.

@@ -13,7 +13,7 @@ import type { AssetsService } from './assets.service.ts';
 import type { FileRef } from '../contract/common.ts';
 import type { Evidence } from '../contract/answers.ts';
 import type { FoundHit } from '../search/hits.ts';
-import { looksLikeRunningHead, sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
+import { endsInQuotation, looksLikeRunningHead, sentenceSpans, sentences, words as wordsOf } from '../search/tokenizer.ts';
 import type { AnswerWriter } from '../ml/answer-writer.ts';
 import { EVIDENCE_MAX, answerPrompt, focus, ground, type PromptEvidence } from '../answers/grounded.ts';
 import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, where, type QuestionType } from '../answers/question.ts';
@@ -22,10 +22,19 @@ import { NO_EVIDENCE, NO_SUPPORTED_ANSWER, clock, contentWords, questionType, wh
 const RECALL_TOKENS = 256;
 /** A sentence read across passages is kept whole up to this many characters (about 80 words). */
 const MAX_SENTENCE_CHARS = 480;
+/** Passages read after a hit's, at most, to end its last sentence. */
+const MAX_FOLLOWING = 4;
 /** A text that ends a sentence: . ! ? … with any closing quote or bracket. */
 const ENDED = /[.!?…।]["'’”)\]]*\s*$/;
 /** A text that goes on a sentence begun before it: its first word in lower case. */
 const GOES_ON = /^[\s"'‘“(]*\p{Ll}/u;
+
+/** Whether the last sentence of a hit's text read on with `after` still holds the hit and is unfinished at its end. */
+function unfinished(hit: string, after: string): boolean {
+  const read = after ? `${hit} ${after}` : hit;
+  const last = sentenceSpans(read, { quotations: true }).at(-1);
+  return last !== undefined && last.start < hit.length && (!ENDED.test(read) || endsInQuotation(read));
+}
 
 /** A cited moment as answers find it: its picture is a stored file, given a URL by the API. */
 export type CitedMoment = Omit<Evidence, 'frame_url'> & { frame: FileRef | null };
@@ -132,8 +141,9 @@ export class AnswersService {
    * sentences end, so a sentence begun in the passage before or ended in the one after is read
    * across them ("…as the White Rabbit hurried by–the" goes on to its full stop), over the turn of
    * a page too where the hit's text is unfinished there ("…and Alice called" at the foot of page 25
-   * goes on with "out as loud as she could" on page 26), past the running heads and page numbers
-   * at the page's ends ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY").
+   * goes on with "out as loud as she could" on page 26, and a quotation left open at the foot of a
+   * page goes on to its closing mark), past the running heads and page numbers at the page's ends
+   * ("35", "68 CHAPTER 9. THE MOCK TURTLE’S STORY").
    */
   private wholeSentences(h: FoundHit): string[] {
     const text = h.passage?.text ?? h.snippet.text;
@@ -143,9 +153,22 @@ export class AnswersService {
     const bodyOf = (page: number) => this.store.media.passages(h.video_id, page).filter((p) => !looksLikeRunningHead(p.text));
     const onPage = bodyOf(h.page);
     let before = [...onPage].reverse().find((p) => p.idx < idx)?.text ?? '';
-    let after = onPage.find((p) => p.idx > idx)?.text ?? '';
     if (!before && GOES_ON.test(text)) before = bodyOf(h.page - 1).at(-1)?.text ?? '';
-    if (!after && !ENDED.test(text)) after = bodyOf(h.page + 1)[0]?.text ?? '';
+    // The passage after the hit, and more while the hit's last sentence is unfinished at their end
+    // (a quotation still open, or no full stop yet), on over the turn of the page.
+    const rest = onPage.filter((p) => p.idx > idx).map((p) => p.text);
+    const following: string[] = rest.splice(0, 1);
+    let turned = false;
+    while (following.length < MAX_FOLLOWING && unfinished(text, following.join(' '))) {
+      if (rest.length === 0 && !turned) {
+        turned = true;
+        rest.push(...bodyOf(h.page + 1).map((p) => p.text));
+      }
+      const more = rest.shift();
+      if (more === undefined) break;
+      following.push(more);
+    }
+    const after = following.join(' ');
     const joined = [before, text, after].filter(Boolean).join(' ');
     const start = before ? before.length + 1 : 0;
     const end = start + text.length;
