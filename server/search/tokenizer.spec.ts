@@ -46,6 +46,12 @@ describe('sentences', () => {
     expect(sentences(open, { quotations: true }).length).toBeGreaterThan(1);
   });
 
+  it('ends a sentence at an ellipsis, "…" as "...", where a capital follows', () => {
+    expect(sentences('She left… Then he came.')).toEqual(['She left…', 'Then he came.']);
+    expect(sentences('She left... Then he came.')).toEqual(['She left...', 'Then he came.']);
+    expect(sentences('I think… maybe not. Yes.')).toEqual(['I think… maybe not.', 'Yes.']);
+  });
+
   it('keeps a text of punctuation alone, and gives nothing for blank text', () => {
     expect(sentences('...')).toEqual(['...']);
     expect(sentenceSpans('   ')).toEqual([]);

@@ -10,8 +10,10 @@ export const MAX_TERMS = 32;
  * full stop in a number, a version or an address ("the 2.0 release", "debian.org") or followed by a
  * lower-case word ("e.g. the") ends none; . ! ? and the danda (।) with any closing quote or bracket
  * end one, unless the next word is in lower case (dialogue: "‘What?’ said Alice.") or, asked for, a
- * quotation is still open ("‘If you do. I’ll set Dinah at you!’"); an ellipsis (…) ends none. A line break ends none (a passage's lines are one text), and neither does the full stop
- * of a title before a name ("Mr. Smith", "Dr. Jones").
+ * quotation is still open ("‘If you do. I’ll set Dinah at you!’"); an ellipsis, written "…" or
+ * "...", ends one where a capital follows ("She left… Then he came.", not "I think… maybe not"). A
+ * line break ends none (a passage's lines are one text), and neither does the full stop of a title
+ * before a name ("Mr. Smith", "Dr. Jones").
  */
 export function sentences(text: string, opts: SentenceOptions = {}): string[] {
   return sentenceSpans(text, opts).map((s) => s.text);
@@ -48,7 +50,9 @@ export function sentenceSpans(text: string, opts: SentenceOptions = {}): Array<{
   const out: Array<{ text: string; start: number; end: number }> = [];
   // Line breaks read as spaces (the same length: each sentence's place in the text is kept).
   let start = -1;
-  for (const { segment, index } of SENTENCES.segment(text.replace(/[\r\n\u2028\u2029\u0085\v\f]/g, ' '))) {
+  // An ellipsis as one character reads as a full stop (Unicode's rules end a sentence at "..." but
+  // not at "…").
+  for (const { segment, index } of SENTENCES.segment(text.replace(/[\r\n\u2028\u2029\u0085\v\f]/g, ' ').replace(/\u2026/g, '.'))) {
     if (start < 0) start = index;
     const end = index + segment.length;
     if (end < text.length && (NOT_AN_END.test(segment.trimEnd()) || LOWER_NEXT.test(text.slice(end, end + 8)))) continue;
