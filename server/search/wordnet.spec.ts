@@ -111,6 +111,15 @@ describe('related words', () => {
     expect(wordnet.expand('blond').has('person')).toBe(false);
   });
 
+  it('of a noun are never words mostly used as adjectives: "people" lends neither "dead" nor "rich", "woman" not "broad"', () => {
+    const people = wordnet.expand('people');
+    for (const w of ['dead', 'rich', 'brave', 'timid', 'elderly']) expect(people.has(w), w).toBe(false);
+    expect(people.get('folk')).toBe('narrower');
+    expect(wordnet.expand('woman').has('broad')).toBe(false);
+    expect(wordnet.expand('food').has('sweet')).toBe(false);
+    expect(wordnet.expand('dog').get('puppy')).toBe('narrower');
+  });
+
   it('of a word mostly used as a noun, or written as one, are those of its nouns: "light", "whites"', () => {
     expect(wordnet.expand('light').has('sunlight')).toBe(true);
     expect(wordnet.expand('whites').has('person')).toBe(true);

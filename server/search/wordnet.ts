@@ -114,6 +114,8 @@ class WordNet {
   private readonly senses = new Map<string, number[] | null>();
   /** How many of a lemma's senses (the first ones) are tagged in WordNet's sense-tagged corpus. */
   private readonly tagged = new Map<string, number>();
+  /** Whether a word is mostly an adjective, as asked. */
+  private readonly adjectival = new Map<string, boolean>();
   /** index.sense as read (sense keys sorted, with how often each sense was tagged), once a word has a second sense worth weighing. */
   private senseText: string | null = null;
   /** Adjectives (index.adj's lemmas), read once a definition's head is weighed. */
@@ -272,12 +274,23 @@ class WordNet {
    * "orange", "gold").
    */
   private adjectiveMeaning(lemma: string): Set<number> | null {
+    if (!this.mostlyAdjective(lemma)) return null;
     const counts = this.senseCounts(lemma);
-    const total = (pos: 'n' | 'a') => counts.filter((c) => c.pos === pos).reduce((n, c) => n + c.count, 0);
-    if (total('a') <= total('n')) return null;
     const nouns = new Set(this.sensesOf(lemma) ?? []);
     const first = counts.filter((c) => c.pos === 'a').reduce((a, b) => (b.count > a.count ? b : a));
     return new Set(this.derivedNouns(first.offset).filter((off) => nouns.has(off)));
+  }
+
+  /** Whether a word is tagged more often as an adjective than as a noun in WordNet's sense-tagged corpus ("white", "dead", "rich"). */
+  private mostlyAdjective(word: string): boolean {
+    let known = this.adjectival.get(word);
+    if (known === undefined) {
+      const counts = this.senseCounts(word);
+      const total = (pos: 'n' | 'a') => counts.filter((c) => c.pos === pos).reduce((n, c) => n + c.count, 0);
+      known = total('a') > total('n');
+      this.adjectival.set(word, known);
+    }
+    return known;
   }
 
   /** The nouns an adjective's synset (in data.adj) is derivationally related to: "white" (the colour) → whiteness. */
@@ -391,13 +404,18 @@ class WordNet {
       // not "machine", "john" lends "bathroom"; a narrower word where a kind of the thing is what
       // it commonly means ("vehicle" lends "car", which a railway car is too, but not "toy" for
       // "dog", of a toy dog).
-      const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of)) =>
+      // A word mostly used as an adjective is not lent for a noun: a text that holds "dead" or
+      // "rich" seldom means the dead or the rich by it, the kinds of "people" that WordNet lists.
+      // For an adjective's meaning it is what is asked ("white" lends "ivory").
+      const asNoun = (w: string) => meaning !== null || !this.mostlyAdjective(w);
+      const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of) && asNoun(w)) =>
         this.synset(of).words.forEach((w) => within(w) && add(w, r));
       // The noun of an adjective's meaning lends its words whatever else they mean ("gray" the colour
       // lends "grey", whose first meanings as a noun are others).
       lend(off, 'synonym', meaning ? () => true : undefined);
       if (s.genus && this.telling(s.genus)) add(s.genus, 'broader');
-      for (const h of s.hypernyms) lend(h, 'broader');
+      // A broader word may be an adjective too: "feline" of a cat is what it says in either.
+      for (const h of s.hypernyms) lend(h, 'broader', (w) => this.means(w, h));
       // Its kinds (none a name: not "Amazon" for "river", nor "Alfred" for "king"), nearest first.
       const kinds: number[] = [];
       let frontier = s.hyponyms;
@@ -407,7 +425,9 @@ class WordNet {
         frontier = depth + 1 < MAX_NARROWER_DEPTH ? notNames.flatMap((h) => this.synset(h).hyponyms) : [];
       }
       const isKind = new Set(kinds);
-      for (const h of kinds) lend(h, 'narrower', (w) => (this.sensesOf(w) ?? []).slice(0, LENT_SENSES).some((o) => isKind.has(o)));
+      for (const h of kinds) {
+        lend(h, 'narrower', (w) => asNoun(w) && (this.sensesOf(w) ?? []).slice(0, LENT_SENSES).some((o) => isKind.has(o)));
+      }
     }
     return out;
   }
