@@ -120,6 +120,13 @@ describe('related words', () => {
     expect(wordnet.expand('dog').get('puppy')).toBe('narrower');
   });
 
+  it('are never a slur, a disparaging or an obscene word, whatever they stand for', () => {
+    for (const w of ['pickaninny', 'piccaninny']) expect(wordnet.expand('children').has(w), w).toBe(false);
+    for (const w of ['honky', 'whitey', 'honkey']) expect(wordnet.expand('whites').has(w), w).toBe(false);
+    expect(wordnet.expand('children').get('kid')).toBe('synonym');
+    expect(wordnet.expand('whites').get('caucasian')).toBe('synonym');
+  });
+
   it('of a word mostly used as a noun, or written as one, are those of its nouns: "light", "whites"', () => {
     expect(wordnet.expand('light').has('sunlight')).toBe(true);
     expect(wordnet.expand('whites').has('person')).toBe(true);

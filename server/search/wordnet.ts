@@ -76,6 +76,11 @@ export function genusOf(gloss: string, isNoun: (w: string) => boolean): string |
   }
 }
 
+/** WordNet's usage domains of words never lent: slurs, disparagement, obscenity. */
+const OFFENSIVE_USAGES = new Set(['ethnic_slur', 'disparagement', 'obscenity']);
+/** A definition that says its words are such ("(ethnic slur) offensive term for…", "vulgar slang for…"). */
+const OFFENSIVE_DEFINITION = /\bethnic slur\b|\b(?:offensive|derogatory|disparaging|obscene|vulgar) (?:term|name|word|slang|expression)/i;
+
 /** The line of a WordNet data file that starts at a synset's offset. */
 function readLine(fd: number, offset: number): string {
   let text = '';
@@ -99,6 +104,8 @@ interface Synset {
   genus: string | null;
   hypernyms: number[];
   hyponyms: number[];
+  /** A slur, a disparaging or an obscene word (WordNet's usage domains, or its definition says so): never lent. */
+  offensive: boolean;
 }
 
 class WordNet {
@@ -179,6 +186,7 @@ class WordNet {
     const pCnt = Number(f[pAt]);
     const hypernyms: number[] = [];
     const hyponyms: number[] = [];
+    const usages: number[] = [];
     for (let i = 0; i < pCnt; i++) {
       const sym = f[pAt + 1 + i * 4];
       const off = Number(f[pAt + 2 + i * 4]);
@@ -186,10 +194,13 @@ class WordNet {
       if (sym === '@i') instance = true;
       if (sym === '@' || sym === '@i') hypernyms.push(off);
       else if (sym === '~' || sym === '~i') hyponyms.push(off);
+      else if (sym === ';u') usages.push(off);
     }
-    const gloss = text.slice(text.indexOf('| ') + 2).split(/[;(]/)[0];
+    const definition = text.slice(text.indexOf('| ') + 2);
+    const gloss = definition.split(/[;(]/)[0];
+    const offensive = OFFENSIVE_DEFINITION.test(definition) || usages.some((u) => this.synset(u).words.some((w) => OFFENSIVE_USAGES.has(w)));
     const genus = genusOf(gloss, (g) => this.sensesOf(g) !== null);
-    const s = { words, capitalized, instance, genus, hypernyms, hyponyms };
+    const s = { words, capitalized, instance, genus, hypernyms, hyponyms, offensive };
     this.cache.set(offset, s);
     return s;
   }
@@ -397,7 +408,7 @@ class WordNet {
       // slang for a man ("guy") would bring every photo of a man through its broader term, and
       // "mountain" as a large amount its 25 words for one ("lot", "deal", "pot", "flock").
       if (!common.has(off)) {
-        if (s.words.length <= MAX_RARE_SYNONYMS + 1) s.words.forEach((w) => add(w, 'synonym'));
+        if (s.words.length <= MAX_RARE_SYNONYMS + 1 && !s.offensive) s.words.forEach((w) => add(w, 'synonym'));
         continue;
       }
       // Otherwise a word is lent only in a meaning it commonly has: "car" lends "automobile" but
@@ -409,7 +420,7 @@ class WordNet {
       // For an adjective's meaning it is what is asked ("white" lends "ivory").
       const asNoun = (w: string) => meaning !== null || !this.mostlyAdjective(w);
       const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of) && asNoun(w)) =>
-        this.synset(of).words.forEach((w) => within(w) && add(w, r));
+        !this.synset(of).offensive && this.synset(of).words.forEach((w) => within(w) && add(w, r));
       // The noun of an adjective's meaning lends its words whatever else they mean ("gray" the colour
       // lends "grey", whose first meanings as a noun are others).
       lend(off, 'synonym', meaning ? () => true : undefined);
