@@ -419,8 +419,10 @@ class WordNet {
       // "rich" seldom means the dead or the rich by it, the kinds of "people" that WordNet lists.
       // For an adjective's meaning it is what is asked ("white" lends "ivory").
       const asNoun = (w: string) => meaning !== null || !this.mostlyAdjective(w);
-      const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of) && asNoun(w)) =>
-        !this.synset(of).offensive && this.synset(of).words.forEach((w) => within(w) && add(w, r));
+      const lend = (of: number, r: Relation, within: (w: string) => boolean = (w) => this.means(w, of) && asNoun(w)) => {
+        const lent = this.synset(of);
+        if (!lent.offensive) lent.words.forEach((w) => within(w) && add(w, r));
+      };
       // The noun of an adjective's meaning lends its words whatever else they mean ("gray" the colour
       // lends "grey", whose first meanings as a noun are others).
       lend(off, 'synonym', meaning ? () => true : undefined);
