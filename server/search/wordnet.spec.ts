@@ -100,6 +100,14 @@ describe('related words', () => {
     const blue = wordnet.expand('blue');
     expect(blue.get('navy')).toBe('narrower');
     for (const w of ['clothing', 'wear', 'organization']) expect(blue.has(w), w).toBe(false);
+    // Nothing broader: not "illumination" for "dark", nor "temperature" for "cold".
+    expect(wordnet.expand('dark').get('darkness')).toBe('synonym');
+    for (const [w, r] of [
+      ['dark', 'illumination'],
+      ['dark', 'absence'],
+      ['cold', 'temperature'],
+    ])
+      expect(wordnet.expand(w).has(r), r).toBe(false);
     // The temperature, not the illness; the colour's other spelling.
     expect(wordnet.expand('cold').has('chill')).toBe(true);
     expect(wordnet.expand('cold').has('nose')).toBe(false);

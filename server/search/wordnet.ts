@@ -426,9 +426,13 @@ class WordNet {
       // The noun of an adjective's meaning lends its words whatever else they mean ("gray" the colour
       // lends "grey", whose first meanings as a noun are others).
       lend(off, 'synonym', meaning ? () => true : undefined);
-      if (s.genus && this.telling(s.genus)) add(s.genus, 'broader');
-      // A broader word may be an adjective too: "feline" of a cat is what it says in either.
-      for (const h of s.hypernyms) lend(h, 'broader', (w) => this.means(w, h));
+      // An adjective's meaning lends nothing broader: the broader term of "dark" (darkness) is
+      // "illumination", of "cold" "temperature", which no one asking for a dark forest means.
+      if (meaning === null) {
+        if (s.genus && this.telling(s.genus)) add(s.genus, 'broader');
+        // A broader word may be an adjective too: "feline" of a cat is what it says in either.
+        for (const h of s.hypernyms) lend(h, 'broader', (w) => this.means(w, h));
+      }
       // Its kinds (none a name: not "Amazon" for "river", nor "Alfred" for "king"), nearest first.
       const kinds: number[] = [];
       let frontier = s.hyponyms;
