@@ -2,7 +2,8 @@
 // that real prose holds (the corpus's book and e-book, Debian's fortunes: bench/texts.ts), labelled
 // by hand as a user would take them — sensible ("hill" → knoll, "food" → bread) or not ("music" →
 // development, "king" → Saul) — in bench/related-words.tsv. Two sets of common nouns a library is
-// searched by: the rules were chosen on `tuning` and are reported on `held-out`. Each pair is a
+// searched by (the rules were chosen on `tuning` and are reported on `held-out`), and two of
+// adjectives (below). Each pair is a
 // sample of those that either the rules of the time or those before them lent (one in four of the
 // tuning set, one in six of the held-out; of the adjectives, every pair either rule lent of the
 // words whose related words the rule for adjectives changed). Precision: the share of the labelled pairs lent that are
