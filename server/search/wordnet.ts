@@ -296,6 +296,8 @@ class WordNet {
   private mostlyAdjective(word: string): boolean {
     let known = this.adjectival.get(word);
     if (known === undefined) {
+      // Most words are no adjective at all: index.adj's lemmas say so without index.sense.
+      if (!this.isAdjective(word)) return false;
       const counts = this.senseCounts(word);
       const total = (pos: 'n' | 'a') => counts.filter((c) => c.pos === pos).reduce((n, c) => n + c.count, 0);
       known = total('a') > total('n');
@@ -443,7 +445,7 @@ class WordNet {
       }
       const isKind = new Set(kinds);
       for (const h of kinds) {
-        lend(h, 'narrower', (w) => asNoun(w) && (this.sensesOf(w) ?? []).slice(0, LENT_SENSES).some((o) => isKind.has(o)));
+        lend(h, 'narrower', (w) => (this.sensesOf(w) ?? []).slice(0, LENT_SENSES).some((o) => isKind.has(o)) && asNoun(w));
       }
     }
     return out;
