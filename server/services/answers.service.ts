@@ -33,7 +33,8 @@ const GOES_ON = /^[\s"'‘“(]*\p{Ll}/u;
 function unfinished(hit: string, after: string): boolean {
   const read = after ? `${hit} ${after}` : hit;
   const last = sentenceSpans(read, { quotations: true }).at(-1);
-  return last !== undefined && last.start < hit.length && (!ENDED.test(read) || endsInQuotation(read));
+  // The last sentence alone is asked about its quotation: the text is not segmented again.
+  return last !== undefined && last.start < hit.length && (!ENDED.test(read) || endsInQuotation(last.text));
 }
 
 /** A cited moment as answers find it: its picture is a stored file, given a URL by the API. */
