@@ -421,6 +421,56 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
     }
   });
 
+  it("runs a PDF's text beside the metadata run handed before it, but a run retried after a death alone", async () => {
+    const store = openStore(tempDir());
+    const pdf = (id: string, createdAt: number) =>
+      insertAsset(store, {
+        id,
+        workspace: 'w',
+        kind: 'document',
+        row: { created_at: createdAt, ext: '.pdf', mime_type: 'application/pdf', file_name: 'x.pdf', size_bytes: 50 * LIGHT_BYTES },
+      });
+    const a = 'doc_aaaaaaaaaaaaaaaaaaaa';
+    const b = 'doc_bbbbbbbbbbbbbbbbbbbb';
+    pdf(a, 1);
+    pdf(b, 2);
+    // Each run handed, with how many others its process held then.
+    const handed: Array<{ run: string; beside: number }> = [];
+    const heldBy = new Map<ScriptedChannel, number>();
+    let died = false;
+    const { launch } = recordedLaunch((req, ch) => {
+      handed.push({ run: `${req.asset.id === a ? 'a' : req.asset.id === b ? 'b' : 'small'} ${req.stage}`, beside: heldBy.get(ch) ?? 0 });
+      heldBy.set(ch, (heldBy.get(ch) ?? 0) + 1);
+      if (req.asset.id === a && req.stage === 'extract' && !died) {
+        died = true;
+        // Meanwhile a small file comes whose light runs go before the one retried.
+        seedSmall(store, 'doc_0000000000000000000', 0);
+        return ch.die(139);
+      }
+      setImmediate(() => {
+        heldBy.set(ch, heldBy.get(ch)! - 1);
+        ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+      });
+    });
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
+    try {
+      host.start();
+      await until(() => [a, b, 'doc_0000000000000000000'].every((id) => store.assets.byId(id)!.status === 'completed'));
+      const when = (run: string) => handed.filter((h) => h.run === run);
+      // Retried after its process died: alone, once the small file's light runs handed before it were answered.
+      const retried = handed.lastIndexOf(when('a extract')[1]);
+      expect(handed.findIndex((h) => h.run === 'small extract')).toBeLessThan(retried);
+      expect(when('a extract').map((h) => h.beside)).toEqual([0, 0]);
+      // The next book's text went with the metadata run before it, not after its answer.
+      expect(handed.findIndex((h) => h.run === 'a metadata')).toBeLessThan(handed.findIndex((h) => h.run === 'b extract'));
+      expect(when('b extract')[0].beside).toBe(1);
+      expect(store.runs.get(b, 'extract')).toMatchObject({ state: 'failed', reason: 'scripted', attempts: 1 });
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
   it('leaves no larger file behind a stream of small ones', async () => {
     const store = openStore(tempDir());
     seedSmall(store, 'doc_1111111111111111111', 1);

@@ -30,10 +30,17 @@ const IDLE_END_MS = 60_000;
 /**
  * A light run: phase 1 (text and metadata) of a document of at most this size read as text (not a
  * PDF, whose size says little of its pages; nor a picture, whose pixels may be many in a small
- * file), never tried before (a run retried after its process died goes alone, so that one file
- * cannot take others down with it).
+ * file), and the metadata of any document (its properties: a PDF's information dictionary, an
+ * office file's core.xml), never tried before (a run retried after its process died goes alone, so
+ * that one file cannot take others down with it).
  */
 export const LIGHT_BYTES = 64 * 1024;
+
+/** Whether a run is light (above). */
+function isLight(run: { stage: IndexStageName; attempts: number }, asset: AssetRow): boolean {
+  if (run.attempts > 0 || asset.kind !== 'document') return false;
+  return run.stage === 'metadata' || (isPhaseOne(run.stage) && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES);
+}
 /**
  * Light runs a process may hold at once (it runs them as they come, and answers each). A look at
  * the queue hands out at most the phase 1 of its eight oldest assets (16 runs of small files); a
@@ -299,10 +306,10 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         if (!ready.some((s) => this.lightRoom(s) > 0)) break;
         const asset = this.store.assets.byId(run.assetId);
         if (!asset) continue;
-        const light = isPhaseOne(run.stage) && asset.kind === 'document' && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES && run.attempts === 0;
-        const slot = light ? this.leastBusy(ready) : this.place(run.stage);
+        const light = isLight(run, asset);
+        const slot = light ? this.leastBusy(ready) : this.place(run.stage, run.attempts === 0);
         // No process for it now: nothing after it goes first (a larger file is not left behind a
-        // stream of small ones; a process holding light runs takes a heavy one once it is empty).
+        // stream of small ones; a process holding only light runs takes a heavy one beside them).
         if (slot === undefined) break;
         const stage = STAGES[run.stage];
         const { settled: outcome, input } = outcomeWithoutRun(stage, () => stage.prepare(this.store, asset.id), asset, this.store.files.root, installed);
@@ -350,11 +357,15 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
 
   /**
    * The free process for a run that is not light; undefined when none is free, null when the run
-   * waits for the process holding its model (memory.ts).
+   * waits for the process holding its model (memory.ts). A process holding only light runs is free
+   * for it `besideLight` (any run but one retried after its process died, which goes alone): it runs
+   * it beside them, so that a book's text is not read only after the metadata run handed to the
+   * process before it has gone there and back.
    */
-  private place(stage: IndexStageName): Slot | null | undefined {
+  private place(stage: IndexStageName, besideLight: boolean): Slot | null | undefined {
     const slots = [...this.slots];
-    const processes = slots.map((s) => ({ free: s.ready && s.jobs.size === 0, families: s.families, rssMiB: s.rssMiB }));
+    const free = (s: Slot) => s.ready && (s.jobs.size === 0 || (besideLight && [...s.jobs.values()].every((j) => j.light)));
+    const processes = slots.map((s) => ({ free: free(s), families: s.families, rssMiB: s.rssMiB }));
     if (!processes.some((p) => p.free)) return undefined;
     const i = placeRun(stage, processes, this.opts.memoryMiB ?? Infinity);
     return i < 0 ? null : slots[i];
