@@ -471,6 +471,45 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
     }
   });
 
+  it('hands a run of phase 2 to an empty process only, not beside the last light runs of phase 1', async () => {
+    const store = openStore(tempDir());
+    // A photo read already (its pictures' stages waiting) and a newer small file.
+    insertAsset(store, {
+      id: 'vid_1111111111111111111',
+      workspace: 'w',
+      kind: 'image',
+      runs: (r) => (['extract', 'metadata'].includes(r.stage) ? { ...r, state: 'ok' } : r),
+    });
+    const small = seedSmall(store, 'doc_2222222222222222222', 2);
+    const handed: Array<{ stage: string; beside: number }> = [];
+    const heldBy = new Map<ScriptedChannel, number>();
+    const { launch } = recordedLaunch((req, ch) => {
+      handed.push({ stage: `${req.asset.id === small ? 'small' : 'photo'} ${req.stage}`, beside: heldBy.get(ch) ?? 0 });
+      heldBy.set(ch, (heldBy.get(ch) ?? 0) + 1);
+      // The small file's metadata answers later than its text: the process holds it while the queue is looked at again.
+      setTimeout(
+        () => {
+          heldBy.set(ch, heldBy.get(ch)! - 1);
+          ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', reason: 'scripted' } });
+        },
+        req.asset.id === small && req.stage === 'metadata' ? 100 : 0,
+      );
+    });
+    const host = new IndexerHost(store, { workers: 1, stageTimeoutMs: 60_000, launch });
+    try {
+      host.start();
+      await until(() => store.assets.byId(small)!.status === 'completed' && handed.some((h) => h.stage.startsWith('photo')));
+      // The small file's text and metadata first (phase 1, though newer), then the photo's stages, each alone.
+      expect(handed.slice(0, 2).map((h) => h.stage)).toEqual(['small extract', 'small metadata']);
+      const photo = handed.filter((h) => h.stage.startsWith('photo'));
+      expect(photo.length).toBeGreaterThan(0);
+      expect(photo.every((h) => h.beside === 0)).toBe(true);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+
   it('leaves no larger file behind a stream of small ones', async () => {
     const store = openStore(tempDir());
     seedSmall(store, 'doc_1111111111111111111', 1);
