@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../server/store/index.ts';
-import { IndexerHost, LIGHT_BYTES, LIGHT_IN_FLIGHT, MAX_ATTEMPTS } from '../server/indexer/host.ts';
+import { IndexerHost, LIGHT_BYTES, LIGHT_IN_FLIGHT, LIGHT_METADATA_BYTES, MAX_ATTEMPTS, isLight } from '../server/indexer/host.ts';
 import { STAGES } from '../server/indexer/registry.ts';
 import type { RunRequest, RunsRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
 import { insertAsset } from './helpers/asset-row.ts';
@@ -469,6 +469,19 @@ describe("IndexerHost and light runs (a small file's text and metadata)", () => 
       await host.stop();
       store.close();
     }
+  });
+
+  it("are a document's text when small, and its metadata up to LIGHT_METADATA_BYTES (a PDF is read whole for it)", () => {
+    const doc = (ext: string, size_bytes: number) => ({ kind: 'document' as const, ext, size_bytes });
+    const first = (stage: 'extract' | 'metadata' | 'ocr') => ({ stage, attempts: 0 });
+    expect(isLight(first('extract'), doc('.txt', LIGHT_BYTES))).toBe(true);
+    expect(isLight(first('extract'), doc('.txt', LIGHT_BYTES + 1))).toBe(false);
+    expect(isLight(first('extract'), doc('.pdf', 1000))).toBe(false);
+    expect(isLight(first('metadata'), doc('.pdf', LIGHT_METADATA_BYTES))).toBe(true);
+    expect(isLight(first('metadata'), doc('.pdf', LIGHT_METADATA_BYTES + 1))).toBe(false);
+    expect(isLight(first('ocr'), doc('.txt', 1000))).toBe(false);
+    expect(isLight({ stage: 'metadata', attempts: 1 }, doc('.pdf', 1000))).toBe(false);
+    expect(isLight(first('metadata'), { kind: 'image', ext: '.jpg', size_bytes: 1000 })).toBe(false);
   });
 
   it('hands a run of phase 2 to an empty process only, not beside the last light runs of phase 1', async () => {

@@ -30,16 +30,22 @@ const IDLE_END_MS = 60_000;
 /**
  * A light run: phase 1 (text and metadata) of a document of at most this size read as text (not a
  * PDF, whose size says little of its pages; nor a picture, whose pixels may be many in a small
- * file), and the metadata of any document (its properties: a PDF's information dictionary, an
- * office file's core.xml), never tried before (a run retried after its process died goes alone, so
- * that one file cannot take others down with it).
+ * file), and the metadata of a document of at most LIGHT_METADATA_BYTES (its properties: a PDF's
+ * information dictionary, an office file's core.xml), never tried before (a run retried after its
+ * process died goes alone, so that one file cannot take others down with it).
  */
 export const LIGHT_BYTES = 64 * 1024;
+/**
+ * PDFium reads a PDF whole to give its properties: a larger document's metadata run goes to a
+ * process alone, so that a process holding many light runs never holds many large files at once.
+ */
+export const LIGHT_METADATA_BYTES = 8 * 2 ** 20;
 
 /** Whether a run is light (above). */
-function isLight(run: { stage: IndexStageName; attempts: number }, asset: AssetRow): boolean {
+export function isLight(run: { stage: IndexStageName; attempts: number }, asset: Pick<AssetRow, 'kind' | 'ext' | 'size_bytes'>): boolean {
   if (run.attempts > 0 || asset.kind !== 'document') return false;
-  return run.stage === 'metadata' || (isPhaseOne(run.stage) && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES);
+  if (run.stage === 'metadata') return asset.size_bytes <= LIGHT_METADATA_BYTES;
+  return isPhaseOne(run.stage) && asset.ext !== '.pdf' && asset.size_bytes <= LIGHT_BYTES;
 }
 /**
  * Light runs a process may hold at once (it runs them as they come, and answers each). A look at
