@@ -41,6 +41,12 @@ export const LIGHT_BYTES = 64 * 1024;
  */
 export const LIGHT_METADATA_BYTES = 8 * 2 ** 20;
 
+/** Whether every run a process holds is light (so does an empty one). */
+function holdsOnlyLight(slot: { jobs: Map<number, { light: boolean }> }): boolean {
+  for (const job of slot.jobs.values()) if (!job.light) return false;
+  return true;
+}
+
 /** Whether a run is light (above). */
 export function isLight(run: { stage: IndexStageName; attempts: number }, asset: Pick<AssetRow, 'kind' | 'ext' | 'size_bytes'>): boolean {
   if (run.attempts > 0 || asset.kind !== 'document') return false;
@@ -372,7 +378,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
    */
   private place(stage: IndexStageName, besideLight: boolean): Slot | null | undefined {
     const slots = [...this.slots];
-    const free = (s: Slot) => s.ready && (s.jobs.size === 0 || (besideLight && [...s.jobs.values()].every((j) => j.light)));
+    const free = (s: Slot) => s.ready && (s.jobs.size === 0 || (besideLight && holdsOnlyLight(s)));
     const processes = slots.map((s) => ({ free: free(s), families: s.families, rssMiB: s.rssMiB }));
     if (!processes.some((p) => p.free)) return undefined;
     const i = placeRun(stage, processes, this.opts.memoryMiB ?? Infinity);
@@ -381,9 +387,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
 
   /** How many more light runs a process may take now: none while it holds another run. */
   private lightRoom(slot: Slot): number {
-    if (!slot.ready) return 0;
-    for (const job of slot.jobs.values()) if (!job.light) return 0;
-    return LIGHT_IN_FLIGHT - slot.jobs.size;
+    return slot.ready && holdsOnlyLight(slot) ? LIGHT_IN_FLIGHT - slot.jobs.size : 0;
   }
 
   /** Whether to look at the queue for a process: it is empty, or has done half the light runs it holds (a look then hands out several). */
