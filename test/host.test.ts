@@ -6,6 +6,10 @@ import { openStore, type Store } from '../server/store/index.ts';
 import { IndexerHost, LIGHT_BYTES, LIGHT_IN_FLIGHT, LIGHT_METADATA_BYTES, MAX_ATTEMPTS, isLight } from '../server/indexer/host.ts';
 import { STAGES } from '../server/indexer/registry.ts';
 import type { RunRequest, RunsRequest, WarmRequest, WorkerChannel, WorkerMessage } from '../server/indexer/protocol.ts';
+import { StageQueue } from '../server/indexer/queue.ts';
+import { newAssetRow } from '../server/indexer/admission.ts';
+import { planRuns } from '../server/indexer/plan.ts';
+import { deploymentDefaults } from '../server/contract/stages.ts';
 import { insertAsset } from './helpers/asset-row.ts';
 import { tempDir } from './helpers/server.ts';
 
@@ -206,6 +210,46 @@ describe('IndexerHost and runs that have nothing to do', () => {
       expect(run('people')).toMatchObject({ state: 'not_applicable' });
     } finally {
       await host.stop();
+      store.close();
+    }
+  });
+});
+
+describe('StageQueue admitting a file', () => {
+  it('settles at once the run of a stage none of whose optional models is installed, as a look at the queue would', () => {
+    const store = openStore(tempDir());
+    try {
+      const queue = new StageQueue(store);
+      const ws = store.workspaces.ensure('w').row;
+      const effective = deploymentDefaults();
+      const id = 'doc_bbbbbbbbbbbbbbbbbbbb';
+      const src = {
+        path: '/x/notes.txt',
+        fileName: 'notes.txt',
+        ext: '.txt',
+        kind: 'document' as const,
+        sizeBytes: 30,
+        sha256: '0'.repeat(64),
+        mime: 'text/plain',
+        linked: true,
+      };
+      queue.admit(newAssetRow(id, ws.id, src, effective, 7), planRuns(id, 'document', effective, 7, '.txt'));
+      // No optional model in this data folder: the sentence encoder's run is failed as it is written,
+      // with the outcome and reason its runner would give (and `resumeWaitingForModels` looks for).
+      const run = (stage: string) => store.runs.get(id, stage)!;
+      expect(run('embeddings')).toMatchObject({ state: 'failed', code: 'model_not_installed', finished_at: 7, started_at: null, attempts: 0 });
+      expect(run('embeddings').reason).toMatch(/^model_not_installed: \S+ \(media-index models pull /);
+      expect(store.runs.waitingForModelsOf([id])).toBe(1);
+      expect(run('extract')).toMatchObject({ state: 'pending' });
+      expect(run('metadata')).toMatchObject({ state: 'pending' });
+      // A look at the queue finds phase 1 only: nothing is left for phase 2 to settle.
+      expect(
+        queue
+          .next(10)
+          .map((r) => r.stage)
+          .sort(),
+      ).toEqual(['extract', 'metadata']);
+    } finally {
       store.close();
     }
   });

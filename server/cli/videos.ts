@@ -65,7 +65,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   const pending = new Map<string, string>(); // asset id → file
   const admittedFiles: Array<[string, string]> = []; // every file taken in, with its asset id
   const reading = new Set<string>(); // asset ids whose phase 1 has not ended
-  const tally = { refused: 0, failed: 0, modelMissing: 0 };
+  const tally = { refused: 0, failed: 0 };
   const failedFiles = new Map<string, string>(); // asset id → file, for those with a failed run
   const started = performance.now();
   let added = false;
@@ -93,8 +93,9 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   core.host.on('run-finished', (e: RunFinishedEvent) => {
     const file = pending.get(e.assetId);
     if (file === undefined) return;
-    if (e.state === 'failed' && e.code === 'model_not_installed') tally.modelMissing++;
-    else if (e.state === 'failed') {
+    // A run waiting for its model is not a failure (the summary counts those apart, from the store:
+    // most are settled as the file is taken in, without an event).
+    if (e.state === 'failed' && e.code !== 'model_not_installed') {
       tally.failed++;
       failedFiles.set(e.assetId, file);
     }
@@ -147,6 +148,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
   const exitCode = tally.refused > 0 || tally.failed > 0 ? 2 : 0;
   // Read, but only in part (a copy cut short): not a failure, said apart.
   const inPart = paused ? new Map<string, string>() : core.store.runs.readInPart(admittedFiles.map(([id]) => id));
+  const modelMissing = core.store.runs.waitingForModelsOf(admittedFiles.map(([id]) => id));
   if (opts.json) {
     jsonLine({
       event: 'summary',
@@ -161,7 +163,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       failed_stage_runs: tally.failed,
       read_in_part: inPart.size,
       failed_files: failedFiles.size,
-      skipped_model_not_installed: tally.modelMissing,
+      skipped_model_not_installed: modelMissing,
       exit_code: exitCode,
     });
   } else if (paused) {
@@ -183,7 +185,7 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       if (inPart.size > FAILED_FILES_SHOWN) lines.push(`  and ${inPart.size - FAILED_FILES_SHOWN} more`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }
-    if (tally.modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${tally.modelMissing} stages; \`media-index models list\`)\n`);
+    if (modelMissing > 0) process.stdout.write(`skipped: optional model not installed (${counted(modelMissing, 'stage run')}; \`media-index models list\`)\n`);
   }
   await core.close();
   process.exitCode = exitCode;

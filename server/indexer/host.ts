@@ -314,9 +314,16 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         return models.get(st.name);
       };
       const wanting = ready.filter((s) => this.wantsWork(s)).length;
+      // Each asset's row read once a look: a look hands out several runs of one asset (a small
+      // file's text and metadata).
+      const assets = new Map<string, AssetRow | undefined>();
+      const assetOf = (id: string) => {
+        if (!assets.has(id)) assets.set(id, this.store.assets.byId(id));
+        return assets.get(id);
+      };
       for (const run of this.queue.next(room + SETTLED_AHEAD, wanting, Math.max(1, empty))) {
         if (!ready.some((s) => this.lightRoom(s) > 0)) break;
-        const asset = this.store.assets.byId(run.assetId);
+        const asset = assetOf(run.assetId);
         if (!asset) continue;
         const light = isLight(run, asset);
         const slot = light ? this.leastBusy(ready) : this.place(run.stage, run.attempts === 0 && isPhaseOne(run.stage));

@@ -175,7 +175,7 @@ export function needsModels(models: readonly string[]): Pick<AnyStageManifest, '
 }
 
 /** The outcome of a run whose stage needs one of its optional models and has none installed. */
-function modelMissing(stage: Pick<AnyStageManifest, 'name' | 'models'>): StageOutcome<never> {
+export function modelMissing(stage: Pick<AnyStageManifest, 'name' | 'models'>): StageOutcome<never> {
   const first = stage.models?.[0] ?? stage.name;
   return failed('model_not_installed', `${first} (media-index models pull ${first})`);
 }

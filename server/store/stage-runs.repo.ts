@@ -333,6 +333,22 @@ export class StageRunsRepo {
     return out;
   }
 
+  /** How many runs of these assets wait for a model (failed with `model_not_installed`). */
+  waitingForModelsOf(assetIds: string[]): number {
+    let n = 0;
+    for (let i = 0; i < assetIds.length; i += 500) {
+      const ids = assetIds.slice(i, i + 500);
+      n += (
+        this.db
+          .prepare(
+            `SELECT count(*) AS n FROM stage_runs WHERE state = 'failed' AND code = 'model_not_installed' AND asset_id IN (${ids.map(() => '?').join(',')})`,
+          )
+          .get(...ids) as { n: number }
+      ).n;
+    }
+    return n;
+  }
+
   /** The failed runs of a workspace's live assets (not those waiting for a model: they run once it is pulled). */
   failedOfWorkspace(workspaceId: string): Array<{ asset_id: string; stage: string; code: string | null }> {
     return this.sql(
