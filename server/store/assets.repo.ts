@@ -161,6 +161,11 @@ export class AssetsRepo {
     return this.sql('SELECT status, deleted_at FROM assets WHERE id = ?').get(id) as Pick<AssetRow, 'status' | 'deleted_at'> | undefined;
   }
 
+  /** An asset's file name and time of admission, its options not decoded (read for every file a stage saves). */
+  brief(id: string): Pick<AssetRow, 'file_name' | 'created_at'> | undefined {
+    return this.sql('SELECT file_name, created_at FROM assets WHERE id = ?').get(id) as Pick<AssetRow, 'file_name' | 'created_at'> | undefined;
+  }
+
   byId(id: string): AssetRow | undefined {
     return decodedOrNone(this.sql('SELECT * FROM assets WHERE id = ?').get(id) as AssetRow | undefined);
   }

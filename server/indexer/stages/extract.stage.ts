@@ -33,7 +33,7 @@ export const extractStage = defineStage<undefined, ExtractOutput, 'extract'>({
       })),
     );
     store.regions.replaceForStage(assetId, 'extract', lines);
-    const asset = store.assets.byId(assetId);
+    const asset = store.assets.brief(assetId);
     store.search.replaceForStage(assetId, 'extract', [
       { modality: 'name', timestamp: 0, page: null, ref: null, region_id: null, text: asset ? fileNameWords(asset.file_name) : '' },
       ...out.pages.flatMap((p) =>

@@ -27,7 +27,7 @@ export const metadataStage = defineStage<{ createdAt: number }, MetadataOutput, 
   dependsOn: [],
   model: 'exifr, ffprobe tags, document properties; places: GeoNames cities (bundled)',
   availability: ALWAYS_AVAILABLE,
-  prepare: (store, assetId) => ({ createdAt: store.assets.byId(assetId)?.created_at ?? Date.now() }),
+  prepare: (store, assetId) => ({ createdAt: store.assets.brief(assetId)?.created_at ?? Date.now() }),
   save(store, assetId, { metadata: m, takenMs, regions, placeNames }) {
     store.metadata.replace(assetId, m, takenMs, regions);
     const entries: NewEntry[] = [];
