@@ -125,10 +125,12 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * failed with `model_not_installed`, as a look at the queue would have recorded it when its turn
    * came (`outcomeWithoutRun`). A folder of 2,000 notes without the sentence encoder then has no
    * run left for phase 2, instead of 2,000 looked at, settled and recorded one look at a time after
-   * the notes' text (through `index`: searchable in 2.77 s against 3.04, 8 interleaved runs a side). Such runs run again
-   * once the model is there (`AssetsService.resumeWaitingForModels`: after a pull, or at the next
-   * start). Which models are installed is looked at on disk once a call, in the same turn as the
-   * rows are written, so a pull that ends meanwhile finds them to run again.
+   * the notes' text (through `index`: searchable in 2.77 s against 3.04, 8 interleaved runs a
+   * side). Such runs run again once the model is there (`AssetsService.resumeWaitingForModels`:
+   * after a pull, or at the next start). Which models are installed is looked at on disk once a
+   * call, in the same turn as the rows are written, so a pull that ends meanwhile finds them to run
+   * again. A run settled so keeps its reason should the file's extraction fail later, as off and
+   * not-applicable runs do.
    */
   private waitingForModels(): (run: StageRunRow) => StageRunRow {
     const missing = new Map<string, StageOutcome<never> | null>();
