@@ -10,7 +10,7 @@ import type { AssetRow, NewAssetRow } from '../store/assets.repo.ts';
 import { DEPENDENCY_FAILED, TERMINAL_STATES, type QueuedRun, type RunState, type StageRunRow } from '../store/stage-runs.repo.ts';
 import { clock } from '../store/ids.ts';
 import { STAGES, STAGE_ORDER, isPhaseOne } from './registry.ts';
-import { codeOf, installedModel, modelMissing, type IndexStageName, type StageOutcome } from './stage.ts';
+import { codeOf, installedModel, missingModel, type IndexStageName, type StageOutcome } from './stage.ts';
 import { planRerun, planRuns } from './plan.ts';
 
 export interface RunFinishedEvent {
@@ -133,19 +133,18 @@ export class StageQueue extends EventEmitter<QueueEvents> {
    * not-applicable runs do.
    */
   private waitingForModels(): (run: StageRunRow) => StageRunRow {
-    const missing = new Map<string, StageOutcome<never> | null>();
-    const outcomeFor = (stage: string) => {
-      if (!missing.has(stage)) {
-        const def = STAGES[stage as IndexStageName];
-        missing.set(stage, def.models?.length && !installedModel(def, this.store.files.root) ? modelMissing(def) : null);
+    // Each stage's reason, or null where it has its model (or needs none): looked at once a call.
+    const reasons = new Map<string, string | null>();
+    const reasonFor = (stage: string): string | null => {
+      if (!reasons.has(stage)) {
+        const missing = missingModel(STAGES[stage as IndexStageName], (st) => installedModel(st, this.store.files.root));
+        reasons.set(stage, missing?.reason ?? null);
       }
-      return missing.get(stage);
+      return reasons.get(stage) ?? null;
     };
     return (run) => {
-      if (run.state !== 'pending') return run;
-      const outcome = outcomeFor(run.stage);
-      if (!outcome || outcome.state !== 'failed') return run;
-      return { ...run, state: 'failed', code: outcome.code ?? codeOf(outcome.reason), reason: outcome.reason, finished_at: run.queued_at, duration_ms: 0 };
+      const reason = run.state === 'pending' ? reasonFor(run.stage) : null;
+      return reason === null ? run : { ...run, state: 'failed', code: codeOf(reason), reason, finished_at: run.queued_at, duration_ms: 0 };
     };
   }
 

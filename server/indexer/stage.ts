@@ -53,6 +53,9 @@ export type StageOutcome<O = unknown> =
   /** `code` is stable and machine-readable (kept in its own column); `reason` is for people. */
   | { state: 'failed'; code?: StageFailureCode; reason: string; details?: Record<string, unknown> };
 
+/** A failed outcome (it holds no output). */
+export type FailedOutcome = Extract<StageOutcome<never>, { state: 'failed' }>;
+
 export interface Availability {
   available: boolean;
   reason: string | null;
@@ -139,7 +142,7 @@ export const ok = <O>(counts: Record<string, number>, output: O, details?: Recor
   output,
   details,
 });
-export const failed = (code: StageFailureCode, message: string, details?: Record<string, unknown>): StageOutcome<never> => ({
+export const failed = (code: StageFailureCode, message: string, details?: Record<string, unknown>): FailedOutcome => ({
   state: 'failed',
   code,
   reason: `${code}: ${message}`,
@@ -175,9 +178,18 @@ export function needsModels(models: readonly string[]): Pick<AnyStageManifest, '
 }
 
 /** The outcome of a run whose stage needs one of its optional models and has none installed. */
-export function modelMissing(stage: Pick<AnyStageManifest, 'name' | 'models'>): StageOutcome<never> {
+function modelMissing(stage: Pick<AnyStageManifest, 'name' | 'models'>): FailedOutcome {
   const first = stage.models?.[0] ?? stage.name;
   return failed('model_not_installed', `${first} (media-index models pull ${first})`);
+}
+
+/**
+ * `modelMissing` for a stage that needs one of its optional models and has none installed (`installed`
+ * says which is); null for one that has one, or needs none. What a look at the queue settles a run
+ * by (`outcomeWithoutRun`), and a run is written as when its file is admitted (queue.ts).
+ */
+export function missingModel(stage: AnyStageManifest, installed: (stage: AnyStageManifest) => string | undefined): FailedOutcome | null {
+  return stage.models?.length && !installed(stage) ? modelMissing(stage) : null;
 }
 
 /** A runner that runs only with one of the stage's models installed, and says which is missing otherwise. */
@@ -206,7 +218,8 @@ export function outcomeWithoutRun<I>(
   /** Which of the stage's models is installed (a caller looking at many runs at once may remember it). */
   installed: (stage: AnyStageManifest) => string | undefined = (st) => installedModel(st, dataDir),
 ): { settled: StageOutcome<never> | null; input?: I } {
-  if (stage.models?.length && !installed(stage)) return { settled: modelMissing(stage) };
+  const missing = missingModel(stage, installed);
+  if (missing) return { settled: missing };
   const input = prepare();
   const reason = stage.nothingToDo?.(input, asset) ?? null;
   return { settled: reason === null ? null : notApplicable(reason), input };
