@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import sharp from 'sharp';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Config } from '../server/config.ts';
+import type { WorkerLauncher } from '../server/indexer/protocol.ts';
 import { startTestServer, tempDir, type TestServer } from '../test/helpers/server.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -34,12 +35,15 @@ export interface Screen {
   shot(name: string): Promise<void>;
 }
 
-/** The server (with `overrides`) and Chromium for one test file; `prepare` runs on the data folder first. */
-export async function startApp(overrides: Partial<Config> = {}, prepare?: (data: string) => () => void): Promise<App> {
+/**
+ * The server (with `overrides`) and Chromium for one test file; `prepare` runs on the data folder
+ * first; `launch`: how indexer processes start (a test may hold runs back).
+ */
+export async function startApp(overrides: Partial<Config> = {}, prepare?: (data: string) => () => void, launch?: WorkerLauncher): Promise<App> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const data = tempDir('mi-e2e-');
   const undo = prepare?.(data) ?? (() => {});
-  const t = await startTestServer({ workers: 2, ...overrides }, data);
+  const t = await startTestServer({ workers: 2, ...overrides }, data, launch);
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
   const contexts: BrowserContext[] = [];
   const errors: Error[] = [];

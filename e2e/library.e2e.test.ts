@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { tempDir } from '../test/helpers/server.ts';
+import { holdingEnds } from '../test/helpers/launch.ts';
 import { JOHN, accessibilityProblems, addMadePhoto, corpus, datedPhotos, dropOnLibrary, dropped, seed, startApp, type App } from './harness.ts';
 
 describe('the library', () => {
@@ -337,5 +338,51 @@ describe('the library', () => {
     await page.keyboard.press('Shift+R');
     await page.locator('.boxed.turned[data-turn="270"]').waitFor();
     await expect.poll(async () => (await app.t.api('GET', `/videos/${id}`, { key })).body.data.orientation_set).toBe(270);
+  }, 180_000);
+});
+
+describe('the indexing panel while a long run goes', () => {
+  let app: App;
+  const hold = holdingEnds('ocr');
+  const before = process.env.MEDIA_INDEX_PROGRESS_MS;
+  beforeAll(async () => {
+    // Every report of the indexer processes passed on.
+    process.env.MEDIA_INDEX_PROGRESS_MS = '0';
+    app = await startApp({}, undefined, hold.launch);
+  }, 120_000);
+  afterAll(async () => {
+    hold.release();
+    await app?.close();
+    if (before === undefined) delete process.env.MEDIA_INDEX_PROGRESS_MS;
+    else process.env.MEDIA_INDEX_PROGRESS_MS = before;
+  });
+
+  it('says in its panel which file each run under way reads and how far it has got, with the keyboard', async () => {
+    const key = app.t.key('activity-running');
+    // Three pages whose text layer is broken (Devanagari read as Latin): each is read by OCR, whose end is held back.
+    const options = JSON.stringify({ faces: false, objects: false, people: false, ocr: true });
+    const up = await app.t.upload(key, corpus('ocr/hindi-pdf/examples.pdf'), { options });
+    expect(up.status).toBe(201);
+    await expect.poll(() => hold.held(), { timeout: 90_000, interval: 200 }).toBe(1);
+    const { page, shot } = await app.open(key);
+    const indicator = page.getByTestId('activity');
+    await indicator.filter({ hasText: 'Indexing 0 of 1 · text in pictures' }).waitFor();
+    await indicator.focus();
+    await page.keyboard.press('Enter');
+    const run = page.locator('.running-runs li');
+    await run.first().waitFor();
+    expect(await run.count()).toBe(1);
+    // Told as the run goes: the panel, polled, shows the last of the pages read.
+    await expect.poll(() => run.first().textContent()).toBe('examples.pdf — text in pictures, 3 of 3 pages');
+    const bar = run.first().getByRole('progressbar', { name: 'text in pictures of examples.pdf' });
+    expect(await bar.getAttribute('value')).toBe('3');
+    expect(await bar.getAttribute('max')).toBe('3');
+    await shot('activity-running');
+    expect(await accessibilityProblems(page)).toEqual([]);
+    // Once the run ends, nothing is said under way.
+    hold.release();
+    await page.locator('.running-runs').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await page.locator('.activity-panel').waitFor({ state: 'detached' });
   }, 180_000);
 });

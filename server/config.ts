@@ -111,6 +111,11 @@ export const env = {
   get ffprobe(): string | undefined {
     return process.env.MEDIA_INDEX_FFPROBE || undefined;
   },
+  /** How often an indexer process tells how far a long run has got, at most (tests set it lower). */
+  get progressEveryMs(): number {
+    const n = Number(process.env.MEDIA_INDEX_PROGRESS_MS);
+    return process.env.MEDIA_INDEX_PROGRESS_MS && Number.isFinite(n) && n >= 0 ? n : 1000;
+  },
   /** Benchmarks: each indexer process writes a V8 CPU profile here when it ends. */
   get cpuProfileDir(): string | undefined {
     return process.env.MEDIA_INDEX_CPU_PROFILE_DIR || undefined;

@@ -56,6 +56,7 @@ export async function openCore(
     },
     queue,
   );
+  assets.runningNow = () => host.running();
   host.on('run-finished', (e) => {
     if (e.assetDeleted) purger.kick();
     if (e.code === 'no_space') space.arm();

@@ -225,6 +225,37 @@ describe('media-index CLI', () => {
     expect(`${plain.stdout}${plain.stderr}`).not.toMatch(/ failed\s*$/m);
   }, 120_000);
 
+  it("index --json tells how far a long run has got: a scanned document's pages read, a video's seconds looked at", () => {
+    const dir = data();
+    const folder = tempDir('mi-cli-progress-');
+    dirs.push(folder);
+    // Three pages whose text layer is broken (Devanagari read as Latin): each is read by OCR.
+    const pdf = path.join(folder, 'examples.pdf');
+    const video = path.join(folder, 'hello.mp4');
+    fs.copyFileSync(corpus('ocr/hindi-pdf/examples.pdf'), pdf);
+    fs.copyFileSync(corpus('video/forensics/movie-hello.mp4'), video);
+    const r = cli(['index', '--data', dir, folder, '--json', '--options', '{"faces":false,"people":false,"objects":false}'], { MEDIA_INDEX_PROGRESS_MS: '0' });
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const progress = (file: string, stage: string) => events.filter((e) => e.event === 'progress' && e.file === file && e.stage === stage);
+    const pages = progress(pdf, 'ocr');
+    const pdfId = events.find((e) => e.event === 'added' && e.file === pdf).video_id;
+    expect(pages).toEqual([0, 1, 2, 3].map((done) => ({ event: 'progress', file: pdf, video_id: pdfId, stage: 'ocr', done, total: 3, unit: 'pages' })));
+    // Told while the run goes, before it ends.
+    const ended = events.findIndex((e) => e.event === 'stage' && e.file === pdf && e.stage === 'ocr');
+    expect(events.lastIndexOf(pages.at(-1))).toBeLessThan(ended);
+    const seconds = progress(video, 'ocr');
+    expect(seconds.length).toBeGreaterThanOrEqual(3);
+    for (const [i, e] of seconds.entries()) {
+      expect(e).toMatchObject({ unit: 'seconds', total: 8.329 });
+      expect(e.done).toBeLessThanOrEqual(e.total);
+      if (i > 0) expect(e.done).toBeGreaterThan(seconds[i - 1].done);
+    }
+  }, 120_000);
+
   it('index keeps both indexer processes busy, makes every file searchable before enriching any, and can stop there', () => {
     const dir = data();
     const folder = tempDir('mi-cli-phases-');

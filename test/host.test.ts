@@ -171,6 +171,42 @@ describe('IndexerHost with processes that die or hang', () => {
   });
 });
 
+describe('IndexerHost and how far a run has got', () => {
+  it("passes on a process's reports of a run going (an event, and the runs under way), and forgets them once the run ends", async () => {
+    const store = openStore(tempDir());
+    const id = seedAsset(store);
+    let held: { req: RunRequest; ch: ScriptedChannel } | null = null;
+    const host = new IndexerHost(store, {
+      workers: 1,
+      stageTimeoutMs: 60_000,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          if (req.stage === 'extract') held = { req, ch };
+          else ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'not_applicable', reason: 'test' } });
+        }),
+    });
+    const events: unknown[] = [];
+    host.on('run-progress', (e) => events.push(e));
+    try {
+      host.start();
+      await until(() => held !== null);
+      expect(host.running()).toEqual([{ assetId: id, stage: 'extract', progress: null }]);
+      const { req, ch } = held!;
+      ch.emit({ type: 'progress', jobId: req.jobId, done: 3, total: 24, unit: 'pages' });
+      expect(events).toEqual([{ assetId: id, stage: 'extract', done: 3, total: 24, unit: 'pages' }]);
+      expect(host.running()).toEqual([{ assetId: id, stage: 'extract', progress: { done: 3, total: 24, unit: 'pages' } }]);
+      // A report of a run the process no longer holds is not passed on.
+      ch.emit({ type: 'progress', jobId: req.jobId + 1000, done: 1, total: 2, unit: 'pages' });
+      expect(events).toHaveLength(1);
+      ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'failed', code: 'error', reason: 'error: test' } });
+      expect(host.running().filter((r) => r.stage === 'extract')).toEqual([]);
+    } finally {
+      await host.stop();
+      store.close();
+    }
+  });
+});
+
 describe('IndexerHost and runs that have nothing to do', () => {
   it('records them itself, as their runners would answer, and hands a process only runs with work', async () => {
     const store = openStore(tempDir());

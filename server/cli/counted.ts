@@ -1,2 +1,11 @@
-// A count with its noun, as the command line writes it: "1 file", "6 files".
+// A count with its noun, as the command line writes it: "1 file", "6 files"; and how far a run has got.
+import type { RunProgress } from '../indexer/stage.ts';
+
 export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** "9 of 24 pages", "1:05 of 12:30": how far a run has got, for the progress bar. */
+export function progressText({ done, total, unit }: RunProgress): string {
+  if (unit === 'pages') return `${Math.floor(done)} of ${counted(Math.round(total), 'page')}`;
+  const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+  return `${clock(done)} of ${clock(total)}`;
+}

@@ -8,11 +8,11 @@ import { openCore } from '../server.ts';
 import { DataFolderBusyError } from '../store/lock.ts';
 import { EXTENSION_KINDS, PIPELINES } from '../contract/assets.ts';
 import { reasonWithoutCode } from '../contract/stages.ts';
-import type { RunFinishedEvent } from '../indexer/host.ts';
+import type { RunFinishedEvent, RunProgressEvent } from '../indexer/host.ts';
 import { collectFiles } from '../media/collect.ts';
 import { admitInGroups } from './admit.ts';
 import { dataOption, fail, jsonLine, withServices } from './shared.ts';
-import { counted } from './counted.ts';
+import { counted, progressText } from './counted.ts';
 
 export interface IndexRun {
   data?: string;
@@ -113,6 +113,13 @@ export async function indexPaths(paths: string[], opts: IndexRun): Promise<void>
       if (searchableAt !== null) bar?.increment();
       if (pending.size === 0 && added) finish();
     }
+  });
+  // How far a long run has got (a document's pages read, a video's seconds looked at).
+  core.host.on('run-progress', (e: RunProgressEvent) => {
+    const file = pending.get(e.assetId);
+    if (file === undefined) return;
+    if (opts.json) jsonLine({ event: 'progress', file, video_id: e.assetId, stage: e.stage, done: e.done, total: e.total, unit: e.unit });
+    bar?.update({ stage: `${e.stage} ${path.basename(file)}: ${progressText(e)}` });
   });
   bar?.start(files.length, 0, { stage: 'adding files' });
   const admit = async (group: string[]): Promise<void> => {

@@ -8,6 +8,19 @@ export const IndexActivity = z.object({
   assets: z.object({ total: z.number().int(), done: z.number().int(), processing: z.number().int() }),
   /** Stage runs waiting or running, by stage. */
   stages: z.array(z.object({ stage: z.string(), pending: z.number().int(), running: z.number().int() })),
+  /**
+   * The workspace's runs going now in an indexer process (not the short ones a process takes
+   * several at a time), with how far each has got where its stage tells: a document's pages read,
+   * a video's seconds looked at; `progress` is null until the run first says.
+   */
+  running: z.array(
+    z.object({
+      video_id: z.string(),
+      file_name: z.string(),
+      stage: z.string(),
+      progress: z.object({ done: z.number(), total: z.number(), unit: z.enum(['pages', 'seconds']) }).nullable(),
+    }),
+  ),
   /** Assets with a stage that waits for an optional model (`media-index models pull`); not failures. */
   waiting_for_models: z.number().int(),
   /** Runs that failed (not those waiting for a model): how many, and the newest 50 with why. */

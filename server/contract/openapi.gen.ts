@@ -8602,6 +8602,17 @@ export interface operations {
                                 pending: number;
                                 running: number;
                             }[];
+                            running: {
+                                video_id: string;
+                                file_name: string;
+                                stage: string;
+                                progress: {
+                                    done: number;
+                                    total: number;
+                                    /** @enum {string} */
+                                    unit: "pages" | "seconds";
+                                } | null;
+                            }[];
                             waiting_for_models: number;
                             failed: {
                                 count: number;

@@ -14,7 +14,7 @@ import { STAGES, isPhaseOne } from './registry.ts';
 import { stageValues } from './plan.ts';
 import { StageQueue, type RunFinishedEvent } from './queue.ts';
 import { STAGE_FAMILIES, placeRun } from './memory.ts';
-import { installedModel, outcomeWithoutRun, type AnyStageManifest, type IndexStageName, type StageOutcome } from './stage.ts';
+import { installedModel, outcomeWithoutRun, type AnyStageManifest, type IndexStageName, type RunProgress, type StageOutcome } from './stage.ts';
 
 export type { RunFinishedEvent } from './queue.ts';
 
@@ -73,6 +73,14 @@ interface InFlight {
   /** Set when the run is sent. */
   timer?: NodeJS.Timeout;
   timedOut: boolean;
+  /** How far it has got, as its process last said. */
+  progress?: RunProgress;
+}
+
+/** How far a run still going has got (`IndexerHost`'s 'run-progress'). */
+export interface RunProgressEvent extends RunProgress {
+  assetId: string;
+  stage: IndexStageName;
 }
 
 interface Slot {
@@ -99,7 +107,7 @@ export interface HostOptions {
   log?: (msg: string) => void;
 }
 
-export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEvent] }> {
+export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEvent]; 'run-progress': [RunProgressEvent] }> {
   private readonly slots = new Set<Slot>();
   /** After a process exits, no new one starts before this time (a crash loop backs off). */
   private startAfter = 0;
@@ -125,6 +133,16 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
 
   get workerCount(): number {
     return this.slots.size;
+  }
+
+  /**
+   * The runs going now that are not light (each a process's only one), with how far each has got
+   * where its stage tells (a document's pages, a video's seconds).
+   */
+  running(): Array<{ assetId: string; stage: IndexStageName; progress: RunProgress | null }> {
+    return [...this.slots].flatMap((s) =>
+      [...s.jobs.values()].filter((j) => !j.light).map((j) => ({ assetId: j.assetId, stage: j.stage, progress: j.progress ?? null })),
+    );
   }
 
   /** The process ids of the indexer processes running now. */
@@ -212,6 +230,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         if (this.warm.length > 0) slot.channel.send({ type: 'warm', stages: this.warm });
         this.crashes = 0;
         this.kick();
+      } else if (msg.type === 'progress') {
+        const job = slot.jobs.get(msg.jobId);
+        if (!job) return;
+        job.progress = { done: msg.done, total: msg.total, unit: msg.unit };
+        this.emit('run-progress', { assetId: job.assetId, stage: job.stage, ...job.progress });
       } else if (msg.type === 'done' && slot.jobs.has(msg.jobId)) {
         if (typeof msg.rss === 'number') slot.rssMiB = msg.rss / 2 ** 20;
         const job = slot.jobs.get(msg.jobId)!;
@@ -441,6 +464,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         sha256: asset.sha256,
         linked: asset.linked === 1,
         mimeType: asset.mime_type,
+        durationS: asset.duration_s,
       },
       options: stageValues(asset.index_options, job.stage),
       dataDir: this.store.files.root,

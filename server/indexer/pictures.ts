@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { framesAt } from '../media/video.ts';
-import type { StageAsset } from './stage.ts';
+import type { RunProgress, StageAsset } from './stage.ts';
 import type { PictureInput } from './picture-input.ts';
 import type { PdfPageDrawer } from '../media/pdf.ts';
 import { open, type Pixels } from '../ml/pixels.ts';
@@ -61,15 +61,27 @@ export async function drawnPage(original: string, page: number, file: string): P
 }
 
 /** Worker side: yields each picture (decoded at most once), then frees it. */
-export async function* pictures(asset: StageAsset, assetDir: string, input: PictureInput, fps: number): AsyncGenerator<Picture> {
+export async function* pictures(
+  asset: StageAsset,
+  assetDir: string,
+  input: PictureInput,
+  fps: number,
+  progress?: (p: RunProgress) => void,
+): AsyncGenerator<Picture> {
   if (asset.kind === 'image') {
     yield await decode(path.join(assetDir, 'frame.jpg'), 0, null, input.scale);
   } else if (asset.kind === 'document') {
-    for (const p of input.pages) {
+    for (const [i, p] of input.pages.entries()) {
+      // The pages looked at before this one.
+      progress?.({ done: i, total: input.pages.length, unit: 'pages' });
       await drawnPage(asset.filePath, p.page, p.file);
       yield await decode(p.file, p.page - 1, p.page, 1);
     }
   } else {
-    for await (const f of framesAt(asset.filePath, fps)) yield decoded(f.pixels, f.timestamp);
+    const duration = asset.durationS ?? 0;
+    for await (const f of framesAt(asset.filePath, fps)) {
+      if (duration > 0) progress?.({ done: Math.min(f.timestamp, duration), total: duration, unit: 'seconds' });
+      yield decoded(f.pixels, f.timestamp);
+    }
   }
 }

@@ -1,5 +1,5 @@
 // Messages between the indexer host (the one writer) and an indexer process.
-import type { IndexStageName, StageAsset, StageOptions, StageOutcome } from './stage.ts';
+import type { IndexStageName, RunProgress, StageAsset, StageOptions, StageOutcome } from './stage.ts';
 
 export interface RunRequest {
   type: 'run';
@@ -24,8 +24,12 @@ export interface WarmRequest {
   stages: IndexStageName[];
 }
 
-/** `rss`: the process's resident memory in bytes as it answers (the host places runs by it: memory.ts). */
-export type WorkerMessage = { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome; rss?: number };
+/**
+ * `rss`: the process's resident memory in bytes as it answers (the host places runs by it: memory.ts).
+ * `progress`: how far a run still going has got.
+ */
+export type WorkerMessage =
+  { type: 'ready' } | { type: 'done'; jobId: number; outcome: StageOutcome; rss?: number } | ({ type: 'progress'; jobId: number } & RunProgress);
 
 /** One indexer process, whatever starts it (child_process.fork headless, utilityProcess in the shell). */
 export interface WorkerChannel {

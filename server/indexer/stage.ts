@@ -34,6 +34,15 @@ export interface StageAsset {
   /** Indexed in place: the file is the user's and may change under us. */
   linked: boolean;
   mimeType: string | null;
+  /** A video's length in seconds, where known (how far a run through it has got is told in it). */
+  durationS?: number | null;
+}
+
+/** How far a long run has got: pages of a document read, seconds of a video looked at. */
+export interface RunProgress {
+  done: number;
+  total: number;
+  unit: 'pages' | 'seconds';
 }
 
 export interface StageContext<I, N extends IndexStageName = IndexStageName> {
@@ -45,6 +54,11 @@ export interface StageContext<I, N extends IndexStageName = IndexStageName> {
   assetDir: string;
   /** What the stage's `prepare` read from the store for this run. */
   input: I;
+  /**
+   * Tells the host how far the run has got (a long run: a document's pages, a video's frames); the
+   * process passes on at most one report a second of each run. Absent where nobody listens.
+   */
+  progress?: (p: RunProgress) => void;
 }
 
 export type StageOutcome<O = unknown> =

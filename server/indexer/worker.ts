@@ -5,7 +5,9 @@ import { scratchDirOf } from '../store/files.ts';
 import { isStageName, runStage, warmStage } from './runners.ts';
 import type { RunRequest, RunsRequest, WarmRequest, WorkerMessage } from './protocol.ts';
 import { failed, type StageOutcome } from './stage.ts';
+import { throttledProgress } from './progress.ts';
 import { closeExiftool } from '../media/raw.ts';
+import { env } from '../config.ts';
 
 // pdf.js inflates a PDF's streams through the runtime's DecompressionStream where there is one: a
 // web stream per content stream, inflated on libuv's thread pool and handed back through rounds of
@@ -50,7 +52,15 @@ async function handle(req: RunRequest): Promise<StageOutcome> {
   scratchIn(req.dataDir);
   let outcome: StageOutcome;
   try {
-    outcome = await runStage(req.stage, { asset: req.asset, options: req.options, dataDir: req.dataDir, assetDir: req.assetDir, input: req.input });
+    const ctx = {
+      asset: req.asset,
+      options: req.options,
+      dataDir: req.dataDir,
+      assetDir: req.assetDir,
+      input: req.input,
+      progress: throttledProgress((p) => send({ type: 'progress', jobId: req.jobId, ...p }), env.progressEveryMs),
+    };
+    outcome = await runStage(req.stage, ctx);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     outcome = failed('error', message.slice(0, 500));

@@ -28,6 +28,7 @@ import { planRuns, stagesByAsset } from '../indexer/plan.ts';
 import { newAssetRow } from '../indexer/admission.ts';
 import { displayName } from '../media/names.ts';
 import type { StageQueue } from '../indexer/queue.ts';
+import type { RunProgress } from '../indexer/stage.ts';
 import { STAGES, STAGE_ORDER } from '../indexer/registry.ts';
 import { isInstalled } from '../ml/models.ts';
 import { speakerEntries } from '../indexer/stages/speakers.stage.ts';
@@ -123,6 +124,8 @@ function listItem(a: ListedAsset, thumbnail: FileRef | null): AssetListValue {
 }
 
 export class AssetsService {
+  /** The runs going now in the indexer processes (the host tells, once it is made: server.ts). */
+  runningNow: () => Array<{ assetId: string; stage: string; progress: RunProgress | null }> = () => [];
   private readonly filters: FilterResolver;
   private readonly facetsKept = new Map<string, { changes: number; value: ReturnType<AssetsRepo['facets']> }>();
 
@@ -458,9 +461,15 @@ export class AssetsService {
   /** What indexing is doing for the workspace (the top bar's indicator). */
   activity(workspaceId: string) {
     const a = this.store.runs.activity(workspaceId, 50);
+    // Another workspace's runs are not told: only the assets this one owns.
+    const running = this.runningNow().flatMap(({ assetId, stage, progress }) => {
+      const asset = this.store.assets.byId(assetId);
+      return asset && asset.workspace_id === workspaceId && !asset.deleted_at ? [{ video_id: assetId, file_name: asset.file_name, stage, progress }] : [];
+    });
     return {
       paused: this.store.runs.pausedWorkspaces().includes(workspaceId),
       ...a,
+      running,
       failed: {
         count: a.failed.count,
         items: a.failed.items.map((f) => ({ ...f, finished_at: iso(f.finished_at) })),

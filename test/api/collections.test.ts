@@ -180,7 +180,7 @@ describe('collections, marks, layout and index activity', () => {
 
   it('says what indexing is doing, pauses and resumes it, and retries failed runs', async () => {
     const a = (await t.api('GET', '/index/activity', { key: readKey })).body.data;
-    expect(a).toMatchObject({ paused: false, assets: { total: 3, done: 3, processing: 0 }, stages: [], failed: { count: 0, items: [] } });
+    expect(a).toMatchObject({ paused: false, assets: { total: 3, done: 3, processing: 0 }, stages: [], running: [], failed: { count: 0, items: [] } });
     expect(a.waiting_for_models).toBe(3);
     expect((await t.api('POST', '/index/pause', { key: readKey })).status).toBe(403);
     expect((await t.api('POST', '/index/pause', { key })).body.data).toEqual({ paused: true });

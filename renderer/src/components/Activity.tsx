@@ -5,8 +5,7 @@ import { useDismiss } from '../keys.ts';
 import { useShallow } from 'zustand/react/shallow';
 import { useActivity } from '../stores/activity.ts';
 import { useLibrary } from '../stores/library.ts';
-import { fileSize } from '../plural.ts';
-import { counted } from '../plural.ts';
+import { counted, fileSize, progressWords } from '../plural.ts';
 import { stageWords, stagesInWords, why } from '../failures.ts';
 
 /** The failed files the owner has seen listed in the panel (this browser's storage; the newest 500). */
@@ -99,6 +98,22 @@ export function ActivityIndicator() {
                 <button onClick={() => void pause(false)}>Resume</button>
               ) : null}
             </p>
+          ) : null}
+          {a?.running.length ? (
+            <ul className="plain running-runs" aria-label="under way">
+              {a.running.map((r) => (
+                <li key={`${r.video_id} ${r.stage}`}>
+                  <span className="running-what">
+                    <span className="running-file" title={r.file_name}>
+                      {r.file_name}
+                    </span>{' '}
+                    — {stageWords(r.stage)}
+                    {r.progress ? `, ${progressWords(r.progress)}` : ''}
+                  </span>
+                  {r.progress ? <progress max={r.progress.total} value={r.progress.done} aria-label={`${stageWords(r.stage)} of ${r.file_name}`} /> : null}
+                </li>
+              ))}
+            </ul>
           ) : null}
           {a?.stages.length ? (
             <ul className="plain">

@@ -124,7 +124,7 @@ async function hasExifOrientation(file: string): Promise<boolean> {
   }
 }
 
-export const runFaces = defineRunner(facesStage, async ({ asset, options, assetDir, input }) => {
+export const runFaces = defineRunner(facesStage, async ({ asset, options, assetDir, input, progress }) => {
   const minFacePx = options.min_face_px ?? 32;
   const found: FoundFace[] = [];
   let dropped = 0;
@@ -134,7 +134,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   const mayTurn = (asset.kind === 'document' && !input.upright) || (asset.kind === 'image' && !(await hasExifOrientation(asset.filePath)));
   let orientation: Turn | null = asset.kind === 'image' ? 0 : null;
   try {
-    for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1)) {
+    for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1, progress)) {
       frames++;
       const rgb = await pic.pixels();
       const { width, height } = rgb;

@@ -64,7 +64,7 @@ async function lookAt(image: Sharp, size: { width: number; height: number }, par
   return found.map((o) => ({ ...o, box: [o.box[0] + region.left, o.box[1] + region.top, o.box[2], o.box[3]] }));
 }
 
-export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir }) => {
+export const runObjects = defineRunner(objectsStage, async ({ asset, options, assetDir, input, dataDir, progress }) => {
   const minConfidence = options.min_confidence ?? CLOSED_SET_MIN_CONFIDENCE;
   // The open-vocabulary detector scores on another scale: its own default unless the caller sets one.
   const minPhraseConfidence = options.min_confidence ?? OPEN_VOCABULARY_MIN_CONFIDENCE;
@@ -79,7 +79,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   let secondLooks = 0;
   let foundInSecondLooks = 0;
   try {
-    for await (const pic of pictures(asset, assetDir, input, 1)) {
+    for await (const pic of pictures(asset, assetDir, input, 1, progress)) {
       frames++;
       const { width, height } = pic.size;
       const side = Math.max(width, height);

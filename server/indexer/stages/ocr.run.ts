@@ -292,7 +292,7 @@ function withLongS(read: ReadParagraph[]): { paragraphs: ReadParagraph[]; change
 /** Languages PP-OCR's recognizer reads (Latin letters); Devanagari is left to tesseract. */
 const PHOTO_TEXT_LANGUAGES: ReadonlySet<OcrLanguage> = new Set(['en']);
 
-export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, input, dataDir }) => {
+export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, input, dataDir, progress }) => {
   const languages: OcrLanguage[] = options.languages ?? ['en'];
   const installed = isInstalled(dataDir, PHOTO_TEXT_MODEL);
   const ppocr = installed && languages.every((l) => PHOTO_TEXT_LANGUAGES.has(l)) ? photoTextModels(modelsDir(dataDir)) : null;
@@ -305,14 +305,18 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
       frames.push({ timestamp: 0, page: null, paragraphs: await read(await photoToRead(asset.filePath, asset.ext, assetDir), languages, 'photo', ppocr) });
     } else if (asset.kind === 'document') {
       // A page with almost no ink (blank, or a lone page number) has nothing worth reading: not drawn.
+      progress?.({ done: 0, total: input.length, unit: 'pages' });
       for await (const { page, drawn } of pagesForReading(asset.filePath, input, OCR_PAGE_LONG_SIDE, BLANK_INK)) {
         frames.push({ timestamp: page - 1, page, paragraphs: drawn ? await readPage(drawn, languages) : [] });
         if (!drawn) blankPages++;
+        progress?.({ done: frames.length, total: input.length, unit: 'pages' });
       }
     } else {
       let last: LastRead | null = null;
       // Frames come upright (ffmpeg turns them as the video is shown) and without transparency.
+      const duration = asset.durationS ?? 0;
       for await (const { timestamp, pixels: image } of framesAt(asset.filePath, options.fps ?? 0.5)) {
+        if (duration > 0) progress?.({ done: Math.min(timestamp, duration), total: duration, unit: 'seconds' });
         const sketch = await sketchOf(image);
         const changed = last && timestamp - last.readAt < REREAD_S ? await readChanged(image, sketch, last, languages, ppocr) : null;
         if (last && changed) {
