@@ -95,8 +95,15 @@ describe('speech heard by a real Whisper', () => {
       const pairs: Array<{ truth: string; heard: string }> = [];
       for (const r of readings()) {
         const audio = await pcm(r.file);
-        const { language, segments } = await transcribe(data, model, audio, [{ start_s: 0, end_s: audio.length / 16000 }], 'auto');
+        // How far it has got, told before each window of speech (the first from the start), rising.
+        const told: Array<{ done: number; total: number; unit: string }> = [];
+        const { language, segments } = await transcribe(data, model, audio, [{ start_s: 0, end_s: audio.length / 16000 }], 'auto', (p) => told.push(p));
         expect(language, r.file).toBe('en');
+        expect(told[0], r.file).toEqual({ done: 0, total: audio.length / 16000, unit: 'seconds' });
+        for (const [i, p] of told.entries()) {
+          expect(p.done, r.file).toBeLessThan(p.total);
+          if (i > 0) expect(p.done, r.file).toBeGreaterThan(told[i - 1].done);
+        }
         pairs.push({ truth: r.truth, heard: segments.map((s) => s.text).join(' ') });
       }
       const wer = wordErrorRate(pairs);

@@ -92,6 +92,8 @@ export async function transcribe(
   audio: Float32Array,
   speech: Array<{ start_s: number; end_s: number }>,
   language: string,
+  /** Told, before each window, how far into the audio the transcript has got (seconds). */
+  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
 ): Promise<Transcript> {
   const run = await asr(dataDir, model);
   const windows = speechWindows(speech);
@@ -106,7 +108,9 @@ export async function transcribe(
         : null
       : language;
   const segments: TranscriptSegment[] = [];
+  const total = audio.length / 16000;
   for (const [a, b] of windows) {
+    progress?.({ done: a, total, unit: 'seconds' });
     // An English-only model is given no language or task (it has neither token).
     const asked = { return_timestamps: true, ...(spoken && !englishOnly ? { task: 'transcribe', language: spoken } : {}) };
     let r = await run(slice([a, b]), asked);
