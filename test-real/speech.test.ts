@@ -226,14 +226,19 @@ describe('speech heard by a real Whisper', () => {
       const windows: Array<[number, number]> = [];
       for (let t0 = 0; t0 + 1.5 <= audio.length / 16000; t0 += 0.75) windows.push([t0, t0 + 1.5]);
       items.push({ file, windows });
+      const reports: Array<{ done: number; total: number }> = [];
       mine.push(
         await ge2eEmbeddings(
           dir,
           config,
           audio,
           windows.map(([a, b]) => ({ start_s: a, end_s: b })),
+          undefined,
+          (p) => reports.push(p),
         ),
       );
+      // How far it has got: the recording's seconds before each window.
+      expect(reports).toEqual(windows.map(([a]) => ({ done: a, total: audio.length / 16000, unit: 'seconds' })));
     }
     const reference = await resemblyzerReference(items);
     const cosines = mine.flatMap((vs, i) => vs.map((v, j) => v.reduce((s, x, k) => s + x * reference[i][j][k], 0)));

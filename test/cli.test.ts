@@ -6,6 +6,31 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { tempDir } from './helpers/server.ts';
 import { CLI, startServe } from './helpers/serve.ts';
+import { conversationVideo } from './helpers/ffmpeg.ts';
+import {
+  installTinyAudioTagger,
+  installTinyCaptioner,
+  installTinyMiniLM,
+  installTinySpeakerEmbedder,
+  installTinyWhisper,
+  helloChain,
+  seededTable,
+  writeManifestOf,
+} from './helpers/tiny-onnx.ts';
+
+const META = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../shared/models-meta/Xenova');
+
+/** The events of a `--json` run, one JSON object a line. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const jsonLines = (out: string): any[] =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+
+/** A run's `progress` events, in order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const progressOf = (events: any[], file: string, stage: string) => events.filter((e) => e.event === 'progress' && e.file === file && e.stage === stage);
 
 function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
@@ -151,10 +176,7 @@ describe('media-index CLI', () => {
     const r = cli(['index', '--data', dir, folder, '--json', '--workers', '1']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe('');
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     const pdf = path.join(folder, 'a-text.pdf');
     const added = events.find((e) => e.event === 'added');
     expect(added).toEqual({ event: 'added', file: pdf, video_id: expect.stringMatching(/^vid_/) });
@@ -225,7 +247,7 @@ describe('media-index CLI', () => {
     expect(`${plain.stdout}${plain.stderr}`).not.toMatch(/ failed\s*$/m);
   }, 120_000);
 
-  it("index --json tells how far a long run has got: a scanned document's pages read, a video's seconds looked at", () => {
+  it("index --json tells how far a long run has got: a scanned document's pages read, a video's seconds decoded and looked at", () => {
     const dir = data();
     const folder = tempDir('mi-cli-progress-');
     dirs.push(folder);
@@ -236,17 +258,23 @@ describe('media-index CLI', () => {
     fs.copyFileSync(corpus('video/forensics/movie-hello.mp4'), video);
     const r = cli(['index', '--data', dir, folder, '--json', '--options', '{"faces":false,"people":false,"objects":false}'], { MEDIA_INDEX_PROGRESS_MS: '0' });
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    const progress = (file: string, stage: string) => events.filter((e) => e.event === 'progress' && e.file === file && e.stage === stage);
+    const events = jsonLines(r.stdout);
+    const progress = (file: string, stage: string) => progressOf(events, file, stage);
     const pages = progress(pdf, 'ocr');
     const pdfId = events.find((e) => e.event === 'added' && e.file === pdf).video_id;
     expect(pages).toEqual([0, 1, 2, 3].map((done) => ({ event: 'progress', file: pdf, video_id: pdfId, stage: 'ocr', done, total: 3, unit: 'pages' })));
     // Told while the run goes, before it ends.
     const ended = events.findIndex((e) => e.event === 'stage' && e.file === pdf && e.stage === 'ocr');
     expect(events.lastIndexOf(pages.at(-1))).toBeLessThan(ended);
+    // Extraction: the seconds decoded (ffmpeg's reports), then each shot's keyframe drawn.
+    const extract = progress(video, 'extract');
+    const decoded = extract.filter((e) => e.unit === 'seconds');
+    const shots = extract.filter((e) => e.unit === 'shots');
+    expect(decoded[0]).toMatchObject({ done: 0, total: 8.329 });
+    expect(decoded.at(-1).done).toBeGreaterThan(7);
+    expect(extract.indexOf(decoded.at(-1))).toBeLessThan(extract.indexOf(shots[0]));
+    expect(shots.map((e) => e.done)).toEqual(shots.map((_, i) => i));
+    expect(events.lastIndexOf(extract.at(-1))).toBeLessThan(events.findIndex((e) => e.event === 'stage' && e.file === video && e.stage === 'extract'));
     const seconds = progress(video, 'ocr');
     expect(seconds.length).toBeGreaterThanOrEqual(3);
     for (const [i, e] of seconds.entries()) {
@@ -255,6 +283,89 @@ describe('media-index CLI', () => {
       if (i > 0) expect(e.done).toBeGreaterThan(seconds[i - 1].done);
     }
   }, 120_000);
+
+  // Plumbing of the reports only: the models are generated stand-ins (test/helpers/tiny-onnx.ts).
+  it('index --json tells how far the optional models have got: passages encoded, seconds heard', () => {
+    const dir = data();
+    const folder = tempDir('mi-cli-progress-models-');
+    dirs.push(folder);
+    const book = path.join(folder, 'wonderland.pdf');
+    const talk = path.join(folder, 'conversation.mp4');
+    fs.copyFileSync(corpus('docs/carroll-wonderland.pdf'), book);
+    conversationVideo(talk);
+    const models = path.join(dir, 'models');
+    const manifest = path.join(dir, 'manifest.json');
+    writeManifestOf(manifest, [
+      {
+        name: 'all-MiniLM-L6-v2',
+        stage: 'embeddings',
+        task: 'feature-extraction',
+        files: installTinyMiniLM(models, path.join(META, 'all-MiniLM-L6-v2'), seededTable(30522, 16, 5), 30522, 16),
+      },
+      {
+        name: 'ast-audioset',
+        stage: 'sounds',
+        task: 'audio-classification',
+        files: installTinyAudioTagger(models, 'ast-audioset', ['Speech', 'Silence'], Float32Array.of(10, -10), Float32Array.of(9.3, -9.3)),
+      },
+      {
+        name: 'wespeaker-voxceleb-resnet34',
+        stage: 'speakers',
+        task: 'speaker-embedding',
+        files: installTinySpeakerEmbedder(models, 'wespeaker-voxceleb-resnet34'),
+      },
+      {
+        name: 'whisper-tiny',
+        stage: 'transcript',
+        task: 'automatic-speech-recognition',
+        files: installTinyWhisper(models, 'whisper-tiny', path.join(META, 'whisper-tiny'), helloChain(path.join(META, 'whisper-tiny'))),
+      },
+      {
+        name: 'vit-gpt2-image-captioning',
+        stage: 'captions',
+        task: 'image-to-text',
+        files: installTinyCaptioner(models, 'vit-gpt2-image-captioning', { cat: new Float32Array(48).fill(0.5), bowl: new Float32Array(48).fill(-0.5) }),
+      },
+    ]);
+    const options = { ocr: false, faces: false, people: false, objects: false, labels: false };
+    const r = cli(['index', '--data', dir, folder, '--json', '--workers', '1', '--options', JSON.stringify(options)], {
+      MEDIA_INDEX_PROGRESS_MS: '0',
+      MEDIA_INDEX_MODEL_MANIFEST: manifest,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = jsonLines(r.stdout);
+    const progress = (file: string, stage: string) => progressOf(events, file, stage);
+    const ended = (file: string, stage: string) => events.findIndex((e) => e.event === 'stage' && e.file === file && e.stage === stage);
+
+    // The book's passages, a batch of 32 at a time, up to every one of them, before the run ends.
+    const passages = progress(book, 'embeddings');
+    const bookId = events.find((e) => e.event === 'added' && e.file === book).video_id;
+    const db = new Database(path.join(dir, 'media-index.sqlite'), { readonly: true });
+    const { n } = db.prepare("SELECT COUNT(*) AS n FROM vectors WHERE asset_id = ? AND model = 'all-MiniLM-L6-v2'").get(bookId) as { n: number };
+    db.close();
+    expect(n).toBeGreaterThan(100);
+    expect(passages.map((e) => e.done)).toEqual([...Array.from({ length: Math.ceil(n / 32) }, (_, i) => i * 32), n]);
+    expect(passages.every((e) => e.total === n && e.unit === 'passages' && e.video_id === bookId)).toBe(true);
+    expect(events.lastIndexOf(passages.at(-1))).toBeLessThan(ended(book, 'embeddings'));
+
+    // The conversation's seconds: each 10.24 s window tagged, each window of speech told apart, each
+    // stretch of speech transcribed, each shot captioned; every report within the recording's length,
+    // rising, before its run ends.
+    for (const stage of ['sounds', 'speakers', 'transcript', 'captions']) {
+      const heard = progress(talk, stage);
+      expect(heard.length, stage).toBeGreaterThanOrEqual(stage === 'transcript' || stage === 'captions' ? 1 : 3);
+      // Captions look at each shot's keyframe (here the one shot's middle); the others start at once.
+      if (stage !== 'captions') expect(heard[0].done, stage).toBeLessThan(2);
+      for (const [i, e] of heard.entries()) {
+        expect(e, stage).toMatchObject({ unit: 'seconds', total: expect.closeTo(heard[0].total, 6) });
+        expect(e.total, stage).toBeGreaterThan(20);
+        expect(e.done, stage).toBeLessThanOrEqual(e.total);
+        if (i > 0) expect(e.done, stage).toBeGreaterThan(heard[i - 1].done);
+      }
+      expect(events.lastIndexOf(heard.at(-1)), stage).toBeLessThan(ended(talk, stage));
+    }
+    expect(progress(talk, 'sounds').map((e) => e.done)).toEqual([0, 10.24, 20.48]);
+  }, 180_000);
 
   it('index keeps both indexer processes busy, makes every file searchable before enriching any, and can stop there', () => {
     const dir = data();
@@ -267,10 +378,7 @@ describe('media-index CLI', () => {
     fs.copyFileSync(corpus('faces/face-api-samples/sample1.jpg'), path.join(folder, 'group.jpg'));
     const r = cli(['index', '--data', dir, folder, '--json', '--workers', '2']);
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(r.stdout);
     expect(events.filter((e) => e.event === 'searchable')).toHaveLength(5);
     const all = events.findIndex((e) => e.event === 'all_searchable');
     const firstCompleted = events.findIndex((e) => e.event === 'completed');
@@ -375,10 +483,7 @@ describe('media-index CLI', () => {
     await s.url;
     const viaService = cli(['libraries', 'add', second, '--data', dir, '--wait', '--json'], env);
     expect(viaService.code, viaService.stderr).toBe(0);
-    const events = viaService.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const events = jsonLines(viaService.stdout);
     expect(events[0]).toMatchObject({ event: 'added', library_id: expect.stringMatching(/^lib_/), path: fs.realpathSync(second) });
     expect(events.slice(1, -1).every((e) => e.event === 'progress' && e.library_id === events[0].library_id)).toBe(true);
     expect(events.at(-1)).toMatchObject({ event: 'summary', exit_code: 0, library: { status: 'watching', assets: 1, pending: 0, refused: 0 } });

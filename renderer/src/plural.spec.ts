@@ -13,5 +13,7 @@ describe('numbers as the screens say them', () => {
     expect(progressWords({ done: 9, total: 24, unit: 'pages' })).toBe('9 of 24 pages');
     expect(progressWords({ done: 1, total: 1, unit: 'pages' })).toBe('1 of 1 page');
     expect(progressWords({ done: 65.4, total: 750, unit: 'seconds' })).toBe('1:05 of 12:30');
+    expect(progressWords({ done: 320, total: 750, unit: 'passages' })).toBe('320 of 750 passages');
+    expect(progressWords({ done: 1, total: 1, unit: 'shots' })).toBe('1 of 1 shot');
   });
 });

@@ -18,7 +18,7 @@ export const IndexActivity = z.object({
       video_id: z.string(),
       file_name: z.string(),
       stage: z.string(),
-      progress: z.object({ done: z.number(), total: z.number(), unit: z.enum(['pages', 'seconds']) }).nullable(),
+      progress: z.object({ done: z.number(), total: z.number(), unit: z.enum(['pages', 'seconds', 'passages', 'shots']) }).nullable(),
     }),
   ),
   /** Assets with a stage that waits for an optional model (`media-index models pull`); not failures. */

@@ -8610,7 +8610,7 @@ export interface operations {
                                     done: number;
                                     total: number;
                                     /** @enum {string} */
-                                    unit: "pages" | "seconds";
+                                    unit: "pages" | "seconds" | "passages" | "shots";
                                 } | null;
                             }[];
                             waiting_for_models: number;

@@ -38,11 +38,14 @@ export interface StageAsset {
   durationS?: number | null;
 }
 
-/** How far a long run has got: pages of a document read, seconds of a video looked at. */
+/**
+ * How far a long run has got: pages of a document read, seconds of a video decoded, looked at or
+ * heard, shots whose keyframe is drawn, passages encoded.
+ */
 export interface RunProgress {
   done: number;
   total: number;
-  unit: 'pages' | 'seconds';
+  unit: 'pages' | 'seconds' | 'passages' | 'shots';
 }
 
 export interface StageContext<I, N extends IndexStageName = IndexStageName> {

@@ -83,8 +83,15 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a tool to completion; output is kept up to a bound so a chatty run cannot exhaust memory. */
-export function runTool(bin: string, args: string[], opts: { timeoutMs?: number; maxOutput?: number; signal?: AbortSignal } = {}): Promise<RunResult> {
+/**
+ * Runs a tool to completion; output is kept up to a bound so a chatty run cannot exhaust memory.
+ * `onStdout` hears its standard output as it comes (ffmpeg's `-progress pipe:1` reports).
+ */
+export function runTool(
+  bin: string,
+  args: string[],
+  opts: { timeoutMs?: number; maxOutput?: number; signal?: AbortSignal; onStdout?: (chunk: string) => void } = {},
+): Promise<RunResult> {
   const max = opts.maxOutput ?? 32 * 1024 * 1024;
   return new Promise((resolve, reject) => {
     // An aborted run's tool is killed (SIGKILL): it ends as a run that failed.
@@ -92,7 +99,9 @@ export function runTool(bin: string, args: string[], opts: { timeoutMs?: number;
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => {
-      if (stdout.length < max) stdout += c.toString();
+      const text = c.toString();
+      if (stdout.length < max) stdout += text;
+      opts.onStdout?.(text);
     });
     child.stderr.on('data', (c: Buffer) => {
       if (stderr.length < max) stderr += c.toString();

@@ -112,7 +112,15 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
   return r.code === 0 && fs.existsSync(out);
 }
 
-export async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
+/**
+ * `progress` hears how far it has got: the seconds of the video decoded (ffmpeg's own reports,
+ * about two a second), then the shots whose keyframe is drawn.
+ */
+export async function extractVideo(
+  file: string,
+  assetDir: string,
+  progress?: (p: { done: number; total: number; unit: 'seconds' | 'shots' }) => void,
+): Promise<ExtractOutput> {
   const t = tools();
   const probe = await probeVideo(file);
   if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
@@ -126,6 +134,7 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     '-nostats',
     '-hide_banner',
     '-y',
+    ...(progress ? ['-progress', 'pipe:1'] : []),
     '-i',
     file,
     '-map',
@@ -143,7 +152,18 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
     const fit = probe.duration_s > 0 ? ['-af', 'apad', '-t', probe.duration_s.toFixed(3)] : [];
     args.push('-map', '0:a:0', '-vn', '-ac', '1', '-ar', String(AUDIO_RATE), ...fit, '-c:a', 'pcm_s16le', audioFile);
   }
-  const r = await runTool(t.ffmpeg, args, { timeoutMs: Math.max(120_000, probe.duration_s * 4000) });
+  // In the video's length as stored (to the millisecond).
+  const length = Math.round(probe.duration_s * 1000) / 1000;
+  const decoded = (chunk: string) => {
+    // "out_time_us=12345678" lines; the last of a chunk is the newest.
+    const us = [...chunk.matchAll(/^out_time_us=(\d+)$/gm)].at(-1)?.[1];
+    if (us !== undefined) progress?.({ done: Math.min(Number(us) / 1e6, length), total: length, unit: 'seconds' });
+  };
+  if (length > 0) progress?.({ done: 0, total: length, unit: 'seconds' });
+  const r = await runTool(t.ffmpeg, args, {
+    timeoutMs: Math.max(120_000, probe.duration_s * 4000),
+    ...(progress && length > 0 ? { onStdout: decoded } : {}),
+  });
   if (r.code !== 0) throw ffmpegFailure(r.stderr);
   const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
   const endsEarly = DAMAGED.test(r.stderr) ? await endsBefore(t.ffmpeg, file, probe.duration_s) : null;
@@ -157,6 +177,8 @@ export async function extractVideo(file: string, assetDir: string): Promise<Extr
   const shots = shotsFromCuts(cuts, duration);
   const frames: Frame[] = [];
   for (const shot of shots) {
+    // The shots whose keyframe is drawn before this one.
+    progress?.({ done: shot.idx, total: shots.length, unit: 'shots' });
     const name = path.join('frames', `k${String(shot.idx + 1).padStart(5, '0')}.jpg`);
     // Near the end of a stream a seek can land past the last frame; step back once.
     const out = path.join(assetDir, name);

@@ -45,6 +45,7 @@ export async function soundEvents(
   audio: Float32Array,
   minConfidence: number,
   perWindow = 5,
+  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
 ): Promise<{ windows: number; events: SoundEvent[] }> {
   const tag = await tagger(modelsRoot, model);
   const step = Math.round(WINDOW_S * RATE);
@@ -54,6 +55,8 @@ export async function soundEvents(
   for (let from = 0; from < audio.length; from += step) {
     const slice = audio.subarray(from, Math.min(audio.length, from + step));
     if (slice.length < RATE / 2) break; // less than half a second left
+    // The seconds heard before this window.
+    progress?.({ done: from / RATE, total: audio.length / RATE, unit: 'seconds' });
     windows++;
     const { logits } = await tag.model(await tag.extract(slice, { sampling_rate: RATE }));
     const found = Array.from(logits.data, (l, i) => ({ label: tag.labels[i] ?? `class ${i}`, score: 1 / (1 + Math.exp(-l)) }))

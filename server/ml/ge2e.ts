@@ -118,6 +118,7 @@ export async function ge2eEmbeddings(
   audio: Float32Array,
   windows: Array<{ start_s: number; end_s: number }>,
   speech: Array<{ start_s: number; end_s: number }> = [{ start_s: 0, end_s: audio.length / c.sampling_rate }],
+  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
 ): Promise<Float32Array[]> {
   if (windows.length === 0) return [];
   const { ort, run } = await session(dir);
@@ -136,6 +137,8 @@ export async function ge2eEmbeddings(
   const shift = -first;
   const out: Float32Array[] = [];
   for (const w of windows) {
+    // The recording's seconds before this window.
+    progress?.({ done: w.start_s, total: audio.length / rate, unit: 'seconds' });
     const a = Math.round(w.start_s * perSecond) + shift;
     const frames = mel.slice(a, Math.max(a + 1, Math.round(w.end_s * perSecond) + shift));
     const data = new Float32Array(frames.length * c.n_mels);

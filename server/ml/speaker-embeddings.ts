@@ -29,12 +29,14 @@ export async function speakerEmbeddings(
   audio: Float32Array,
   spans: Array<{ start_s: number; end_s: number }>,
   speech?: Array<{ start_s: number; end_s: number }>,
+  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
 ): Promise<Float32Array[]> {
   const ge2e = ge2eConfig(path.join(modelsRoot, model));
-  if (ge2e) return ge2eEmbeddings(path.join(modelsRoot, model), ge2e, audio, spans, speech);
+  if (ge2e) return ge2eEmbeddings(path.join(modelsRoot, model), ge2e, audio, spans, speech, progress);
   const e = await embedder(modelsRoot, model);
   const out: Float32Array[] = [];
   for (const s of spans) {
+    progress?.({ done: s.start_s, total: audio.length / 16000, unit: 'seconds' });
     const slice = audio.slice(Math.floor(s.start_s * 16000), Math.ceil(s.end_s * 16000));
     const result = await e.model(await e.extract(slice));
     out.push(unitRows(result.embeddings ?? result.embedding ?? Object.values(result)[0])[0]);

@@ -7,9 +7,13 @@ import { ok, withModel } from '../stage.ts';
 import { drawnPage } from '../pictures.ts';
 import { captionsStage, type Caption } from './captions.stage.ts';
 
-export const runCaptions = withModel(captionsStage, async ({ asset, input: pictures, dataDir }, model) => {
+export const runCaptions = withModel(captionsStage, async ({ asset, input: pictures, dataDir, progress }, model) => {
   const out: Caption[] = [];
-  for (const p of pictures) {
+  const duration = asset.durationS ?? 0;
+  for (const [i, p] of pictures.entries()) {
+    // The pages or the video's seconds looked at before this picture.
+    if (p.page !== null) progress?.({ done: i, total: pictures.length, unit: 'pages' });
+    else if (duration > 0) progress?.({ done: Math.min(p.timestamp, duration), total: duration, unit: 'seconds' });
     if (p.page !== null) await drawnPage(asset.filePath, p.page, p.file);
     const { data, info } = await sharp(p.file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const text = await caption(modelsDir(dataDir), model, { data, width: info.width, height: info.height });

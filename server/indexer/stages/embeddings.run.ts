@@ -16,13 +16,15 @@ const PICTURE_FPS = 0.5;
 const PICTURE_BATCH = 8;
 const BATCH = 32;
 
-export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir, input: { pieces, pictures: pics }, dataDir }) => {
+export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir, input: { pieces, pictures: pics }, dataDir, progress }) => {
   const root = modelsDir(dataDir);
   const sets: VectorSet[] = [];
   let picturesSkipped: string | null = null;
   if (isInstalled(dataDir, TEXT_EMBEDDING_MODEL)) {
     const vectors: NewVector[] = [];
     for (let i = 0; i < pieces.length; i += BATCH) {
+      // The passages encoded before this batch.
+      progress?.({ done: i, total: pieces.length, unit: 'passages' });
       const batch = pieces.slice(i, i + BATCH);
       const embedded = await embedTexts(
         root,
@@ -31,6 +33,7 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
       );
       batch.forEach((p, j) => vectors.push({ ...p, vector: embedded[j] }));
     }
+    if (pieces.length > 0) progress?.({ done: pieces.length, total: pieces.length, unit: 'passages' });
     sets.push({ model: TEXT_EMBEDDING_MODEL, vectors });
   }
   if (isInstalled(dataDir, PICTURE_EMBEDDING_MODEL)) {
@@ -48,7 +51,7 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
       batch = [];
     };
     try {
-      for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS)) {
+      for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS, progress)) {
         batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: await pic.pixels() });
         if (batch.length === PICTURE_BATCH) await flush();
       }

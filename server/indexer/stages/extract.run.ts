@@ -7,7 +7,7 @@ import path from 'node:path';
 import { limits } from '../../config.ts';
 import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
-import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
+import { defineRunner, failed, failedBecause, ok, type RunProgress, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
 import { PLAYABLE } from '../../contract/files.ts';
 
@@ -39,9 +39,9 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
 }
 
 /** A video read again (its file changed) loses the playable copy made of what it was. */
-async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
+async function extractVideo(file: string, assetDir: string, progress?: (p: RunProgress) => void): Promise<ExtractOutput> {
   await fs.promises.rm(path.join(assetDir, PLAYABLE), { force: true });
-  return (await import('../../media/video.ts')).extractVideo(file, assetDir);
+  return (await import('../../media/video.ts')).extractVideo(file, assetDir, progress);
 }
 
 function counts(out: ExtractOutput, bytes: number): Record<string, number> {
@@ -64,7 +64,7 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
 /** Loads ahead what reading a document's pages needs: its code and PDFium. */
 export const warmExtract = async (): Promise<void> => (await import('../../media/pdf.ts')).warmPdfium();
 
-export const runExtract = defineRunner(extractStage, async ({ asset, assetDir }) => {
+export const runExtract = defineRunner(extractStage, async ({ asset, assetDir, progress }) => {
   let size: number;
   try {
     size = (await fs.promises.stat(asset.filePath)).size;
@@ -83,7 +83,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
         ? await extractDocument(asset, assetDir)
         : asset.kind === 'image'
           ? await (await import('../../media/image.ts')).extractImage(asset.filePath, asset.ext, assetDir)
-          : await extractVideo(asset.filePath, assetDir);
+          : await extractVideo(asset.filePath, assetDir, progress);
     return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
   } catch (err) {
     await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));

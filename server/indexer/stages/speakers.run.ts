@@ -9,12 +9,12 @@ import { speakerName } from '../../store/media.repo.ts';
 import { notApplicable, ok, withModel } from '../stage.ts';
 import { speakersStage } from './speakers.stage.ts';
 
-export const runSpeakers = withModel(speakersStage, async ({ options, input: { audio, speech, transcript }, dataDir }, model) => {
+export const runSpeakers = withModel(speakersStage, async ({ options, input: { audio, speech, transcript }, dataDir, progress }, model) => {
   if (!audio) return notApplicable('the video has no audio track');
   const windows = speechWindows(speech);
   if (windows.length === 0)
     return ok({ speakers: 0, turns: 0 }, { turns: [], segments: transcript.map(() => null) }, { model, provider: providerOf(model), note: 'no speech found' });
-  const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows, speech);
+  const vectors = await speakerEmbeddings(modelsDir(dataDir), model, await readPcmWav(audio), windows, speech, progress);
   const grouping = groupingOf(model);
   const grouped = clusterSpeakers(vectors, { min: options.min_speakers, max: options.max_speakers, threshold: grouping.sameSpeaker });
   // Stray windows join a larger group, never below the number of speakers asked for.
