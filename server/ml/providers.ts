@@ -118,21 +118,24 @@ function refusedBy(provider: Provider, model: string, err: unknown): void {
   process.stderr.write(`${provider} could not take ${model}, which runs on the CPU: ${(err as Error).message.split('\n')[0]}\n`);
 }
 
-/** An ONNX Runtime session of `file` on the provider the models are given (the CPU where it refuses); CPU options apply to the CPU alone. */
+/**
+ * An ONNX Runtime session of `file` (a path, or the model's bytes) on the provider the models are
+ * given (the CPU where it refuses); CPU options apply to the CPU alone.
+ */
 export async function ortSession(
   model: string,
-  file: string,
+  file: string | Uint8Array,
   cpuOptions: import('onnxruntime-node').InferenceSession.SessionOptions = {},
   wanted: Provider = executionProvider(),
 ): Promise<import('onnxruntime-node').InferenceSession> {
   const ort = await import('onnxruntime-node');
   return onProvider(
     model,
-    (p) =>
-      ort.InferenceSession.create(
-        file,
-        p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] },
-      ),
+    (p) => {
+      const options: import('onnxruntime-node').InferenceSession.SessionOptions =
+        p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] };
+      return typeof file === 'string' ? ort.InferenceSession.create(file, options) : ort.InferenceSession.create(file, options);
+    },
     wanted,
   );
 }

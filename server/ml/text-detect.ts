@@ -6,6 +6,7 @@
 // those are not read (ocr.run.ts). The lines it finds (`textLines`) are what a recognizer reads:
 // PP-OCRv6's detector is given the same way (`DetectorModel`) where that model is installed
 // (photo-text.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { InferenceSession } from 'onnxruntime-node';
@@ -13,6 +14,7 @@ import type { OrientedBox } from './text-recognize.ts';
 import { open, type Picture } from './pixels.ts';
 import { loadOnce } from './transformers.ts';
 import { ortSession, providerRan } from './providers.ts';
+import { foldScalarChains } from './onnx-fold.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -52,12 +54,20 @@ export interface TextRegion {
   score: number;
 }
 
+/**
+ * A PP-OCR model's bytes with the scalar steps beside its convolutions folded into them
+ * (onnx-fold.ts): the same outputs but for float rounding, the detector ≈ 18 % faster on the CPU.
+ */
+export async function foldedModel(file: string): Promise<Uint8Array> {
+  return foldScalarChains(await fs.promises.readFile(file)).model;
+}
+
 /** One session per model file and process: on the models' provider (a GPU), else on one CPU thread. */
 export function onnxSession(file: string): Promise<InferenceSession> {
-  return loadOnce(['onnx', file], () =>
+  return loadOnce(['onnx', file], async () =>
     // No memory patterns: they are planned per input shape, and each picture's shape is its own
     // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
-    ortSession(path.basename(file), file, { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
+    ortSession(path.basename(file), await foldedModel(file), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
   );
 }
 
@@ -251,7 +261,7 @@ export async function runAtShape(file: string, shape: string, feeds: InferenceSe
   let entry = atShape.get(key);
   if (entry) atShape.delete(key);
   else {
-    const made = { session: ortSession(path.basename(file), file), running: 0 };
+    const made = { session: loadOnce(['folded', file], () => foldedModel(file)).then((bytes) => ortSession(path.basename(file), bytes)), running: 0 };
     made.session.catch(() => atShape.get(key) === made && atShape.delete(key)); // tried again next time
     entry = made;
   }

@@ -788,3 +788,76 @@ export function useManifest(file: string): () => void {
     else process.env.MEDIA_INDEX_MODEL_MANIFEST = previous;
   };
 }
+
+/**
+ * A small graph written as PaddlePaddle's exports write PP-OCR's backbone (onnx-fold.ts): a 3×3
+ * convolution scaled and shifted by Mul and Add of one number, the hard-swish as Add 3, Clip 0–6,
+ * Mul and Div 6, then two branches, each scaled and shifted again: into a 1×1 convolution (`a`)
+ * and into a padded 3×3 one (`b`). Beside them a 1×1 convolution whose output is also a graph
+ * output (`c_conv`), scaled after (`c`). Input `x` is [1, 4, 8, 8]; weights from `seed`.
+ */
+export function paddleChains(seed = 3): Uint8Array {
+  const FLOAT = onnx.TensorProto.DataType.FLOAT;
+  const w = (name: string, dims: number[], k: number) =>
+    floats(
+      name,
+      dims,
+      seededTable(
+        dims.reduce((a, b) => a * b, 1),
+        1,
+        seed + k,
+      ).map((v) => v - 0.5),
+    );
+  const scalar = (name: string, v: number): OnnxTypes.INodeProto => ({
+    opType: 'Constant',
+    output: [name],
+    attribute: [{ name: 'value', type: onnx.AttributeProto.AttributeType.TENSOR, t: floats(`${name}_t`, [1], Float32Array.of(v)) }],
+  });
+  const pads = (p: number) => [{ name: 'pads', ints: [p, p, p, p], type: INTS }];
+  return encodeModel('paddle-chains', {
+    input: [valueInfo('x', FLOAT, [1, 4, 8, 8])],
+    output: [
+      valueInfo('a', FLOAT, [1, 5, 8, 8]),
+      valueInfo('b', FLOAT, [1, 5, 8, 8]),
+      valueInfo('c_conv', FLOAT, [1, 3, 8, 8]),
+      valueInfo('c', FLOAT, [1, 3, 8, 8]),
+    ],
+    initializer: [
+      w('w1', [6, 4, 3, 3], 1),
+      w('b1', [6], 2),
+      w('w2', [5, 6, 1, 1], 3),
+      w('b2', [5], 4),
+      w('w3', [5, 6, 3, 3], 5),
+      w('w4', [3, 4, 1, 1], 6),
+      floats('shift', [1], Float32Array.of(0.25)),
+    ],
+    node: [
+      ...[
+        scalar('scale', 1.7),
+        scalar('three', 3),
+        scalar('zero', 0),
+        scalar('six', 6),
+        scalar('c1', 0.6),
+        scalar('d1', -0.3),
+        scalar('c2', -1.2),
+        scalar('d2', 0.4),
+        scalar('c3', 2),
+      ],
+      { opType: 'Conv', input: ['x', 'w1', 'b1'], output: ['conv1'], attribute: pads(1) },
+      { opType: 'Mul', input: ['scale', 'conv1'], output: ['scaled'] },
+      { opType: 'Add', input: ['scaled', 'shift'], output: ['shifted'] },
+      { opType: 'Add', input: ['shifted', 'three'], output: ['plus3'] },
+      { opType: 'Clip', input: ['plus3', 'zero', 'six'], output: ['clipped'] },
+      { opType: 'Mul', input: ['shifted', 'clipped'], output: ['times'] },
+      { opType: 'Div', input: ['times', 'six'], output: ['swished'] },
+      { opType: 'Mul', input: ['c1', 'swished'], output: ['a_scaled'] },
+      { opType: 'Add', input: ['a_scaled', 'd1'], output: ['a_shifted'] },
+      { opType: 'Conv', input: ['a_shifted', 'w2', 'b2'], output: ['a'] },
+      { opType: 'Mul', input: ['c2', 'swished'], output: ['b_scaled'] },
+      { opType: 'Add', input: ['b_scaled', 'd2'], output: ['b_shifted'] },
+      { opType: 'Conv', input: ['b_shifted', 'w3'], output: ['b'], attribute: pads(1) },
+      { opType: 'Conv', input: ['x', 'w4'], output: ['c_conv'] },
+      { opType: 'Mul', input: ['c_conv', 'c3'], output: ['c'] },
+    ],
+  });
+}
