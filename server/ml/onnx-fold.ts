@@ -11,7 +11,7 @@
 //   3. Mul(c) → Add(d) → Conv, where the convolution has no padding, becomes the Conv with weights
 //      c·W and bias B + d·ΣW.
 // Each is the same arithmetic in another order: the outputs differ by float rounding only
-// (test/text-detect.test.ts compares the detector's maps over real pictures).
+// (test/onnx-fold.test.ts compares the detector's maps over real pictures).
 import onnxProto, { type onnx as OnnxTypes } from 'onnx-proto';
 
 const { onnx } = onnxProto;
@@ -139,7 +139,8 @@ class Folder {
   /** The graph without the nodes folded away, and without the constants nothing reads any more. */
   finish(): void {
     const nodes = this.graph.node!.filter((n) => !this.removed.has(n));
-    const read = new Set<string>(this.outputs);
+    // A graph input that is also an initializer (older exports list every weight as one) stays.
+    const read = new Set<string>([...this.outputs, ...(this.graph.input ?? []).map((i) => i.name ?? '')]);
     for (const n of nodes) for (const i of n.input ?? []) read.add(i);
     this.graph.node = nodes.filter((n) => n.opType !== 'Constant' || (n.output ?? []).some((o) => read.has(o)));
     this.graph.initializer = [...(this.graph.initializer ?? []), ...this.added].filter((t) => read.has(t.name ?? ''));
