@@ -67,7 +67,12 @@ export function onnxSession(file: string): Promise<InferenceSession> {
   return loadOnce(['onnx', file], async () =>
     // No memory patterns: they are planned per input shape, and each picture's shape is its own
     // (measured over the 200 varied photos: 474 → 414 MiB at the peak, 84 → 88 ms a photo).
-    ortSession(path.basename(file), await foldedModel(file), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all', enableMemPattern: false }),
+    ortSession(path.basename(file), await foldedModel(file), {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+      enableMemPattern: false,
+    }),
   );
 }
 
