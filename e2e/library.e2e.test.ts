@@ -65,7 +65,8 @@ describe('the library', () => {
     expect(await page.locator('.activity-panel button', { hasText: /again|Retry/ }).count()).toBe(0);
     expect(await page.locator('.activity-panel .lasting-hint').textContent()).toMatch(/It is stopped by the file itself: another try ends the same way/);
     // What waits for an optional model (the photo's captions and embeddings): the way to it is a link.
-    expect(await page.locator('.activity-panel p').first().textContent()).toMatch(/wait for an optional model \(Settings\)/);
+    // Counted as files, the verb agreeing: "2 files wait", "1 file waits".
+    expect(await page.locator('.activity-panel p').first().textContent()).toMatch(/ · 2 files wait for an optional model \(Settings\)/);
     expect(await page.locator('.activity-panel').getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe('#/settings');
     await shot('activity-problems');
     expect(await accessibilityProblems(page)).toEqual([]);
@@ -377,6 +378,8 @@ describe('the indexing panel while a long run goes', () => {
     const bar = run.first().getByRole('progressbar', { name: 'text in pictures of examples.pdf' });
     expect(await bar.getAttribute('value')).toBe('3');
     expect(await bar.getAttribute('max')).toBe('3');
+    // The run listed is not said again in the stages' queue ("text in pictures: 1 running, 0 waiting").
+    expect(await page.locator('.activity-panel .stage-queue').count()).toBe(0);
     await shot('activity-running');
     expect(await accessibilityProblems(page)).toEqual([]);
     // Once the run ends, nothing is said under way.

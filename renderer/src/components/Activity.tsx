@@ -53,6 +53,9 @@ export function ActivityIndicator() {
   }, [open, a]);
   if (!busy && !failed && !a?.paused && !open) return null;
   const running = a?.stages.find((s) => s.running > 0)?.stage ?? a?.stages[0]?.stage;
+  // The stages with runs still to come, or with runs under way not listed one by one above them: a
+  // stage whose only runs are listed ("examples.pdf — text in pictures, 3 of 3 pages") says no more.
+  const queued = (a?.stages ?? []).filter((s) => s.pending > 0 || s.running > (a?.running ?? []).filter((r) => r.stage === s.stage).length);
   const label = uploading.length
     ? `Uploading ${uploading.length}`
     : a?.paused
@@ -84,7 +87,7 @@ export function ActivityIndicator() {
               {a.waiting_for_models ? (
                 <>
                   {' '}
-                  · {a.waiting_for_models} wait for an optional model (
+                  · {counted(a.waiting_for_models, 'file')} {a.waiting_for_models === 1 ? 'waits' : 'wait'} for an optional model (
                   <a href="#/settings" onClick={() => setOpen(false)}>
                     Settings
                   </a>
@@ -115,9 +118,9 @@ export function ActivityIndicator() {
               ))}
             </ul>
           ) : null}
-          {a?.stages.length ? (
-            <ul className="plain">
-              {a.stages.map((s) => (
+          {queued.length ? (
+            <ul className="plain stage-queue">
+              {queued.map((s) => (
                 <li key={s.stage}>
                   {stageWords(s.stage)}: {s.running} running, {s.pending} waiting
                 </li>
