@@ -2,7 +2,7 @@
 // the models folder only). AudioSet is multi-label, so each label's score is its own sigmoid, not a
 // share of a softmax. Loaded once per process and model.
 import { onProvider } from './providers.ts';
-import { loadOnce, transformersAt, type TensorLike, shaped } from './transformers.ts';
+import { loadOnce, transformersAt, type SecondsHeard, type TensorLike, shaped } from './transformers.ts';
 
 /** AST looks at 1024 frames of 10 ms: windows of 10.24 s of 16 kHz audio. */
 export const WINDOW_S = 10.24;
@@ -45,7 +45,7 @@ export async function soundEvents(
   audio: Float32Array,
   minConfidence: number,
   perWindow = 5,
-  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
+  progress?: SecondsHeard,
 ): Promise<{ windows: number; events: SoundEvent[] }> {
   const tag = await tagger(modelsRoot, model);
   const step = Math.round(WINDOW_S * RATE);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ortSession } from './providers.ts';
-import { loadOnce } from './transformers.ts';
+import { loadOnce, type SecondsHeard } from './transformers.ts';
 
 export interface Ge2eConfig {
   model_type: 'ge2e';
@@ -118,7 +118,7 @@ export async function ge2eEmbeddings(
   audio: Float32Array,
   windows: Array<{ start_s: number; end_s: number }>,
   speech: Array<{ start_s: number; end_s: number }> = [{ start_s: 0, end_s: audio.length / c.sampling_rate }],
-  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
+  progress?: SecondsHeard,
 ): Promise<Float32Array[]> {
   if (windows.length === 0) return [];
   const { ort, run } = await session(dir);

@@ -134,6 +134,7 @@ export async function ortSession(
     (p) => {
       const options: import('onnxruntime-node').InferenceSession.SessionOptions =
         p === 'cpu' ? { ...cpuOptions, executionProviders: ['cpu'] } : { graphOptimizationLevel: 'all', executionProviders: [p, 'cpu'] };
+      // Two calls, as `create` is typed by overloads: a path, or the bytes.
       return typeof file === 'string' ? ort.InferenceSession.create(file, options) : ort.InferenceSession.create(file, options);
     },
     wanted,

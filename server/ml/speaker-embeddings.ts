@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { ge2eConfig, ge2eEmbeddings } from './ge2e.ts';
 import { onProvider } from './providers.ts';
-import { loadOnce, transformersAt, unitRows, type TensorLike, shaped } from './transformers.ts';
+import { loadOnce, transformersAt, unitRows, type SecondsHeard, type TensorLike, shaped } from './transformers.ts';
 
 interface Embedder {
   extract: (audio: Float32Array) => Promise<Record<string, unknown>>;
@@ -29,7 +29,7 @@ export async function speakerEmbeddings(
   audio: Float32Array,
   spans: Array<{ start_s: number; end_s: number }>,
   speech?: Array<{ start_s: number; end_s: number }>,
-  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
+  progress?: SecondsHeard,
 ): Promise<Float32Array[]> {
   const ge2e = ge2eConfig(path.join(modelsRoot, model));
   if (ge2e) return ge2eEmbeddings(path.join(modelsRoot, model), ge2e, audio, spans, speech, progress);

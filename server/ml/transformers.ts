@@ -22,6 +22,9 @@ export function loadOnce<T>(key: string[], load: () => Promise<T>): Promise<T> {
   return p;
 }
 
+/** Hears how far a reading of audio has got: the seconds before the window it is at, of the recording's length. */
+export type SecondsHeard = (p: { done: number; total: number; unit: 'seconds' }) => void;
+
 export interface TensorLike {
   data: Float32Array;
   dims: number[];

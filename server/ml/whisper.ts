@@ -5,7 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { modelsDir } from './models.ts';
 import { onProvider } from './providers.ts';
-import { loadOnce, transformersAt, shaped } from './transformers.ts';
+import { loadOnce, transformersAt, shaped, type SecondsHeard } from './transformers.ts';
 
 export interface TranscriptSegment {
   start_s: number;
@@ -93,7 +93,7 @@ export async function transcribe(
   speech: Array<{ start_s: number; end_s: number }>,
   language: string,
   /** Told, before each window, how far into the audio the transcript has got (seconds). */
-  progress?: (p: { done: number; total: number; unit: 'seconds' }) => void,
+  progress?: SecondsHeard,
 ): Promise<Transcript> {
   const run = await asr(dataDir, model);
   const windows = speechWindows(speech);
