@@ -65,7 +65,7 @@ const loadMs = performance.now() - tLoad;
 
 const run = (file: string) =>
   runMetadata({
-    asset: { id: 'bench', kind: 'image', ext: '.jpg', filePath: file, sizeBytes: 0, sha256: '', linked: true, mimeType: 'image/jpeg' },
+    asset: { id: 'bench', kind: 'image', ext: '.jpg', filePath: file, sizeBytes: 0, sha256: '', linked: true, fileMtimeMs: null, mimeType: 'image/jpeg' },
     options: {},
     dataDir: dir,
     assetDir: dir,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
-import { startTestServer, tempDir, type TestServer } from './helpers/server.ts';
+import { EXTRACT_ONLY, startTestServer, tempDir, type TestServer } from './helpers/server.ts';
 import { forkLauncher } from '../server/indexer/launcher.ts';
 
 describe('async indexing: queue, report, crash and restart', () => {
@@ -120,6 +121,40 @@ describe('async indexing: queue, report, crash and restart', () => {
     const d = await t.waitCompleted(key, id);
     expect(d.index.report.stages.extract).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^file_changed/) });
     expect(d.index.report.stages.ocr).toMatchObject({ state: 'failed', reason: 'dependency_failed: extract' });
+  });
+
+  it('reads a file indexed in place through again at extraction only where its size or modification time moved', async () => {
+    t = await startTestServer({ workers: 0 });
+    const key = t.key('w');
+    const ws = t.server.store.workspaces.byName('w')!;
+    const outside = tempDir();
+    const original = fs.readFileSync(corpus('docs/a-text.pdf'));
+    // The same size, other bytes: a comment of the PDF rewritten in place.
+    const rewritten = Buffer.from(original);
+    rewritten.write('%MIX', rewritten.length - 6, 'latin1');
+    expect(rewritten.equals(original)).toBe(false);
+    const files = { kept: 'kept.pdf', touched: 'touched.pdf', rewritten: 'rewritten.pdf', timeKept: 'rewritten-time-kept.pdf' };
+    const ids: Record<string, string> = {};
+    const when = new Date('2024-03-01T10:00:00.123Z');
+    for (const [name, file] of Object.entries(files)) {
+      const p = path.join(outside, file);
+      fs.writeFileSync(p, original);
+      fs.utimesSync(p, when, when);
+      ids[name] = (await t.server.services.assets.ingestLocal(ws.id, p, { pipeline: 'arrow', options: EXTRACT_ONLY })).video_id;
+      expect(t.server.store.assets.byId(ids[name])!.file_mtime_ms).toBe(Math.floor(fs.statSync(p).mtimeMs));
+    }
+    const later = new Date(when.getTime() + 60_000);
+    fs.utimesSync(path.join(outside, files.touched), later, later); // same bytes, a new time: read through, still the same
+    fs.writeFileSync(path.join(outside, files.rewritten), rewritten); // new bytes and time: read through, changed
+    fs.writeFileSync(path.join(outside, files.timeKept), rewritten);
+    fs.utimesSync(path.join(outside, files.timeKept), when, when); // new bytes under the old size and time: taken as indexed
+    await t.restart({ workers: 1 });
+    const extract = async (name: string) => (await t!.waitCompleted(key, ids[name])).index.report.stages.extract;
+    expect(await extract('kept')).toMatchObject({ state: 'ok' });
+    expect(await extract('touched')).toMatchObject({ state: 'ok' });
+    expect(await extract('rewritten')).toMatchObject({ state: 'failed', reason: 'file_changed: checksum differs from the indexed file' });
+    expect(await extract('timeKept')).toMatchObject({ state: 'ok' });
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('removes temp files and unowned asset folders left by a crash on start', async () => {

@@ -221,6 +221,14 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
 
   it('re-indexes a changed file under the same video_id', async () => {
     const before = (await byName('notes.txt'))!;
+    // The modification time its checksum was taken at, as the library keeps it (extraction trusts the file while it is unchanged).
+    const times = () =>
+      t.server.store.db
+        .prepare('SELECT a.file_mtime_ms AS asset, f.mtime_ms AS library FROM assets a JOIN library_files f ON f.asset_id = a.id WHERE a.id = ?')
+        .get(before.video_id) as { asset: number | null; library: number };
+    const first = times();
+    expect(first.asset).toBe(first.library);
+    expect(first.asset).toBe(Math.floor(fs.statSync(path.join(root, 'docs/notes.txt')).mtimeMs));
     fs.writeFileSync(path.join(root, 'docs/notes.txt'), 'The zebra grazes at dawn.\n');
     await until('the change to be indexed', async () => {
       const hits = (await t.api('POST', '/search', { key, json: { query: 'zebra' } })).body.data.hits;
@@ -229,6 +237,9 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     await settled();
     expect((await assets()).filter((a) => a.file_name === 'notes.txt').map((a) => a.video_id)).toEqual([before.video_id]);
     expect((await t.api('POST', '/search', { key, json: { query: 'aardvark' } })).body.data.hits).toEqual([]);
+    const second = times();
+    expect(second.asset).toBe(second.library);
+    expect(second.asset).toBe(Math.floor(fs.statSync(path.join(root, 'docs/notes.txt')).mtimeMs));
   });
 
   it("follows a renamed and moved file: same video_id, nothing run again, the named person's face still named", async () => {
@@ -254,6 +265,8 @@ describe('libraries: a folder indexed in place and kept in sync', () => {
     const detail = (await t.api('GET', `/videos/${before.video_id}`, { key })).body.data;
     expect(detail.path).toBe(path.join(fs.realpathSync(root), 'people/2019/salley-at-the-game.jpg'));
     expect(t.server.store.runs.forAsset(before.video_id).map((r) => [r.stage, r.finished_at])).toEqual(runsBefore);
+    // Another file now: its time is not the one the checksum was taken at (read through if extracted again).
+    expect(t.server.store.assets.byId(before.video_id)!.file_mtime_ms).toBeNull();
     const after = (await t.api('GET', `/videos/${before.video_id}/regions`, { key })).body.data.faces[0];
     expect(after).toMatchObject({ face_id: face.face_id, person_id: person });
     expect((await t.api('GET', `/people/${person}`, { key })).body.data).toMatchObject({ name: 'John Salley', status: 'named' });

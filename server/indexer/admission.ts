@@ -9,7 +9,8 @@ import type { NewAssetRow } from '../store/assets.repo.ts';
 export function newAssetRow(
   id: string,
   workspaceId: string,
-  f: { path: string; fileName: string; ext: string; kind: AssetKind; sizeBytes: number; sha256: string; mime: string; linked: boolean },
+  /** `mtimeMs`: a linked file's modification time when its checksum was taken. */
+  f: { path: string; fileName: string; ext: string; kind: AssetKind; sizeBytes: number; sha256: string; mime: string; linked: boolean; mtimeMs?: number },
   effective: EffectiveOptions | null,
   now: number,
   legacyTier: string | null = null,
@@ -25,6 +26,7 @@ export function newAssetRow(
     mime_type: f.mime,
     size_bytes: f.sizeBytes,
     sha256: f.sha256,
+    file_mtime_ms: f.linked ? (f.mtimeMs ?? null) : null,
     pipeline: legacyTier ?? CURRENT_PIPELINE,
     engine: legacyTier ? 'classic' : 'arrow',
     gen1_tier: legacyTier,

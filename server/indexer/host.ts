@@ -463,6 +463,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
         sizeBytes: asset.size_bytes,
         sha256: asset.sha256,
         linked: asset.linked === 1,
+        fileMtimeMs: asset.file_mtime_ms,
         mimeType: asset.mime_type,
         durationS: asset.duration_s,
       },

@@ -33,6 +33,8 @@ export interface StageAsset {
   sha256: string;
   /** Indexed in place: the file is the user's and may change under us. */
   linked: boolean;
+  /** A linked file's modification time (whole ms) when its checksum was taken; null when not known. */
+  fileMtimeMs: number | null;
   mimeType: string | null;
   /** A video's length in seconds, where known (how far a run through it has got is told in it). */
   durationS?: number | null;

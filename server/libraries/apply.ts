@@ -15,14 +15,16 @@ export interface LibraryFileIn {
   size: number;
   sha256: string;
   mime: string;
+  /** Its modification time when its checksum was taken. */
+  mtimeMs: number;
 }
 
 /** What keeping libraries in step asks of the assets (AssetsService gives it). */
 export interface LibraryAssets {
   /** New assets for these files, indexed in place and queued, in the caller's transaction; their ids. */
   admitLibraryFiles(workspaceId: string, libraryId: string, files: LibraryFileIn[]): string[];
-  /** New content at an asset's path: every stage again. */
-  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string }): void;
+  /** New content at an asset's path: every stage again (`mtimeMs` where the file at that path was read for it). */
+  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string; mtimeMs?: number }): void;
   /** The asset's file is now `absPath`. */
   relocate(assetId: string, absPath: string, libraryId: string): void;
   /** Out of the index, as on delete (the file is never touched). */

@@ -41,7 +41,17 @@ export class LibraryAssetsOps implements LibraryAssets {
         ...newAssetRow(
           id,
           workspaceId,
-          { path: f.path, fileName: displayName(path.basename(f.path)), ext: f.ext, kind, sizeBytes: f.size, sha256: f.sha256, mime: f.mime, linked: true },
+          {
+            path: f.path,
+            fileName: displayName(path.basename(f.path)),
+            ext: f.ext,
+            kind,
+            sizeBytes: f.size,
+            sha256: f.sha256,
+            mime: f.mime,
+            linked: true,
+            mtimeMs: f.mtimeMs,
+          },
           effective,
           now,
         ),
@@ -52,10 +62,10 @@ export class LibraryAssetsOps implements LibraryAssets {
   }
 
   /** A library file was rewritten: same asset, new content, every stage again (the owner's People decisions carry over). */
-  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string }): void {
+  contentChanged(assetId: string, f: { size: number; sha256: string; mime: string; mtimeMs?: number }): void {
     const a = this.store.assets.byId(assetId);
     if (!a || a.deleted_at !== null) return;
-    this.store.assets.replaceContent(assetId, f.size, f.sha256, f.mime);
+    this.store.assets.replaceContent(assetId, f.size, f.sha256, f.mime, f.mtimeMs ?? null);
     this.queue.rerun(a);
   }
 

@@ -19,10 +19,13 @@ describe('hashWithHead', () => {
     ['smaller than its head', 1000],
     ['read in one read', 700_000],
     ['streamed', 3 * 2 ** 20 + 17],
-  ])('gives the checksum, size and first bytes of a file (%s)', async (_, bytes) => {
+  ])('gives the checksum, size, first bytes and modification time of a file (%s)', async (_, bytes) => {
     const data = randomBytes(bytes);
     const p = file(`f${bytes}`, data);
+    const when = new Date('2021-06-05T04:03:02.5Z');
+    fs.utimesSync(p, when, when);
     const r = await hashWithHead(p, 64 * 1024);
+    expect(r.mtimeMs).toBe(when.getTime());
     expect(r.size).toBe(bytes);
     expect(r.sha256).toBe(createHash('sha256').update(data).digest('hex'));
     expect(r.sha256).toBe((await hashFile(p)).sha256);

@@ -18,15 +18,23 @@ export async function hashFile(file: string): Promise<{ sha256: string; size: nu
 
 /** Files up to this size are read whole in one read; larger ones are streamed. */
 const ONE_READ_BYTES = 2 ** 20;
+/**
+ * The pieces a larger file is streamed in: 1 MiB, not the stream's 64 KiB (a 2 GB video hashed in
+ * 1.24–1.33 s against 1.67–1.81, from the page cache).
+ */
+const STREAM_PIECE_BYTES = 2 ** 20;
 
 /**
  * SHA-256 (hex), size and first `headBytes` bytes of a file (its type is told from them), from one
- * opening of it: a small file read whole, a larger one streamed.
+ * opening of it: a small file read whole, a larger one streamed. `mtimeMs`: its modification time
+ * (whole ms) before it was read, so that a write during the read leaves a later one on the file.
  */
-export async function hashWithHead(file: string, headBytes: number): Promise<{ sha256: string; size: number; head: Buffer }> {
+export async function hashWithHead(file: string, headBytes: number): Promise<{ sha256: string; size: number; head: Buffer; mtimeMs: number }> {
   const fd = await open(file, 'r');
   try {
-    const { size } = await fstat(fd);
+    const st = await fstat(fd);
+    const { size } = st;
+    const mtimeMs = Math.floor(st.mtimeMs);
     if (size <= ONE_READ_BYTES) {
       const data = Buffer.allocUnsafe(size);
       let got = 0;
@@ -36,17 +44,17 @@ export async function hashWithHead(file: string, headBytes: number): Promise<{ s
         got += bytesRead;
       }
       const whole = data.subarray(0, got);
-      return { sha256: createHash('sha256').update(whole).digest('hex'), size: got, head: Buffer.from(whole.subarray(0, headBytes)) };
+      return { sha256: createHash('sha256').update(whole).digest('hex'), size: got, head: Buffer.from(whole.subarray(0, headBytes)), mtimeMs };
     }
     const hash = createHash('sha256');
     let readBytes = 0;
     const head: Buffer[] = [];
-    for await (const chunk of fs.createReadStream(file, { fd, start: 0, autoClose: false }) as AsyncIterable<Buffer>) {
+    for await (const chunk of fs.createReadStream(file, { fd, start: 0, autoClose: false, highWaterMark: STREAM_PIECE_BYTES }) as AsyncIterable<Buffer>) {
       hash.update(chunk);
       if (readBytes < headBytes) head.push(chunk.subarray(0, headBytes - readBytes));
       readBytes += chunk.length;
     }
-    return { sha256: hash.digest('hex'), size: readBytes, head: Buffer.concat(head) };
+    return { sha256: hash.digest('hex'), size: readBytes, head: Buffer.concat(head), mtimeMs };
   } finally {
     await close(fd);
   }

@@ -180,8 +180,8 @@ export class AssetsService {
     const effectiveFor = (layer: IndexOptionsInput) => (effective ??= this.indexOptions.effective(workspaceId, layer));
     const settled = await Promise.allSettled(
       absPaths.map(async (absPath) => {
-        const { sha256, size, head } = await hashWithHead(absPath, HEAD_BYTES);
-        const src = { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true, head };
+        const { sha256, size, head, mtimeMs } = await hashWithHead(absPath, HEAD_BYTES);
+        const src = { path: path.resolve(absPath), originalName: path.basename(absPath), sizeBytes: size, sha256, linked: true, head, mtimeMs };
         return this.prepare(workspaceId, src, fields, effectiveFor);
       }),
     );
@@ -218,8 +218,8 @@ export class AssetsService {
    */
   private async prepare(
     workspaceId: string,
-    /** `head`: the file's first bytes where they were read already (its type is told from them). */
-    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean; head?: Buffer },
+    /** `head`: the file's first bytes where they were read already (its type is told from them); `mtimeMs`: a linked file's modification time when hashed. */
+    src: { path: string; originalName: string; sizeBytes: number; sha256: string; linked: boolean; head?: Buffer; mtimeMs?: number },
     fields: Record<string, unknown>,
     /** The options in effect for these fields in this workspace (files taken in together share them). */
     effectiveFor: (uploadLayer: IndexOptionsInput) => EffectiveOptions = (layer) => this.indexOptions.effective(workspaceId, layer),

@@ -39,12 +39,15 @@ export interface AssetRow {
   orientation_detected: 0 | 90 | 180 | 270 | null;
   /** The owner's own turn (the viewer's Rotate), shown instead of orientation_detected; null when not set. */
   orientation_set: 0 | 90 | 180 | 270 | null;
+  /** A file indexed in place: its modification time (ms) when its checksum was taken; null when not known. */
+  file_mtime_ms: number | null;
 }
 
 /** A new asset's row (library and planning may be left out: none, and planned). */
-export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected' | 'orientation_set'> & {
+export type NewAssetRow = Omit<AssetRow, 'library_id' | 'runs_planned' | 'orientation_detected' | 'orientation_set' | 'file_mtime_ms'> & {
   library_id?: string | null;
   runs_planned?: 0 | 1;
+  file_mtime_ms?: number | null;
 };
 
 /** An asset as a workspace sees it: whether it owns it, and whether its library's folder is away. */
@@ -118,12 +121,20 @@ export class AssetsRepo {
   insertWithRuns(asset: NewAssetRow, runs: StageRunRow[]): void {
     const insertAsset = this.sql(
       `INSERT INTO assets (id, workspace_id, kind, file_name, ext, stored_path, linked, mime_type, size_bytes, sha256, pipeline,
-         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at, library_id, runs_planned)
+         engine, gen1_tier, index_options, status, page_count, duration_s, width, height, created_at, completed_at, deleted_at, library_id, runs_planned,
+         file_mtime_ms)
        VALUES (@id, @workspace_id, @kind, @file_name, @ext, @stored_path, @linked, @mime_type, @size_bytes, @sha256, @pipeline,
-         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id, @runs_planned)`,
+         @engine, @gen1_tier, @index_options, @status, @page_count, @duration_s, @width, @height, @created_at, @completed_at, @deleted_at, @library_id, @runs_planned,
+         @file_mtime_ms)`,
     );
     inTransaction(this.db, () => {
-      insertAsset.run({ library_id: null, runs_planned: 1, ...asset, index_options: asset.index_options ? JSON.stringify(asset.index_options) : null });
+      insertAsset.run({
+        library_id: null,
+        runs_planned: 1,
+        file_mtime_ms: null,
+        ...asset,
+        index_options: asset.index_options ? JSON.stringify(asset.index_options) : null,
+      });
       insertRuns(this.sql, runs);
     });
   }
@@ -143,12 +154,19 @@ export class AssetsRepo {
   relocate(id: string, storedPath: string, fileName: string, libraryId: string | null): void {
     // Its extension follows the file (a stack's RAW and JPEG; IMG_1.JPG renamed img_1.jpeg).
     const ext = path.extname(storedPath).toLowerCase();
-    this.sql('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ?, ext = ? WHERE id = ?').run(storedPath, fileName, libraryId, ext, id);
+    // Another file (a copy, a stack's RAW): its modification time is not the one the checksum was taken at.
+    this.sql('UPDATE assets SET stored_path = ?, file_name = ?, library_id = ?, ext = ?, file_mtime_ms = NULL WHERE id = ?').run(
+      storedPath,
+      fileName,
+      libraryId,
+      ext,
+      id,
+    );
   }
 
-  /** The file of an asset indexed in place was rewritten: its new size and checksum. */
-  replaceContent(id: string, sizeBytes: number, sha256: string, mimeType: string): void {
-    this.sql('UPDATE assets SET size_bytes = ?, sha256 = ?, mime_type = ? WHERE id = ?').run(sizeBytes, sha256, mimeType, id);
+  /** The file of an asset indexed in place was rewritten: its new size, checksum and modification time (null: not known). */
+  replaceContent(id: string, sizeBytes: number, sha256: string, mimeType: string, mtimeMs: number | null): void {
+    this.sql('UPDATE assets SET size_bytes = ?, sha256 = ?, mime_type = ?, file_mtime_ms = ? WHERE id = ?').run(sizeBytes, sha256, mimeType, mtimeMs, id);
   }
 
   /** Live assets that came from a library. */

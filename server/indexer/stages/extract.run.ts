@@ -61,20 +61,30 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
   return c;
 }
 
+/**
+ * Whether a file indexed in place is the one whose checksum was taken without reading it through
+ * again: its size and modification time are as they were then (what a library's rescan trusts too;
+ * a file rewritten at the same size has a new time). An upload was hashed as it arrived and is the
+ * server's own: its size suffices. A linked file whose time is not known (admitted before it was
+ * kept, moved since) is read for its checksum.
+ */
+function asIndexed(asset: StageAsset, st: fs.Stats): boolean {
+  return asset.fileMtimeMs !== null && Math.floor(st.mtimeMs) === asset.fileMtimeMs;
+}
+
 /** Loads ahead what reading a document's pages needs: its code and PDFium. */
 export const warmExtract = async (): Promise<void> => (await import('../../media/pdf.ts')).warmPdfium();
 
 export const runExtract = defineRunner(extractStage, async ({ asset, assetDir, progress }) => {
-  let size: number;
+  let st: fs.Stats;
   try {
-    size = (await fs.promises.stat(asset.filePath)).size;
+    st = await fs.promises.stat(asset.filePath);
   } catch {
     return failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
   }
+  const size = st.size;
   if (size !== asset.sizeBytes) return failed('file_changed', `${size} bytes now, ${asset.sizeBytes} when indexed`);
-  // An upload was hashed as it arrived and is the server's own: its size suffices. A file indexed
-  // in place is the user's and may have been rewritten at the same size.
-  if (asset.linked && (await hashFile(asset.filePath)).sha256 !== asset.sha256) {
+  if (asset.linked && !asIndexed(asset, st) && (await hashFile(asset.filePath)).sha256 !== asset.sha256) {
     return failed('file_changed', 'checksum differs from the indexed file');
   }
   try {

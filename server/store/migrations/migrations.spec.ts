@@ -244,8 +244,17 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM face_ignores').get()).toEqual({ n: 1 });
   });
 
+  it("0032 a linked file's modification time: assets admitted before have none (their file is read through at extraction)", () => {
+    const db = at(number('0032') - 1);
+    seed(db);
+    migrate(db);
+    expect(db.prepare("SELECT file_mtime_ms FROM assets WHERE id = 'vid_1'").get()).toEqual({ file_mtime_ms: null });
+    db.prepare("UPDATE assets SET file_mtime_ms = 1700000000123 WHERE id = 'vid_1'").run();
+    expect(db.prepare("SELECT file_mtime_ms FROM assets WHERE id = 'vid_1'").get()).toEqual({ file_mtime_ms: 1700000000123 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030', '0031'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030', '0031', '0032'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
