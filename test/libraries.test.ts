@@ -511,3 +511,47 @@ describe('libraries: crash safety', () => {
     }
   }, 180_000);
 });
+
+describe('libraries: searchable while the walk still reads', () => {
+  it('indexes the files read first while it still reads large ones', async () => {
+    const t = await startTestServer({ libraryRoots: [os.tmpdir()], workers: 1, ...SYNC });
+    const root = tempDir('mi-library-large-');
+    try {
+      const key = t.key('drive');
+      put(root, 'first.txt', 'The quokka smiles at dawn.\n');
+      // Files that take the walk a while to read (sparse, so they hold no disk; refused once read: no video in them).
+      const LARGE = 4;
+      for (let i = 1; i <= LARGE; i++) {
+        const file = put(root, `large/clip-${i}.mp4`, '');
+        fs.truncateSync(file, 768 * 2 ** 20);
+        const old = new Date(Date.now() - 60_000);
+        fs.utimesSync(file, old, old);
+      }
+      const r = await t.api('POST', '/libraries', { key, json: { path: root } });
+      expect(r.status).toBe(201);
+      const id = r.body.data.library_id;
+      const library = async () => (await t.api('GET', `/libraries/${id}`, { key })).body.data;
+      // Found by its words while the large files are still being read: before, nothing was recorded
+      // until the walk had read every file (or a thousand of them).
+      const first = await until(
+        'the first file to be searchable',
+        async () => {
+          const hits = (await t.api('POST', '/search', { key, json: { query: 'quokka' } })).body.data.hits;
+          return hits.length > 0 && (await library());
+        },
+        60_000,
+        25,
+      );
+      expect(first.files_seen).toBeLessThan(1 + LARGE);
+      expect(first.scan.running).toBe(true);
+      const done = await until('the walk to end', async () => {
+        const l = await library();
+        return !l.scan.running && !l.scan.queued && l.files_seen === 1 + LARGE && l;
+      });
+      expect(done).toMatchObject({ assets: 1, refused: LARGE });
+    } finally {
+      await t.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

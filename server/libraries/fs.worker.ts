@@ -25,6 +25,12 @@ const sameContent = db.prepare(
      WHERE f.sha256 = ? AND l.workspace_id = ? AND f.state = 'indexed'`,
 );
 const BATCH = 1000;
+/**
+ * A batch is also sent once its first file has waited this long: the files of a drive that takes
+ * time to read (large photos, videos) are indexed while the walk goes on, not once a thousand of
+ * them or the whole folder have been read.
+ */
+const BATCH_WAIT_MS = 200;
 /** Files read whole in one call (their hash and type from one buffer); larger ones are streamed. */
 const SMALL = 4 * 1024 * 1024;
 /** Files looked at at once (the disk and the thread pool overlap them). */
@@ -34,6 +40,10 @@ const AHEAD = 4;
 
 let unacknowledged = 0;
 let acknowledged: (() => void) | null = null;
+/** Past AHEAD unacknowledged batches, the walk waits (only the walk waits: one job at a time). */
+async function caughtUp(): Promise<void> {
+  while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (acknowledged = resolve));
+}
 
 const send = (m: FsMessage) => parentPort?.postMessage(m);
 const reasonOf = (err: unknown) => {
@@ -86,6 +96,8 @@ class Job {
   /** Folders that could not be listed: what the library knew under them is not taken for gone. */
   readonly unknownUnder: string[] = [];
   private batch: FileReport[] = [];
+  /** Sends the batch BATCH_WAIT_MS after its first file was reported, if it is not full by then. */
+  private batchTimer: NodeJS.Timeout | null = null;
   walked = 0;
   private readonly visited = new Set<string>();
   readonly excluded: Excluded;
@@ -98,21 +110,29 @@ class Job {
   }
 
   report(r: FileReport): void {
+    if (this.batch.length === 0) this.batchTimer = setTimeout(() => this.sendBatch(), BATCH_WAIT_MS);
     this.batch.push(r);
   }
 
-  /** Called between files: sends a full batch. */
+  /** Called between files: sends a full batch; past AHEAD unacknowledged batches, waits for the service to catch up. */
   async maybeFlush(): Promise<void> {
-    if (this.batch.length >= BATCH) await this.flush();
+    if (this.batch.length >= BATCH) this.sendBatch();
+    await caughtUp();
   }
 
-  /** Sends the batch; past AHEAD unacknowledged batches, waits for the service to catch up. */
+  /** Sends what the batch holds, then waits as maybeFlush does. */
   async flush(): Promise<void> {
+    this.sendBatch();
+    await caughtUp();
+  }
+
+  private sendBatch(): void {
+    if (this.batchTimer) clearTimeout(this.batchTimer);
+    this.batchTimer = null;
     if (this.batch.length === 0) return;
     send({ type: 'files', job: this.id, files: this.batch });
     this.batch = [];
     unacknowledged++;
-    while (unacknowledged >= AHEAD) await new Promise<void>((resolve) => (acknowledged = resolve));
   }
 
   /** Walks a folder (its path relative to the root; '' = the root). */
