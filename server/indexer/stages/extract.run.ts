@@ -62,11 +62,10 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
 }
 
 /**
- * Whether a file indexed in place is the one whose checksum was taken without reading it through
- * again: its size and modification time are as they were then (what a library's rescan trusts too;
- * a file rewritten at the same size has a new time). An upload was hashed as it arrived and is the
- * server's own: its size suffices. A linked file whose time is not known (admitted before it was
- * kept, moved since) is read for its checksum.
+ * Whether a file indexed in place is the one whose checksum was taken, told without reading it
+ * through again: its modification time is as it was then, its size having been checked (what a
+ * library's rescan trusts too; a file rewritten at the same size has a new time). Not where the
+ * time is not known (admitted before it was kept, moved since): the file is read for its checksum.
  */
 function asIndexed(asset: StageAsset, st: fs.Stats): boolean {
   return asset.fileMtimeMs !== null && Math.floor(st.mtimeMs) === asset.fileMtimeMs;
@@ -84,6 +83,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir, p
   }
   const size = st.size;
   if (size !== asset.sizeBytes) return failed('file_changed', `${size} bytes now, ${asset.sizeBytes} when indexed`);
+  // An upload was hashed as it arrived and is the server's own: its size suffices.
   if (asset.linked && !asIndexed(asset, st) && (await hashFile(asset.filePath)).sha256 !== asset.sha256) {
     return failed('file_changed', 'checksum differs from the indexed file');
   }
