@@ -323,7 +323,10 @@ describe('extraction through the API', () => {
     const d = await indexed('movie', corpus('video/forensics/movie-hello.mp4'));
     expect(d).toMatchObject({ width: 1280, height: 720 });
     expect(d.duration_s).toBeCloseTo(8.33, 1);
-    const c = d.index.report.stages.extract.counts;
+    // Extraction drew the poster frame only; the shots stage read the video through.
+    expect(d.index.report.stages.extract.counts.frames).toBe(1);
+    expect(d.index.report.stages.extract.details).toMatchObject({ video_codec: 'h264', audio_codec: 'aac' });
+    const c = d.index.report.stages.shots.counts;
     expect(c.shots).toBeGreaterThanOrEqual(1);
     expect(c.frames).toBe(c.shots);
     expect(Math.abs(c.audio_s - d.duration_s) / d.duration_s).toBeLessThan(0.01);
@@ -362,8 +365,9 @@ describe('extraction through the API', () => {
   it('reads vtest.avi (no audio track) and finds the cuts of a video made of three different shots', async () => {
     const v = await indexed('vtest', corpus('video/opencv/vtest.avi'));
     expect(v.duration_s).toBeGreaterThan(70);
-    expect(v.index.report.stages.extract.counts.audio_s).toBeUndefined();
+    expect(v.index.report.stages.shots.counts.audio_s).toBeUndefined();
     expect(v.index.report.stages.extract.details).toMatchObject({ audio_codec: null });
+    expect(v.index.report.stages.speech).toMatchObject({ state: 'not_applicable', reason: 'the video has no audio track' });
 
     const cuts = path.join(scratch, 'three-shots.mp4');
     execFileSync(findFfmpeg()!.ffmpeg, [
@@ -391,7 +395,7 @@ describe('extraction through the API', () => {
       cuts,
     ]);
     const d = await indexed('cuts', cuts);
-    expect(d.index.report.stages.extract.counts.shots).toBe(3);
+    expect(d.index.report.stages.shots.counts.shots).toBe(3);
     const second = (await t.api('GET', `/videos/${d.video_id}/regions?timestamp=3`, { key })).body.data;
     expect(second.frame_url).toMatch(/k00002\.jpg/);
     const px = await sharp(Buffer.from(await (await fetch(second.frame_url)).arrayBuffer())).stats();
@@ -430,13 +434,17 @@ describe('extraction through the API', () => {
     // The first 60 kB of movie-hello.mp4 (its header first): the header says 8.3 s, the data holds 0.2 s.
     const part = fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000);
     const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.mp4', data: part })).body.data.video_id);
-    const ex = d.index.report.stages.extract;
-    expect(ex.state).toBe('ok');
-    expect(ex.details.readable_s).toBeLessThan(1);
-    expect(ex.details.damaged).toMatch(/^the file ends after 0\.\d s of its 8\.3 s: it may have been copied only in part$/);
+    // Its poster is drawn from the part there is (the middle of what the header says is not).
+    expect(d.index.report.stages.extract.state).toBe('ok');
+    expect(d.thumbnail_url).toBeTruthy();
+    // Reading it through finds where it ends.
+    const shots = d.index.report.stages.shots;
+    expect(shots.state).toBe('ok');
+    expect(shots.details.readable_s).toBeLessThan(1);
+    expect(shots.details.damaged).toMatch(/^the file ends after 0\.\d s of its 8\.3 s: it may have been copied only in part$/);
     // The whole file says nothing of the kind.
     const whole = await t.index(key, corpus('video/forensics/movie-hello.mp4'), { ocr: false, faces: false, people: false, labels: false });
-    expect(whole.index.report.stages.extract.details.damaged).toBeUndefined();
+    expect(whole.index.report.stages.shots.details.damaged).toBeUndefined();
   });
 
   it('shows a photo copied only in part as photo programs do, the rest grey, and says how much is missing', async () => {

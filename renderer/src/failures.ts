@@ -6,6 +6,7 @@ import type { AssetDetail } from './api/videos.ts';
 const STAGE_WORDS: Record<string, string> = {
   extract: 'reading the file',
   metadata: 'dates and places',
+  shots: 'scenes and sound',
   transcript: 'speech',
   captions: 'captions',
   speakers: 'speakers',

@@ -8,7 +8,7 @@ import { STAGES, STAGE_ORDER } from './registry.ts';
 import { INTERNAL_STAGES, type IndexStageName } from './stage.ts';
 
 /** What the deprecated tiers index (SPEC 9: no pages, regions, People or index options). */
-export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
+export const LEGACY_STAGES: readonly IndexStageName[] = ['extract', 'shots', 'speech', 'transcript', 'captions', 'speakers', 'sounds', 'labels'];
 
 /** `ext`: the file's extension, where known (a text-only document's picture stages do not apply). */
 export function planRuns(assetId: string, kind: AssetKind, effective: EffectiveOptions | null, now: number, ext?: string): StageRunRow[] {

@@ -4,6 +4,7 @@ import type { AnyStageManifest, IndexStageName } from './stage.ts';
 import { PHASE_ONE_STAGES } from '../contract/assets.ts';
 import { extractStage } from './stages/extract.stage.ts';
 import { metadataStage } from './stages/metadata.stage.ts';
+import { shotsStage } from './stages/shots.stage.ts';
 import { musicStage } from './stages/music.stage.ts';
 import { ocrStage } from './stages/ocr.stage.ts';
 import { facesStage } from './stages/faces.stage.ts';
@@ -20,6 +21,7 @@ import { captionsStage } from './stages/captions.stage.ts';
 export const STAGE_MANIFESTS = {
   extract: extractStage,
   metadata: metadataStage,
+  shots: shotsStage,
   speech: speechStage,
   transcript: transcriptStage,
   captions: captionsStage,

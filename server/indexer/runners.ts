@@ -14,6 +14,7 @@ type Loaders = { [K in IndexStageName]: () => Promise<RunOf<(typeof STAGE_MANIFE
 const RUNNERS: Loaders = {
   extract: async () => (await import('./stages/extract.run.ts')).runExtract,
   metadata: async () => (await import('./stages/metadata.run.ts')).runMetadata,
+  shots: async () => (await import('./stages/shots.run.ts')).runShots,
   speech: async () => (await import('./stages/speech.run.ts')).runSpeech,
   transcript: async () => (await import('./stages/transcript.run.ts')).runTranscript,
   captions: async () => (await import('./stages/captions.run.ts')).runCaptions,

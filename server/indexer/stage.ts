@@ -15,11 +15,12 @@ import { isInstalled } from '../ml/models.ts';
 
 /**
  * `extract` (the internal first stage every other stage depends on), `metadata` (what the file
- * says about itself), `speech` (voice activity, which seeds the audio stages) and `embeddings`
- * (vectors for search by meaning) are internal; the rest are SPEC 2.7's.
+ * says about itself), `shots` (a video read through: its shots, keyframes and sound), `speech`
+ * (voice activity, which seeds the audio stages) and `embeddings` (vectors for search by meaning)
+ * are internal; the rest are SPEC 2.7's.
  */
-export type IndexStageName = 'extract' | 'metadata' | 'speech' | 'embeddings' | StageName;
-export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'metadata', 'speech', 'embeddings'];
+export type IndexStageName = 'extract' | 'metadata' | 'shots' | 'speech' | 'embeddings' | StageName;
+export const INTERNAL_STAGES: readonly IndexStageName[] = ['extract', 'metadata', 'shots', 'speech', 'embeddings'];
 
 /** The values a stage receives: its SPEC 2.7 values (any may be absent: legacy runs have none). */
 export type StageOptions<N extends IndexStageName> = N extends StageName ? StageValues<N> : Record<string, never>;

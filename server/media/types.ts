@@ -71,6 +71,16 @@ export interface ExtractOutput {
   details: Record<string, unknown>;
 }
 
+/** What the `shots` stage reads of a video: its shots, a keyframe of each, and its sound. */
+export interface VideoShots {
+  /** Seconds: the container's length, else the audio's, else the last cut's. */
+  duration_s: number;
+  shots: Shot[];
+  frames: Frame[];
+  audio: ExtractOutput['audio'];
+  details: Record<string, unknown>;
+}
+
 /** Thrown by extractors for expected problems with the file; becomes the stage's failure reason. */
 /** A file that cannot be read as its type says, with why: its stage fails with `code: message`. */
 export class ExtractError extends Error {

@@ -1,12 +1,13 @@
-// Videos through ffmpeg: probe, then one decoding pass that finds shot boundaries (scene-change
-// score) and writes 16 kHz mono PCM audio for the audio stages; then a keyframe per shot and a
-// thumbnail. Stages that sample at their own rate (ocr, faces) read frames from framesAt.
+// Videos through ffmpeg. Phase 1 (extract): the container probed and a poster frame drawn from the
+// middle, the thumbnail made of it. Phase 2 (the `shots` stage): one decoding pass that finds shot
+// boundaries (scene-change score) and writes 16 kHz mono PCM audio for the audio stages; then a
+// keyframe per shot. Stages that sample at their own rate (ocr, faces) read frames from framesAt.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
-import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots } from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
 export const MIN_SHOT_S = 0.5;
@@ -112,20 +113,69 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
   return r.code === 0 && fs.existsSync(out);
 }
 
+/** Where a video's poster frame is kept, in its asset folder (its thumbnail is drawn from it). */
+export const POSTER_FRAME = path.join('frames', 'poster.jpg');
+
+/** A video as phase 1 reads it: what its container says, and one frame to show. */
+export interface VideoPoster {
+  probe: VideoProbe;
+  output: ExtractOutput;
+}
+
 /**
- * `progress` hears how far it has got: the seconds of the video decoded (ffmpeg's own reports,
- * about two a second), then the shots whose keyframe is drawn.
+ * Phase 1 of a video: its container read (length, size, codecs) and one frame drawn, from its
+ * middle, as its poster and thumbnail — a seek, not a decoding of the whole file, so a video is
+ * searchable by its name and metadata in well under a second. Its shots, keyframes and audio are
+ * read by the `shots` stage (readShots), in phase 2. Refuses a file with no readable frame.
  */
-export async function extractVideo(
-  file: string,
-  assetDir: string,
-  progress?: (p: { done: number; total: number; unit: 'seconds' | 'shots' }) => void,
-): Promise<ExtractOutput> {
+export async function readVideoPoster(file: string, assetDir: string): Promise<VideoPoster> {
   const t = tools();
   const probe = await probeVideo(file);
   if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
     throw new ExtractError('too_long', `${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
+  await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
+  const at = Math.round((probe.duration_s / 2) * 1000) / 1000;
+  const out = path.join(assetDir, POSTER_FRAME);
+  // Near the end of a stream a seek can land past the last frame; then a decode up to it; then the start.
+  const ok =
+    (await grabFrame(t, file, at, out, KEYFRAME_LONG_SIDE, 'input')) ||
+    (await grabFrame(t, file, at, out, KEYFRAME_LONG_SIDE, 'output')) ||
+    (await grabFrame(t, file, 0, out, KEYFRAME_LONG_SIDE, 'output'));
+  if (!ok) throw new ExtractError('corrupt', 'no frame could be decoded');
+  const sharp = (await import('sharp')).default;
+  const m = await sharp(out).metadata();
+  await sharp(out)
+    .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' })
+    .jpeg({ quality: 80 })
+    .toFile(path.join(assetDir, 'thumb.jpg'));
+  return {
+    probe,
+    output: {
+      facts: { duration_s: Math.round(probe.duration_s * 1000) / 1000, width: probe.width, height: probe.height },
+      pages: [],
+      shots: [],
+      frames: [{ timestamp: at, kind: 'frame', file: POSTER_FRAME, width: m.width ?? 0, height: m.height ?? 0, shot: null }],
+      audio: null,
+      thumbnail: 'thumb.jpg',
+      details: { fps: probe.fps, video_codec: probe.video_codec, audio_codec: probe.audio_codec, ffmpeg: t.source },
+    },
+  };
+}
+
+/**
+ * Phase 2 of a video: one decoding pass over the whole file that finds its shot boundaries
+ * (scene-change score, at 192 px) and writes its sound as 16 kHz mono PCM for the audio stages;
+ * then a keyframe per shot. `progress` hears how far it has got: the seconds of the video decoded
+ * (ffmpeg's own reports, about two a second), then the shots whose keyframe is drawn.
+ */
+export async function readShots(
+  file: string,
+  assetDir: string,
+  progress?: (p: { done: number; total: number; unit: 'seconds' | 'shots' }) => void,
+): Promise<VideoShots> {
+  const t = tools();
+  const probe = await probeVideo(file);
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');
   const args = [
@@ -195,23 +245,13 @@ export async function extractVideo(
     f.width = m.width ?? 0;
     f.height = m.height ?? 0;
   }
-  await sharp(path.join(assetDir, frames[0].file))
-    .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' })
-    .jpeg({ quality: 80 })
-    .toFile(path.join(assetDir, 'thumb.jpg'));
   return {
-    facts: { duration_s: Math.round(duration * 1000) / 1000, width: probe.width, height: probe.height },
-    pages: [],
+    duration_s: Math.round(duration * 1000) / 1000,
     shots,
     frames,
     audio,
-    thumbnail: 'thumb.jpg',
     details: {
-      fps: probe.fps,
-      video_codec: probe.video_codec,
-      audio_codec: probe.audio_codec,
       shots: shots.length,
-      ffmpeg: t.source,
       ...(endsEarly === null
         ? {}
         : {

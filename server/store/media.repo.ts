@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { insertRows, statementCache, type DB } from './db.ts';
 import type { FileRef } from '../contract/common.ts';
-import { PICTURE_PAGE_AREA, type ExtractOutput } from '../media/types.ts';
+import { PICTURE_PAGE_AREA, type ExtractOutput, type VideoShots } from '../media/types.ts';
 
 /** A passage's columns, in the order its values are given. */
 const PASSAGE_COLUMNS = ['asset_id', 'page', 'idx', 'text', 'x', 'y', 'w', 'h', 'source'];
@@ -86,6 +86,26 @@ export class MediaRepo {
       rel(out.audio?.file ?? null),
       out.audio?.duration_s ?? null,
       out.audio?.sample_rate ?? null,
+    );
+  }
+
+  /**
+   * Replaces a video's shots, keyframes and audio record (the `shots` stage; call inside a
+   * transaction). What extraction wrote (the poster frame, the thumbnail) stays.
+   */
+  replaceShots(assetId: string, assetDirRel: string, out: VideoShots): void {
+    const rel = (p: string) => `${assetDirRel}/${p}`;
+    this.sql('DELETE FROM shots WHERE asset_id = ?').run(assetId);
+    this.sql("DELETE FROM frames WHERE asset_id = ? AND kind = 'keyframe'").run(assetId);
+    const shot = this.sql('INSERT INTO shots (asset_id, idx, start_s, end_s, keyframe_s) VALUES (?, ?, ?, ?, ?)');
+    for (const s of out.shots) shot.run(assetId, s.idx, s.start_s, s.end_s, s.keyframe_s);
+    const frame = this.sql('INSERT OR REPLACE INTO frames (asset_id, kind, timestamp, path, width, height, shot) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const f of out.frames) frame.run(assetId, f.kind, f.timestamp, rel(f.file), f.width, f.height, f.shot);
+    this.sql('UPDATE asset_media SET audio_path = ?, audio_duration_s = ?, audio_sample_rate = ? WHERE asset_id = ?').run(
+      out.audio ? rel(out.audio.file) : null,
+      out.audio?.duration_s ?? null,
+      out.audio?.sample_rate ?? null,
+      assetId,
     );
   }
 

@@ -317,7 +317,7 @@ export class StageRunsRepo {
     return out;
   }
 
-  /** Of these assets, those read only in part (a copy cut short): why, as their extraction said it (`details.damaged`). */
+  /** Of these assets, those read only in part (a copy cut short): why, as their extraction (a video's `shots`) said it (`details.damaged`). */
   readInPart(assetIds: string[]): Map<string, string> {
     const out = new Map<string, string>();
     for (let i = 0; i < assetIds.length; i += 500) {
@@ -325,7 +325,7 @@ export class StageRunsRepo {
       const rows = this.db
         .prepare(
           `SELECT asset_id, json_extract(details, '$.damaged') AS damaged FROM stage_runs
-             WHERE stage = 'extract' AND state = 'ok' AND asset_id IN (${ids.map(() => '?').join(',')}) AND json_extract(details, '$.damaged') IS NOT NULL`,
+             WHERE stage IN ('extract', 'shots') AND state = 'ok' AND asset_id IN (${ids.map(() => '?').join(',')}) AND json_extract(details, '$.damaged') IS NOT NULL`,
         )
         .all(...ids) as Array<{ asset_id: string; damaged: string }>;
       for (const r of rows) out.set(r.asset_id, r.damaged);

@@ -22,7 +22,9 @@ export const captionsStage = defineStage<CaptionPicture[], Caption[], 'captions'
   version: 1,
   kinds: ['video', 'image', 'document'],
   picturesOnly: true,
-  dependsOn: ['extract'],
+  // A video's keyframes are drawn by `shots`, which photos and documents do not have.
+  dependsOn: ['extract', 'shots'],
+  requires: ['extract'],
   ...needsModels([CAPTION_MODEL]),
   prepare: (store, assetId) => {
     const kind = store.assets.byId(assetId)?.kind;

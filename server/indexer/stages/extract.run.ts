@@ -1,5 +1,6 @@
-// extract, the run: checks the file still is what was indexed, then extracts pages, frames,
-// shots and audio (media/), and the thumbnail (a document without a layout of its own: its first
+// extract, the run: checks the file still is what was indexed, then extracts pages (documents),
+// the frame (photos) or the poster frame (videos: their shots and audio are the `shots` stage's),
+// and the thumbnail (a document without a layout of its own: its first
 // page as laid out, drawn on its first request, media/render.worker.ts). Nothing half-written: on
 // failure what this run derived goes; the original stays.
 import fs from 'node:fs';
@@ -7,7 +8,7 @@ import path from 'node:path';
 import { limits } from '../../config.ts';
 import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
-import { defineRunner, failed, failedBecause, ok, type RunProgress, type StageAsset } from '../stage.ts';
+import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
 import { PLAYABLE } from '../../contract/files.ts';
 
@@ -38,10 +39,16 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
   return { facts: { page_count: pages.length }, pages, shots: [], frames: [], audio: null, thumbnail, details };
 }
 
-/** A video read again (its file changed) loses the playable copy made of what it was. */
-async function extractVideo(file: string, assetDir: string, progress?: (p: RunProgress) => void): Promise<ExtractOutput> {
-  await fs.promises.rm(path.join(assetDir, PLAYABLE), { force: true });
-  return (await import('../../media/video.ts')).extractVideo(file, assetDir, progress);
+/**
+ * A video's phase 1: its container probed and a poster frame drawn (its shots, keyframes and sound
+ * are the `shots` stage's). A video read again (its file changed) loses what was made of what it
+ * was: its playable copy, keyframes and sound.
+ */
+async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
+  await Promise.all(
+    [PLAYABLE, 'frames', 'audio.wav'].map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })),
+  );
+  return (await (await import('../../media/video.ts')).readVideoPoster(file, assetDir)).output;
 }
 
 function counts(out: ExtractOutput, bytes: number): Record<string, number> {
@@ -54,9 +61,7 @@ function counts(out: ExtractOutput, bytes: number): Record<string, number> {
     c.pages_rendered = typeof out.details.pages_rendered === 'number' ? out.details.pages_rendered : out.pages.filter((p) => p.render).length;
     if (typeof out.details.blank_pages === 'number') c.blank_pages = out.details.blank_pages;
   }
-  if (out.shots.length) c.shots = out.shots.length;
   if (out.frames.length) c.frames = out.frames.length;
-  if (out.audio) c.audio_s = out.audio.duration_s;
   if (out.facts.duration_s !== undefined) c.duration_s = out.facts.duration_s;
   return c;
 }
@@ -74,7 +79,7 @@ function asIndexed(asset: StageAsset, st: fs.Stats): boolean {
 /** Loads ahead what reading a document's pages needs: its code and PDFium. */
 export const warmExtract = async (): Promise<void> => (await import('../../media/pdf.ts')).warmPdfium();
 
-export const runExtract = defineRunner(extractStage, async ({ asset, assetDir, progress }) => {
+export const runExtract = defineRunner(extractStage, async ({ asset, assetDir }) => {
   let st: fs.Stats;
   try {
     st = await fs.promises.stat(asset.filePath);
@@ -93,7 +98,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir, p
         ? await extractDocument(asset, assetDir)
         : asset.kind === 'image'
           ? await (await import('../../media/image.ts')).extractImage(asset.filePath, asset.ext, assetDir)
-          : await extractVideo(asset.filePath, assetDir, progress);
+          : await extractVideo(asset.filePath, assetDir);
     return ok(counts(out, size), out, Object.keys(out.details).length ? out.details : undefined);
   } catch (err) {
     await Promise.all(DERIVED.map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));

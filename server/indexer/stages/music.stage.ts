@@ -6,7 +6,7 @@ export const musicStage = defineStage<undefined, never, 'music'>({
   name: 'music',
   version: 1,
   kinds: ['video'],
-  dependsOn: ['extract'],
+  dependsOn: ['extract', 'shots'],
   model: null,
   availability: () => ({ available: false, reason: 'unavailable on this deployment' }),
   prepare: NO_INPUT,

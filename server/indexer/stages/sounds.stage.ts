@@ -11,7 +11,7 @@ export const soundsStage = defineStage<string | null, SoundEvent[], 'sounds'>({
   name: 'sounds',
   version: 1,
   kinds: ['video'],
-  dependsOn: ['extract'],
+  dependsOn: ['extract', 'shots'],
   ...needsModels([SOUND_MODEL]),
   prepare: audioFileOf,
   save(store, assetId, events) {

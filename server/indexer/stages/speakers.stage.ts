@@ -28,8 +28,8 @@ export const speakersStage = defineStage<SpeakersInput, SpeakersOutput, 'speaker
   name: 'speakers',
   version: 1,
   kinds: ['video'],
-  dependsOn: ['extract', 'speech', 'transcript'],
-  requires: ['extract', 'speech'],
+  dependsOn: ['extract', 'shots', 'speech', 'transcript'],
+  requires: ['extract', 'shots', 'speech'],
   ...needsModels(SPEAKER_MODELS),
   prepare: (store, assetId) => ({
     audio: audioFileOf(store, assetId),

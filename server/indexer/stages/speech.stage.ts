@@ -22,7 +22,7 @@ export const speechStage = defineStage<string | null, SpeechSegment[], 'speech'>
   name: 'speech',
   version: 2,
   kinds: ['video'],
-  dependsOn: ['extract'],
+  dependsOn: ['extract', 'shots'],
   model: BUNDLED_MODELS.vad,
   availability: ALWAYS_AVAILABLE,
   prepare: audioFileOf,

@@ -32,6 +32,7 @@ import { migration as m0029 } from './0029-phase-one-queue.ts';
 import { migration as m0030 } from './0030-search-entries-written-to-fts.ts';
 import { migration as m0031 } from './0031-not-a-face.ts';
 import { migration as m0032 } from './0032-linked-file-mtime.ts';
+import { migration as m0033 } from './0033-video-shots-stage.ts';
 
 export interface Migration {
   name: string;
@@ -71,4 +72,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0030,
   m0031,
   m0032,
+  m0033,
 ];

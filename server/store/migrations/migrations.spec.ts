@@ -253,8 +253,46 @@ describe('migrations from 0018 on keep what was written before them', () => {
     expect(db.prepare("SELECT file_mtime_ms FROM assets WHERE id = 'vid_1'").get()).toEqual({ file_mtime_ms: 1700000000123 });
   });
 
+  it("0033 a video's shots: a video extracted before has a shots run saying what its extraction did; one waiting waits for both; photos none", () => {
+    const db = at(number('0033') - 1);
+    seed(db);
+    const video = (id: string) =>
+      insert(db, 'assets', {
+        id,
+        workspace_id: 'ws_1',
+        kind: 'video',
+        file_name: `${id}.mp4`,
+        ext: '.mp4',
+        stored_path: `assets/${id}/original.mp4`,
+        status: 'processing',
+        pipeline: 'arrow',
+        engine: 'arrow',
+        created_at: 6,
+      });
+    video('vid_done');
+    video('vid_waiting');
+    video('vid_broken');
+    const damaged = JSON.stringify({ fps: 25, damaged: 'the file ends after 3.0 s of its 9.0 s' });
+    insert(db, 'stage_runs', {
+      asset_id: 'vid_done', stage: 'extract', state: 'ok', version: 2, counts: '{"shots":3,"frames":3,"audio_s":9}', details: damaged,
+      queued_at: 10, started_at: 11, finished_at: 20, duration_ms: 9,
+    });
+    insert(db, 'stage_runs', { asset_id: 'vid_waiting', stage: 'extract', state: 'running', version: 2, queued_at: 10, started_at: 11 });
+    insert(db, 'stage_runs', { asset_id: 'vid_broken', stage: 'extract', state: 'failed', code: 'corrupt', reason: 'corrupt: no frame', version: 2, queued_at: 10, finished_at: 12 });
+    migrate(db);
+    const shots = db.prepare("SELECT asset_id, state, code, reason, counts, details, started_at, finished_at FROM stage_runs WHERE stage = 'shots' ORDER BY asset_id").all();
+    expect(shots).toEqual([
+      { asset_id: 'vid_broken', state: 'failed', code: 'dependency_failed', reason: 'dependency_failed: extract', counts: '{}', details: null, started_at: null, finished_at: 12 },
+      { asset_id: 'vid_done', state: 'ok', code: null, reason: "read with the video's extraction", counts: '{"shots":3,"frames":3,"audio_s":9}', details: damaged, started_at: 11, finished_at: 20 },
+      { asset_id: 'vid_waiting', state: 'pending', code: null, reason: null, counts: '{}', details: null, started_at: null, finished_at: null },
+    ]);
+    // Run again (a database copied back from before), it adds nothing twice.
+    db.exec(MIGRATIONS[number('0033') - 1].up);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM stage_runs WHERE stage = 'shots'").get()).toEqual({ n: 3 });
+  });
+
   it('every migration from 0018 on has a test here', () => {
-    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030', '0031', '0032'];
+    const tested = ['0018', '0019', '0020', '0021', '0022', '0023', '0024', '0025', '0026', '0027', '0028', '0029', '0030', '0031', '0032', '0033'];
     expect(MIGRATIONS.map((m) => m.name.slice(0, 4)).filter((id) => id >= '0018')).toEqual(tested);
   });
 });
