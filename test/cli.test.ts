@@ -266,15 +266,17 @@ describe('media-index CLI', () => {
     // Told while the run goes, before it ends.
     const ended = events.findIndex((e) => e.event === 'stage' && e.file === pdf && e.stage === 'ocr');
     expect(events.lastIndexOf(pages.at(-1))).toBeLessThan(ended);
-    // Extraction: the seconds decoded (ffmpeg's reports), then each shot's keyframe drawn.
-    const extract = progress(video, 'extract');
+    // The video read through: the seconds decoded (ffmpeg's reports), then each shot's keyframe drawn.
+    const extract = progress(video, 'shots');
     const decoded = extract.filter((e) => e.unit === 'seconds');
     const shots = extract.filter((e) => e.unit === 'shots');
     expect(decoded[0]).toMatchObject({ done: 0, total: 8.329 });
     expect(decoded.at(-1).done).toBeGreaterThan(7);
     expect(extract.indexOf(decoded.at(-1))).toBeLessThan(extract.indexOf(shots[0]));
     expect(shots.map((e) => e.done)).toEqual(shots.map((_, i) => i));
-    expect(events.lastIndexOf(extract.at(-1))).toBeLessThan(events.findIndex((e) => e.event === 'stage' && e.file === video && e.stage === 'extract'));
+    expect(events.lastIndexOf(extract.at(-1))).toBeLessThan(events.findIndex((e) => e.event === 'stage' && e.file === video && e.stage === 'shots'));
+    // Its extraction (a probe and a poster frame) says nothing as it goes.
+    expect(progress(video, 'extract')).toEqual([]);
     const seconds = progress(video, 'ocr');
     expect(seconds.length).toBeGreaterThanOrEqual(3);
     for (const [i, e] of seconds.entries()) {

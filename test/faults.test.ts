@@ -103,26 +103,33 @@ describe.skipIf(!mounted)('a full disk', () => {
     );
     fill(3 * 1024 ** 2);
     const ack = await t.server.services.assets.ingestLocal(ws.id, video, { pipeline: 'arrow', options: EXTRACT_ONLY });
-    const failed = await until('extract to fail', async () => {
+    // Its extraction (a probe and a poster frame) fits; reading it through for its shots and sound does not.
+    const failed = await until('shots to fail', async () => {
       const d = (await t.api('GET', `/videos/${ack.video_id}`, { key })).body.data;
-      return d.index.report.stages.extract?.state === 'failed' ? d : undefined;
+      return d.index.report.stages.shots?.state === 'failed' ? d : undefined;
     });
-    expect(failed.index.report.stages.extract.reason).toMatch(/^no_space: the disk holding the data folder is full; this stage runs again by itself/);
-    expect(t.server.store.media.frames(ack.video_id)).toEqual([]);
-    expect(t.server.store.media.media(ack.video_id)).toBeUndefined();
+    expect(failed.index.report.stages.extract.state).toBe('ok');
+    expect(failed.index.report.stages.shots.reason).toMatch(/^no_space: the disk holding the data folder is full; this stage runs again by itself/);
+    expect(t.server.store.media.frames(ack.video_id).map((f) => f.kind)).toEqual(['frame']);
+    expect(t.server.store.media.media(ack.video_id)?.audio_path).toBeNull();
+    const dir = path.join(t.dataDir, 'assets', ack.video_id);
+    expect(fs.existsSync(path.join(dir, 'audio.wav'))).toBe(false);
+    expect(fs.readdirSync(path.join(dir, 'frames'))).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'frame.jpg'))).toBe(true);
     expect((await t.api('GET', '/health')).status).toBe(200);
 
     fs.rmSync(filler); // space is back: the stage runs again by itself
     const done = await until(
-      'extract to run again',
+      'shots to run again',
       async () => {
         const d = (await t.api('GET', `/videos/${ack.video_id}`, { key })).body.data;
-        return d.status === 'completed' && d.index.report.stages.extract?.state === 'ok' ? d : undefined;
+        return d.status === 'completed' && d.index.report.stages.shots?.state === 'ok' ? d : undefined;
       },
       120_000,
     );
     expect(done.duration_s).toBeCloseTo(240, 0);
-    expect(t.server.store.media.frames(ack.video_id).length).toBeGreaterThan(0);
+    expect(t.server.store.media.frames(ack.video_id).filter((f) => f.kind === 'keyframe').length).toBeGreaterThan(0);
+    expect(t.server.store.media.media(ack.video_id)?.audio_path).toMatch(/audio\.wav$/);
   }, 180_000);
 });
 

@@ -166,6 +166,52 @@ describe('real indexer processes, one stage held back', () => {
     expect(fs.readdirSync(pages).sort()).toEqual(['p00001.jpg', 'p00002.jpg']);
   }, 180_000);
 
+  it('a video is searchable by its name, with its poster, before it is read through; its sound stages wait for that reading', async () => {
+    const hold = holding('shots');
+    t = await startTestServer({ workers: 2 }, tempDir(), hold.launch);
+    const key = t.key('video-phases');
+    const up = await t.upload(key, { name: 'lighthouse-keeper-interview.mp4', data: fs.readFileSync(corpus('video/forensics/movie-hello.mp4')) });
+    expect(up.status).toBe(201);
+    const id = up.body.data.video_id as string;
+    const detail = async () => (await t!.api('GET', `/videos/${id}`, { key })).body.data;
+    const deadline = Date.now() + 60_000;
+    let d = await detail();
+    while (hold.heldRuns() === 0 || d.index_phase !== 'enriching') {
+      expect(Date.now(), JSON.stringify(d.index.report.stages)).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 50));
+      d = await detail();
+    }
+    // Phase 1 ended with the video's container read and one frame drawn: found by its name, shown by its poster.
+    expect(d).toMatchObject({ status: 'processing', width: 1280, height: 720 });
+    expect(d.duration_s).toBeCloseTo(8.33, 1);
+    expect(d.index.report.stages.extract).toMatchObject({ state: 'ok', counts: { frames: 1 } });
+    expect(d.index.report.stages.shots.state).toBe('running');
+    for (const waiting of ['speech', 'transcript', 'sounds', 'speakers', 'captions']) {
+      expect(['pending', 'failed'], waiting).toContain(d.index.report.stages[waiting].state);
+      if (d.index.report.stages[waiting].state === 'failed') expect(d.index.report.stages[waiting].reason, waiting).toMatch(/^model_not_installed/);
+    }
+    expect(d.index.report.stages.speech.state).toBe('pending');
+    const hits = (await t.api('POST', '/search', { key, json: { query: 'lighthouse keeper interview' } })).body.data.hits;
+    expect(hits[0]).toMatchObject({ video_id: id });
+    expect((await fetch(hits[0].frame_url)).status).toBe(200);
+    const thumb = await fetch(d.thumbnail_url);
+    expect(thumb.status).toBe(200);
+    expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width).toBe(320);
+    const dir = path.join(t.dataDir, 'assets', id);
+    expect(fs.existsSync(path.join(dir, 'frame.jpg'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'frames'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'audio.wav'))).toBe(false);
+
+    hold.release();
+    d = await t.waitCompleted(key, id, 120_000);
+    expect(d.index_phase).toBe('done');
+    expect(d.index.report.stages.shots).toMatchObject({ state: 'ok', counts: { shots: 1, frames: 1 } });
+    expect(d.index.report.stages.shots.counts.audio_s).toBeCloseTo(8.33, 1);
+    expect(d.index.report.stages.speech.state).toBe('ok');
+    expect(fs.readdirSync(path.join(dir, 'frames'))).toEqual(['k00001.jpg']);
+    expect(fs.existsSync(path.join(dir, 'audio.wav'))).toBe(true);
+  }, 180_000);
+
   it('an asset deleted while its faces run is held is purged once that run ends, not before', async () => {
     const hold = holding('faces');
     t = await startTestServer({ workers: 1 }, tempDir(), hold.launch);

@@ -113,8 +113,8 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
   return r.code === 0 && fs.existsSync(out);
 }
 
-/** Where a video's poster frame is kept, in its asset folder (its thumbnail is drawn from it). */
-export const POSTER_FRAME = path.join('frames', 'poster.jpg');
+/** A video's poster frame in its asset folder (its thumbnail is drawn from it), named as a photo's frame is. */
+export const POSTER_FRAME = 'frame.jpg';
 
 /** A video as phase 1 reads it: what its container says, and one frame to show. */
 export interface VideoPoster {
@@ -134,7 +134,7 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
   if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
     throw new ExtractError('too_long', `${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
-  await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
+  await fs.promises.mkdir(assetDir, { recursive: true });
   const at = Math.round((probe.duration_s / 2) * 1000) / 1000;
   const out = path.join(assetDir, POSTER_FRAME);
   // Near the end of a stream a seek can land past the last frame; then a decode up to it; then the start.

@@ -72,6 +72,7 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(Object.keys(stages)).toEqual([
       'extract',
       'metadata',
+      'shots',
       'speech',
       'transcript',
       'captions',
@@ -93,7 +94,8 @@ describe('POST /videos and the asset lifecycle (SPEC 4.1, 4.2, 3.1)', () => {
     expect(stages.music.state).toBe('off');
     if (kind === 'video') expect(stages.objects.state).toBe('not_applicable');
     else expect(stages.transcript.state).toBe('not_applicable');
-    expect(detail.index.report.progress).toEqual({ done: 14, total: 14 });
+    expect(detail.index.report.progress).toEqual({ done: 15, total: 15 });
+    expect(stages.shots.state).toBe(kind === 'video' ? 'ok' : 'not_applicable');
     expect(stages.metadata.state).toBe('ok');
     if (kind !== 'video') expect(stages.speech.state).toBe('not_applicable');
   });
