@@ -209,6 +209,8 @@ describe('real indexer processes, one stage held back', () => {
     expect(d.index.report.stages.shots.counts.audio_s).toBeCloseTo(8.33, 1);
     expect(d.index.report.stages.speech.state).toBe('ok');
     expect(fs.readdirSync(path.join(dir, 'frames'))).toEqual(['k00001.jpg']);
+    // The one shot's keyframe, in the middle of the video, is the poster: copied, not drawn again.
+    expect(fs.readFileSync(path.join(dir, 'frames', 'k00001.jpg')).equals(fs.readFileSync(path.join(dir, 'frame.jpg')))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'audio.wav'))).toBe(true);
   }, 180_000);
 

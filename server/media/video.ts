@@ -113,8 +113,14 @@ async function grabFrame(t: FfmpegTools, file: string, at: number, out: string, 
   return r.code === 0 && fs.existsSync(out);
 }
 
+/** Where a video's poster is taken: its middle, to the millisecond. */
+const posterTime = (duration: number): number => Math.round((duration / 2) * 1000) / 1000;
+
 /** A video's poster frame in its asset folder (its thumbnail is drawn from it), named as a photo's frame is. */
 export const POSTER_FRAME = 'frame.jpg';
+
+/** Of a video's container, what reading it through needs: its length and whether it has sound. */
+export type VideoStreams = Pick<VideoProbe, 'duration_s' | 'has_audio'>;
 
 /** A video as phase 1 reads it: what its container says, and one frame to show. */
 export interface VideoPoster {
@@ -135,7 +141,7 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
     throw new ExtractError('too_long', `${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
   await fs.promises.mkdir(assetDir, { recursive: true });
-  const at = Math.round((probe.duration_s / 2) * 1000) / 1000;
+  const at = posterTime(probe.duration_s);
   const out = path.join(assetDir, POSTER_FRAME);
   // Near the end of a stream a seek can land past the last frame; then a decode up to it; then the start.
   const ok =
@@ -173,9 +179,10 @@ export async function readShots(
   file: string,
   assetDir: string,
   progress?: (p: { done: number; total: number; unit: 'seconds' | 'shots' }) => void,
+  known?: VideoStreams | null,
 ): Promise<VideoShots> {
   const t = tools();
-  const probe = await probeVideo(file);
+  const probe = known ?? (await probeVideo(file));
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
   const audioFile = path.join(assetDir, 'audio.wav');
   const args = [
@@ -233,6 +240,7 @@ export async function readShots(
     // Near the end of a stream a seek can land past the last frame; step back once.
     const out = path.join(assetDir, name);
     const ok =
+      (await posterAt(assetDir, shot.keyframe_s, duration, out)) ||
       (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'input')) ||
       (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'output')) ||
       (await grabFrame(t, file, shot.start_s, out, KEYFRAME_LONG_SIDE, 'output'));
@@ -260,6 +268,20 @@ export async function readShots(
           }),
     },
   };
+}
+
+/**
+ * A keyframe at the poster's time (the one shot of a video without cuts, or any shot whose middle
+ * is the video's) is the poster itself: copied, not drawn again. False where it is not.
+ */
+async function posterAt(assetDir: string, at: number, duration: number, out: string): Promise<boolean> {
+  if (Math.abs(at - posterTime(duration)) > 0.002) return false;
+  try {
+    await fs.promises.copyFile(path.join(assetDir, POSTER_FRAME), out);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** What ffmpeg says of a file whose data stops or breaks before its end (a copy cut short, a card pulled out). */

@@ -16,14 +16,14 @@ async function removeDerived(assetDir: string): Promise<void> {
   ]);
 }
 
-export const runShots = defineRunner(shotsStage, async ({ asset, assetDir, progress }) => {
+export const runShots = defineRunner(shotsStage, async ({ asset, assetDir, input, progress }) => {
   if (!fs.existsSync(asset.filePath)) {
     return failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
   }
   // Keyframes of an earlier reading (the file changed, a re-run) are not mixed with this one's.
   await removeDerived(assetDir);
   try {
-    const out = await (await import('../../media/video.ts')).readShots(asset.filePath, assetDir, progress);
+    const out = await (await import('../../media/video.ts')).readShots(asset.filePath, assetDir, progress, input);
     const counts: Record<string, number> = { shots: out.shots.length, frames: out.frames.length };
     if (out.audio) counts.audio_s = out.audio.duration_s;
     return ok(counts, out, out.details);

@@ -4,16 +4,27 @@
 // and metadata before this decoding of every frame. Writes shots, keyframes and the audio record.
 import path from 'node:path';
 import type { VideoShots } from '../../media/types.ts';
-import { ALWAYS_AVAILABLE, NO_INPUT, defineStage } from '../stage.ts';
+import type { VideoStreams } from '../../media/video.ts';
+import type { Store } from '../../store/index.ts';
+import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
-export const shotsStage = defineStage<undefined, VideoShots, 'shots'>({
+/** What extraction read of the video's container (so that it is not probed again), or null where it is not known. */
+function streamsOf(store: Store, assetId: string): VideoStreams | null {
+  const duration = store.assets.byId(assetId)?.duration_s;
+  const details = store.runs.get(assetId, 'extract')?.details;
+  const said = details ? (JSON.parse(details) as { audio_codec?: unknown }) : {};
+  if (typeof duration !== 'number' || !(duration > 0) || !('audio_codec' in said)) return null;
+  return { duration_s: duration, has_audio: said.audio_codec !== null };
+}
+
+export const shotsStage = defineStage<VideoStreams | null, VideoShots, 'shots'>({
   name: 'shots',
   version: 1,
   kinds: ['video'],
   dependsOn: ['extract'],
   model: null,
   availability: ALWAYS_AVAILABLE,
-  prepare: NO_INPUT,
+  prepare: streamsOf,
   save(store, assetId, out) {
     const dirRel = path.relative(store.files.root, store.files.assetDir(assetId));
     store.media.replaceShots(assetId, dirRel, out);
