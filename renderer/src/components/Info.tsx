@@ -41,8 +41,10 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array<{ id: string; name: string }> }) {
   const m = asset.metadata;
   const failures = ownFailures(asset);
-  // Read, but not to its end (a video copied only in part): what the extraction found.
-  const damaged = asset.index.report.stages.extract?.details?.damaged;
+  // Read, but not to its end (a photo or a video copied only in part): what its extraction, or a
+  // video's reading through (`shots`), found.
+  const stages = asset.index.report.stages;
+  const damaged = stages.extract?.details?.damaged ?? stages.shots?.details?.damaged;
   // "Tokyo, Japan" rather than "Tokyo, Tokyo, Japan" where the region is named as its city.
   const place = m.place ? [...new Set([m.place.city, m.place.region, m.place.country].filter(Boolean))].join(', ') : null;
   const placeFilter = m.place?.city ?? m.place?.country ?? null;
