@@ -151,10 +151,7 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
   if (!ok) throw new ExtractError('corrupt', 'no frame could be decoded');
   const sharp = (await import('sharp')).default;
   const m = await sharp(out).metadata();
-  await sharp(out)
-    .resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' })
-    .jpeg({ quality: 80 })
-    .toFile(path.join(assetDir, 'thumb.jpg'));
+  await sharp(out).resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
   return {
     probe,
     output: {

@@ -45,9 +45,7 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
  * was: its playable copy, keyframes and sound.
  */
 async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
-  await Promise.all(
-    [PLAYABLE, 'frames', 'audio.wav'].map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })),
-  );
+  await Promise.all([PLAYABLE, 'frames', 'audio.wav'].map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
   return (await (await import('../../media/video.ts')).readVideoPoster(file, assetDir)).output;
 }
 

@@ -274,16 +274,53 @@ describe('migrations from 0018 on keep what was written before them', () => {
     video('vid_broken');
     const damaged = JSON.stringify({ fps: 25, damaged: 'the file ends after 3.0 s of its 9.0 s' });
     insert(db, 'stage_runs', {
-      asset_id: 'vid_done', stage: 'extract', state: 'ok', version: 2, counts: '{"shots":3,"frames":3,"audio_s":9}', details: damaged,
-      queued_at: 10, started_at: 11, finished_at: 20, duration_ms: 9,
+      asset_id: 'vid_done',
+      stage: 'extract',
+      state: 'ok',
+      version: 2,
+      counts: '{"shots":3,"frames":3,"audio_s":9}',
+      details: damaged,
+      queued_at: 10,
+      started_at: 11,
+      finished_at: 20,
+      duration_ms: 9,
     });
     insert(db, 'stage_runs', { asset_id: 'vid_waiting', stage: 'extract', state: 'running', version: 2, queued_at: 10, started_at: 11 });
-    insert(db, 'stage_runs', { asset_id: 'vid_broken', stage: 'extract', state: 'failed', code: 'corrupt', reason: 'corrupt: no frame', version: 2, queued_at: 10, finished_at: 12 });
+    insert(db, 'stage_runs', {
+      asset_id: 'vid_broken',
+      stage: 'extract',
+      state: 'failed',
+      code: 'corrupt',
+      reason: 'corrupt: no frame',
+      version: 2,
+      queued_at: 10,
+      finished_at: 12,
+    });
     migrate(db);
-    const shots = db.prepare("SELECT asset_id, state, code, reason, counts, details, started_at, finished_at FROM stage_runs WHERE stage = 'shots' ORDER BY asset_id").all();
+    const shots = db
+      .prepare("SELECT asset_id, state, code, reason, counts, details, started_at, finished_at FROM stage_runs WHERE stage = 'shots' ORDER BY asset_id")
+      .all();
     expect(shots).toEqual([
-      { asset_id: 'vid_broken', state: 'failed', code: 'dependency_failed', reason: 'dependency_failed: extract', counts: '{}', details: null, started_at: null, finished_at: 12 },
-      { asset_id: 'vid_done', state: 'ok', code: null, reason: "read with the video's extraction", counts: '{"shots":3,"frames":3,"audio_s":9}', details: damaged, started_at: 11, finished_at: 20 },
+      {
+        asset_id: 'vid_broken',
+        state: 'failed',
+        code: 'dependency_failed',
+        reason: 'dependency_failed: extract',
+        counts: '{}',
+        details: null,
+        started_at: null,
+        finished_at: 12,
+      },
+      {
+        asset_id: 'vid_done',
+        state: 'ok',
+        code: null,
+        reason: "read with the video's extraction",
+        counts: '{"shots":3,"frames":3,"audio_s":9}',
+        details: damaged,
+        started_at: 11,
+        finished_at: 20,
+      },
       { asset_id: 'vid_waiting', state: 'pending', code: null, reason: null, counts: '{}', details: null, started_at: null, finished_at: null },
     ]);
     // Run again (a database copied back from before), it adds nothing twice.
