@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { helloChain, installHelloWhisper, installTinySpeakerEmbedder, installTinyWhisper, useManifest, writeManifestOf } from '../test/helpers/tiny-onnx.ts';
 import { conversationVideo } from '../test/helpers/ffmpeg.ts';
 import { corpus, startApp, type App } from './harness.ts';
+import { holdingEnds } from '../test/helpers/launch.ts';
 
 const WHISPER_META = fileURLToPath(new URL('../../shared/models-meta/Xenova/whisper-tiny', import.meta.url));
 
@@ -115,5 +116,39 @@ describe('the voices of a video', () => {
     await page.getByRole('list', { name: 'voices' }).waitFor();
     expect(await page.getByRole('list', { name: 'voices' }).textContent()).toContain('Ada Lovelace');
     expect(await page.locator('ol.transcript li', { hasText: 'Ada Lovelace:' }).count()).toBeGreaterThan(0);
+  }, 180_000);
+});
+
+describe('the video viewer while the video is indexed', () => {
+  let app: App;
+  const hold = holdingEnds('transcript');
+  beforeAll(async () => {
+    app = await startApp({}, (data) => useManifest(installHelloWhisper(data, WHISPER_META)), hold.launch);
+  }, 120_000);
+  afterAll(async () => {
+    hold.release();
+    await app?.close();
+  });
+
+  it('says the transcript is being made, then shows it when it is, without a reload', async () => {
+    const key = app.t.key('viewer-indexing');
+    const up = await app.t.upload(key, corpus('video/forensics/movie-hello.mp4'), { options: JSON.stringify({ faces: false, people: false, ocr: false }) });
+    const id = up.body.data.video_id as string;
+    const { page, shot } = await app.open(key, `#/view/${id}`);
+    await page.locator('[data-testid=viewer][data-kind=video]').waitFor();
+    await page.getByText('The transcript is being made.').waitFor();
+    for (const end = Date.now() + 60_000; hold.held() === 0;) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await page.locator('ol.transcript li').count()).toBe(0);
+    await shot('viewer-transcript-being-made');
+    hold.release();
+    // The viewer looks again while the video is indexed: the line comes, and the wait's words go.
+    const line = page.locator('ol.transcript li').first();
+    await line.waitFor({ timeout: 30_000 });
+    expect(await line.textContent()).toBe('0:00 Hello');
+    expect(await page.getByText('The transcript is being made.').count()).toBe(0);
+    await shot('viewer-transcript-made');
   }, 180_000);
 });

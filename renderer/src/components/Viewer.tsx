@@ -547,6 +547,8 @@ export function Viewer({ id, params }: { id: string; params: URLSearchParams }) 
                       </>
                     ) : asset.index.report.stages.transcript?.state === 'failed' ? (
                       `No transcript: ${why({ reason: asset.index.report.stages.transcript.reason })}.`
+                    ) : ['pending', 'running'].includes(asset.index.report.stages.transcript?.state ?? '') ? (
+                      'The transcript is being made.'
                     ) : (
                       'No transcript.'
                     )}

@@ -108,9 +108,16 @@ export const useViewer = create<ViewerState>((set, get) => ({
     try {
       const asset = await getAsset(id).catch(() => null);
       const stale = get().moment;
+      // A video's keyframes come with its `shots` run, after the poster it was shown by.
+      const moved = (stage: string) => asset?.index.report.stages[stage]?.state !== shown.index.report.stages[stage]?.state;
       const moment =
-        asset && asset.kind !== 'document' && !stale?.frame_url ? await getRegionsAt(id, asset.kind === 'image' ? 0 : timestamp).catch(() => stale) : stale;
-      if (asset && get().asset?.video_id === id) set({ asset, moment });
+        asset && asset.kind !== 'document' && (!stale?.frame_url || moved('shots'))
+          ? await getRegionsAt(id, asset.kind === 'image' ? 0 : timestamp).catch(() => stale)
+          : stale;
+      // A transcript made (or its voices told apart) while the video is shown is read again.
+      const heard = get().transcript;
+      const transcript = asset?.kind === 'video' && (moved('transcript') || moved('speakers')) ? await getTranscript(id).catch(() => heard) : heard;
+      if (asset && get().asset?.video_id === id) set({ asset, moment, transcript });
     } finally {
       refreshing = false;
     }
