@@ -403,6 +403,32 @@ describe('extraction through the API', () => {
     expect(px.channels[1].mean).toBeLessThan(60);
   });
 
+  it("takes the length of a recording whose container does not say it (a browser's WebM) from reading it through", async () => {
+    // Written to a pipe, as a browser's recorder writes it: no duration, no cues.
+    const webm = execFileSync(
+      findFfmpeg()!.ffmpeg,
+      ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10:duration=4', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=4'].concat([
+        '-c:v',
+        'libvpx',
+        '-b:v',
+        '200k',
+        '-c:a',
+        'libopus',
+        '-shortest',
+        '-f',
+        'webm',
+        'pipe:1',
+      ]),
+      { maxBuffer: 64 * 1024 ** 2 },
+    );
+    const d = await indexed('recorded', { name: 'recorded.webm', data: webm });
+    expect(d.index.report.stages.extract.state).toBe('ok');
+    expect(d.index.report.stages.extract.counts.duration_s).toBeUndefined();
+    expect(d.index.report.stages.shots.state).toBe('ok');
+    expect(d.duration_s).toBeCloseTo(4, 0);
+    expect(d.thumbnail_url).toBeTruthy();
+  });
+
   it('ends corrupt and truncated files in extract failed with a reason, and keeps serving', async () => {
     const cases: Array<[string, Buffer]> = [
       ['cut.mp4', fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 2_000)],

@@ -71,6 +71,12 @@ export interface ExtractOutput {
   details: Record<string, unknown>;
 }
 
+/** Of a video's container, what reading it through needs: its length (seconds) and whether it has sound. */
+export interface VideoStreams {
+  duration_s: number;
+  has_audio: boolean;
+}
+
 /** What the `shots` stage reads of a video: its shots, a keyframe of each, and its sound. */
 export interface VideoShots {
   /** Seconds: the container's length, else the audio's, else the last cut's. */

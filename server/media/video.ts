@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
-import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots } from './types.ts';
+import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots, type VideoStreams } from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
 export const MIN_SHOT_S = 0.5;
@@ -119,9 +119,6 @@ const posterTime = (duration: number): number => Math.round((duration / 2) * 100
 /** A video's poster frame in its asset folder (its thumbnail is drawn from it), named as a photo's frame is. */
 export const POSTER_FRAME = 'frame.jpg';
 
-/** Of a video's container, what reading it through needs: its length and whether it has sound. */
-export type VideoStreams = Pick<VideoProbe, 'duration_s' | 'has_audio'>;
-
 /** A video as phase 1 reads it: what its container says, and one frame to show. */
 export interface VideoPoster {
   probe: VideoProbe;
@@ -155,7 +152,8 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
   return {
     probe,
     output: {
-      facts: { duration_s: Math.round(probe.duration_s * 1000) / 1000, width: probe.width, height: probe.height },
+      // A container that does not say its length leaves it to the reading through (`shots`).
+      facts: { duration_s: probe.duration_s > 0 ? Math.round(probe.duration_s * 1000) / 1000 : undefined, width: probe.width, height: probe.height },
       pages: [],
       shots: [],
       frames: [{ timestamp: at, kind: 'frame', file: POSTER_FRAME, width: m.width ?? 0, height: m.height ?? 0, shot: null }],

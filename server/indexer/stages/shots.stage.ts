@@ -1,10 +1,10 @@
 // shots: a video read through once, in phase 2 (run: shots.run.ts): its shot boundaries, a keyframe
 // of each shot, and its sound as 16 kHz mono audio for the audio stages. Internal. `extract` has
 // read the container and drawn a poster frame in phase 1, so that a video is searchable by its name
-// and metadata before this decoding of every frame. Writes shots, keyframes and the audio record.
+// and metadata before this decoding of every frame. Writes shots, keyframes and the audio record
+// (and the video's length where its container did not say it).
 import path from 'node:path';
-import type { VideoShots } from '../../media/types.ts';
-import type { VideoStreams } from '../../media/video.ts';
+import type { VideoShots, VideoStreams } from '../../media/types.ts';
 import type { Store } from '../../store/index.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
 
@@ -28,5 +28,7 @@ export const shotsStage = defineStage<VideoStreams | null, VideoShots, 'shots'>(
   save(store, assetId, out) {
     const dirRel = path.relative(store.files.root, store.files.assetDir(assetId));
     store.media.replaceShots(assetId, dirRel, out);
+    // A container that did not say its length: the length read through it (its sound's, its last cut's).
+    if (out.duration_s > 0 && !store.assets.byId(assetId)?.duration_s) store.assets.setFacts(assetId, { duration_s: out.duration_s });
   },
 });
