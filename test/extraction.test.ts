@@ -460,9 +460,11 @@ describe('extraction through the API', () => {
     // The first 60 kB of movie-hello.mp4 (its header first): the header says 8.3 s, the data holds 0.2 s.
     const part = fs.readFileSync(corpus('video/forensics/movie-hello.mp4')).subarray(0, 60_000);
     const d = await t.waitCompleted(key, (await t.upload(key, { name: 'part.mp4', data: part })).body.data.video_id);
-    // Its poster is drawn from the part there is (the middle of what the header says is not).
+    // Its poster is drawn from the part there is (the middle of what the header says is not), and
+    // kept with the time it was taken at.
     expect(d.index.report.stages.extract.state).toBe('ok');
     expect(d.thumbnail_url).toBeTruthy();
+    expect(t.server.store.media.frames(d.video_id).find((f) => f.kind === 'frame')?.timestamp).toBe(0);
     // Reading it through finds where it ends.
     const shots = d.index.report.stages.shots;
     expect(shots.state).toBe('ok');

@@ -75,6 +75,8 @@ export interface ExtractOutput {
 export interface VideoStreams {
   duration_s: number;
   has_audio: boolean;
+  /** When the poster frame (`frame.jpg`) was taken, where it was. */
+  poster_s?: number;
 }
 
 /** What the `shots` stage reads of a video: its shots, a keyframe of each, and its sound. */

@@ -138,13 +138,16 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
     throw new ExtractError('too_long', `${Math.round(probe.duration_s)} s; the limit is ${limits.maxDurationS} s`);
   }
   await fs.promises.mkdir(assetDir, { recursive: true });
-  const at = posterTime(probe.duration_s);
+  const middle = posterTime(probe.duration_s);
   const out = path.join(assetDir, POSTER_FRAME);
-  // Near the end of a stream a seek can land past the last frame; then a decode up to it; then the start.
-  const ok =
-    (await grabFrame(t, file, at, out, KEYFRAME_LONG_SIDE, 'input')) ||
-    (await grabFrame(t, file, at, out, KEYFRAME_LONG_SIDE, 'output')) ||
-    (await grabFrame(t, file, 0, out, KEYFRAME_LONG_SIDE, 'output'));
+  // A seek can fail (near the end of a stream, a copy cut short): a decode up to the middle, then
+  // the first frame. The poster's time is the one it was taken at.
+  let at = middle;
+  let ok = (await grabFrame(t, file, middle, out, KEYFRAME_LONG_SIDE, 'input')) || (await grabFrame(t, file, middle, out, KEYFRAME_LONG_SIDE, 'output'));
+  if (!ok) {
+    at = 0;
+    ok = await grabFrame(t, file, 0, out, KEYFRAME_LONG_SIDE, 'output');
+  }
   if (!ok) throw new ExtractError('corrupt', 'no frame could be decoded');
   const sharp = (await import('sharp')).default;
   const m = await sharp(out).metadata();
@@ -235,7 +238,7 @@ export async function readShots(
     // Near the end of a stream a seek can land past the last frame; step back once.
     const out = path.join(assetDir, name);
     const ok =
-      (await posterAt(assetDir, shot.keyframe_s, duration, out)) ||
+      (await posterAt(assetDir, shot.keyframe_s, known?.poster_s, out)) ||
       (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'input')) ||
       (await grabFrame(t, file, shot.keyframe_s, out, KEYFRAME_LONG_SIDE, 'output')) ||
       (await grabFrame(t, file, shot.start_s, out, KEYFRAME_LONG_SIDE, 'output'));
@@ -267,10 +270,11 @@ export async function readShots(
 
 /**
  * A keyframe at the poster's time (the one shot of a video without cuts, or any shot whose middle
- * is the video's) is the poster itself: copied, not drawn again. False where it is not.
+ * is the video's) is the poster itself: copied, not drawn again. False where it is not, or where
+ * the poster's time is not known.
  */
-async function posterAt(assetDir: string, at: number, duration: number, out: string): Promise<boolean> {
-  if (Math.abs(at - posterTime(duration)) > 0.002) return false;
+async function posterAt(assetDir: string, at: number, posterS: number | undefined, out: string): Promise<boolean> {
+  if (posterS === undefined || Math.abs(at - posterS) > 0.002) return false;
   try {
     await fs.promises.copyFile(path.join(assetDir, POSTER_FRAME), out);
     return true;

@@ -14,7 +14,8 @@ function streamsOf(store: Store, assetId: string): VideoStreams | null {
   const details = store.runs.get(assetId, 'extract')?.details;
   const said = details ? (JSON.parse(details) as { audio_codec?: unknown }) : {};
   if (typeof duration !== 'number' || !(duration > 0) || !('audio_codec' in said)) return null;
-  return { duration_s: duration, has_audio: said.audio_codec !== null };
+  const poster = store.media.frames(assetId).find((f) => f.kind === 'frame');
+  return { duration_s: duration, has_audio: said.audio_codec !== null, ...(poster ? { poster_s: poster.timestamp } : {}) };
 }
 
 export const shotsStage = defineStage<VideoStreams | null, VideoShots, 'shots'>({
