@@ -45,19 +45,19 @@ await rate('epub_pages_per_s', async () => {
 });
 // A video's phase 1 (probe and poster frame: what it waits for to be searchable), then its shots,
 // keyframes and sound (phase 2): the seconds of video per wall second of both together, and the
-// poster's own time.
+// poster's own time (ms).
 for (const v of ['video/forensics/movie-hello.mp4', 'video/opencv/vtest.avi']) {
   const posters: number[] = [];
   await rate(`video_x_realtime_${path.basename(v)}`, async (i) => {
     const dir = path.join(scratch, `${i}-${path.basename(v)}`);
     const [poster, p] = await timed(() => readVideoPoster(path.join(CORPUS, v), dir));
     const [, s] = await timed(() => readShots(path.join(CORPUS, v), dir));
-    posters.push(p);
-    return [poster.probe.duration_s, p + s];
+    posters.push(p * 1000);
+    return [poster.facts.duration_s ?? 0, p + s];
   });
   const t = spread(posters);
-  results[`video_poster_s_${path.basename(v)}`] = t.median;
-  results[`video_poster_s_${path.basename(v)}_range`] = t.range;
+  results[`video_poster_ms_${path.basename(v)}`] = t.median;
+  results[`video_poster_ms_${path.basename(v)}_range`] = t.range;
 }
 fs.rmSync(scratch, { recursive: true, force: true });
 writeResults('extract', 'Extraction alone, one process', results);

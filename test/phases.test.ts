@@ -116,6 +116,19 @@ function holding(held: string): { launch: WorkerLauncher; release: () => void; h
   };
 }
 
+/** The asset's detail once its phase 1 has ended and a run of the held stage waits (within a minute). */
+async function enrichingWhileHeld(t: TestServer, key: string, id: string, hold: { heldRuns: () => number }) {
+  const detail = async () => (await t.api('GET', `/videos/${id}`, { key })).body.data;
+  const deadline = Date.now() + 60_000;
+  let d = await detail();
+  while (hold.heldRuns() === 0 || d.index_phase !== 'enriching') {
+    expect(Date.now(), JSON.stringify(d.index.report.stages)).toBeLessThan(deadline);
+    await new Promise((r) => setTimeout(r, 50));
+    d = await detail();
+  }
+  return d;
+}
+
 describe('real indexer processes, one stage held back', () => {
   let t: TestServer | undefined;
   afterEach(async () => {
@@ -137,14 +150,7 @@ describe('real indexer processes, one stage held back', () => {
     expect(up.status).toBe(201);
     const id = up.body.data.video_id as string;
 
-    const detail = async () => (await t!.api('GET', `/videos/${id}`, { key })).body.data;
-    const deadline = Date.now() + 60_000;
-    let d = await detail();
-    while (hold.heldRuns() === 0 || d.index_phase !== 'enriching') {
-      expect(Date.now(), JSON.stringify(d.index.report.stages)).toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 50));
-      d = await detail();
-    }
+    let d = await enrichingWhileHeld(t, key, id, hold);
     // Phase 1 ended: the text is found while faces wait.
     expect(d.status).toBe('processing');
     expect(d.index.report.stages.extract.state).toBe('ok');
@@ -173,14 +179,7 @@ describe('real indexer processes, one stage held back', () => {
     const up = await t.upload(key, { name: 'lighthouse-keeper-interview.mp4', data: fs.readFileSync(corpus('video/forensics/movie-hello.mp4')) });
     expect(up.status).toBe(201);
     const id = up.body.data.video_id as string;
-    const detail = async () => (await t!.api('GET', `/videos/${id}`, { key })).body.data;
-    const deadline = Date.now() + 60_000;
-    let d = await detail();
-    while (hold.heldRuns() === 0 || d.index_phase !== 'enriching') {
-      expect(Date.now(), JSON.stringify(d.index.report.stages)).toBeLessThan(deadline);
-      await new Promise((r) => setTimeout(r, 50));
-      d = await detail();
-    }
+    let d = await enrichingWhileHeld(t, key, id, hold);
     // Phase 1 ended with the video's container read and one frame drawn: found by its name, shown by its poster.
     expect(d).toMatchObject({ status: 'processing', width: 1280, height: 720 });
     expect(d.duration_s).toBeCloseTo(8.33, 1);

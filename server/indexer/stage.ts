@@ -170,6 +170,10 @@ export const failed = (code: StageFailureCode, message: string, details?: Record
 });
 export const notApplicable = (reason: string): StageOutcome<never> => ({ state: 'not_applicable', reason });
 
+/** The original not found where a run reads it: a linked file's drive unplugged (or the file moved or deleted), an upload's copy gone. */
+export const fileMissing = (asset: Pick<StageAsset, 'linked'>): FailedOutcome =>
+  failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
+
 /** A file that could not be read (an extraction error) as a failed outcome. */
 export const failedBecause = (err: ExtractError): StageOutcome<never> => failed(err.code, err.detail);
 

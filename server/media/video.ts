@@ -119,19 +119,13 @@ const posterTime = (duration: number): number => Math.round((duration / 2) * 100
 /** A video's poster frame in its asset folder (its thumbnail is drawn from it), named as a photo's frame is. */
 export const POSTER_FRAME = 'frame.jpg';
 
-/** A video as phase 1 reads it: what its container says, and one frame to show. */
-export interface VideoPoster {
-  probe: VideoProbe;
-  output: ExtractOutput;
-}
-
 /**
  * Phase 1 of a video: its container read (length, size, codecs) and one frame drawn, from its
  * middle, as its poster and thumbnail — a seek, not a decoding of the whole file, so a video is
  * searchable by its name and metadata in well under a second. Its shots, keyframes and audio are
  * read by the `shots` stage (readShots), in phase 2. Refuses a file with no readable frame.
  */
-export async function readVideoPoster(file: string, assetDir: string): Promise<VideoPoster> {
+export async function readVideoPoster(file: string, assetDir: string): Promise<ExtractOutput> {
   const t = tools();
   const probe = await probeVideo(file);
   if (limits.maxDurationS > 0 && probe.duration_s > limits.maxDurationS) {
@@ -153,17 +147,14 @@ export async function readVideoPoster(file: string, assetDir: string): Promise<V
   const m = await sharp(out).metadata();
   await sharp(out).resize({ width: THUMB_LONG_SIDE, height: THUMB_LONG_SIDE, fit: 'inside' }).jpeg({ quality: 80 }).toFile(path.join(assetDir, 'thumb.jpg'));
   return {
-    probe,
-    output: {
-      // A container that does not say its length leaves it to the reading through (`shots`).
-      facts: { duration_s: probe.duration_s > 0 ? Math.round(probe.duration_s * 1000) / 1000 : undefined, width: probe.width, height: probe.height },
-      pages: [],
-      shots: [],
-      frames: [{ timestamp: at, kind: 'frame', file: POSTER_FRAME, width: m.width ?? 0, height: m.height ?? 0, shot: null }],
-      audio: null,
-      thumbnail: 'thumb.jpg',
-      details: { fps: probe.fps, video_codec: probe.video_codec, audio_codec: probe.audio_codec, ffmpeg: t.source },
-    },
+    // A container that does not say its length leaves it to the reading through (`shots`).
+    facts: { duration_s: probe.duration_s > 0 ? Math.round(probe.duration_s * 1000) / 1000 : undefined, width: probe.width, height: probe.height },
+    pages: [],
+    shots: [],
+    frames: [{ timestamp: at, kind: 'frame', file: POSTER_FRAME, width: m.width ?? 0, height: m.height ?? 0, shot: null }],
+    audio: null,
+    thumbnail: 'thumb.jpg',
+    details: { fps: probe.fps, video_codec: probe.video_codec, audio_codec: probe.audio_codec, ffmpeg: t.source },
   };
 }
 

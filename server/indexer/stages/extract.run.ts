@@ -8,7 +8,7 @@ import path from 'node:path';
 import { limits } from '../../config.ts';
 import { hashFile } from '../../media/hash.ts';
 import { ExtractError, type ExtractOutput } from '../../media/types.ts';
-import { defineRunner, failed, failedBecause, ok, type StageAsset } from '../stage.ts';
+import { defineRunner, failed, failedBecause, fileMissing, ok, type StageAsset } from '../stage.ts';
 import { extractStage } from './extract.stage.ts';
 import { PLAYABLE } from '../../contract/files.ts';
 
@@ -46,7 +46,7 @@ async function extractDocument(asset: StageAsset, assetDir: string): Promise<Ext
  */
 async function extractVideo(file: string, assetDir: string): Promise<ExtractOutput> {
   await Promise.all([PLAYABLE, 'frames', 'audio.wav'].map((name) => fs.promises.rm(path.join(assetDir, name), { recursive: true, force: true })));
-  return (await (await import('../../media/video.ts')).readVideoPoster(file, assetDir)).output;
+  return (await import('../../media/video.ts')).readVideoPoster(file, assetDir);
 }
 
 function counts(out: ExtractOutput, bytes: number): Record<string, number> {
@@ -82,7 +82,7 @@ export const runExtract = defineRunner(extractStage, async ({ asset, assetDir })
   try {
     st = await fs.promises.stat(asset.filePath);
   } catch {
-    return failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
+    return fileMissing(asset);
   }
   const size = st.size;
   if (size !== asset.sizeBytes) return failed('file_changed', `${size} bytes now, ${asset.sizeBytes} when indexed`);

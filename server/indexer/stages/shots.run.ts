@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExtractError } from '../../media/types.ts';
-import { defineRunner, failed, failedBecause, ok } from '../stage.ts';
+import { defineRunner, failedBecause, fileMissing, ok } from '../stage.ts';
 import { shotsStage } from './shots.stage.ts';
 
 /** What the pass writes into the asset folder: keyframes `frames/k*.jpg` and `audio.wav`. */
@@ -18,7 +18,7 @@ async function removeDerived(assetDir: string): Promise<void> {
 
 export const runShots = defineRunner(shotsStage, async ({ asset, assetDir, input, progress }) => {
   if (!fs.existsSync(asset.filePath)) {
-    return failed('file_missing', asset.linked ? 'the file is not where it was (its drive unplugged, or moved or deleted)' : 'the stored original is gone');
+    return fileMissing(asset);
   }
   // Keyframes of an earlier reading (the file changed, a re-run) are not mixed with this one's.
   await removeDerived(assetDir);
