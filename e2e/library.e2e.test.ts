@@ -20,9 +20,23 @@ describe('the library', () => {
   it('uploads files dropped on the library and shows them indexed', async () => {
     const { page, shot } = await app.open(app.t.key('library-drop'));
     const files = ['docs/carroll-wonderland.pdf', 'scenes/skimage/chelsea.png', ...JOHN];
+    // The uploads are held on their way until the panel has been looked at with nothing admitted yet.
+    let arrive!: () => void;
+    const arriving = new Promise<void>((resolve) => (arrive = resolve));
+    await page.route('**/api/v1/videos', async (route) => {
+      if (route.request().method() === 'POST') await arriving;
+      await route.continue();
+    });
     await dropOnLibrary(page, [...dropped(files), { name: 'notes.doc', b64: Buffer.from('\xd0\xcf\x11\xe0 legacy').toString('base64') }]);
     // Uploads and what was refused are in the top bar's indexing panel (the timeline stays where it is).
     await page.getByTestId('activity').click();
+    await page.locator('.upload[data-state=uploading]').first().waitFor();
+    // Nothing admitted yet: the panel lists the files on their way, and no count of nothing ("0 of 0 done").
+    expect(await page.getByTestId('activity').textContent()).toMatch(/^Uploading \d+/);
+    expect(await page.locator('.activity-panel p').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Clear finished uploads' }).count()).toBe(0);
+    await shot('activity-uploading');
+    arrive();
     await page.locator('.upload[data-state=failed]').waitFor();
     expect(await page.locator('.upload[data-state=failed]').textContent()).toMatch(/notes\.doc.*(legacy|Word)/i);
     await page

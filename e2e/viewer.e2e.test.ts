@@ -142,6 +142,9 @@ describe('the video viewer while the video is indexed', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await page.locator('ol.transcript li').count()).toBe(0);
+    // The info panel names what runs and what is still to come, in the screens' words.
+    await page.getByTestId('info-phase').filter({ hasText: /^searchable; now .*speech/ }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('info-phase').textContent()).not.toMatch(/\d/);
     await shot('viewer-transcript-being-made');
     hold.release();
     // The viewer looks again while the video is indexed: the line comes, and the wait's words go.

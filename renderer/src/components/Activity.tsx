@@ -81,7 +81,8 @@ export function ActivityIndicator() {
       </button>
       {open ? (
         <div className="activity-panel" role="dialog" aria-label="indexing">
-          {a ? (
+          {/* Nothing admitted yet (uploads still arriving): the uploads' list below says it all. */}
+          {a && (a.assets.total || a.paused || a.waiting_for_models) ? (
             <p>
               {a.assets.done} of {a.assets.total} done
               {a.waiting_for_models ? (
@@ -145,9 +146,11 @@ export function ActivityIndicator() {
                   </li>
                 ))}
               </ul>
-              <button className="link" onClick={clearFinishedUploads}>
-                Clear finished uploads
-              </button>
+              {uploads.length > uploading.length ? (
+                <button className="link" onClick={clearFinishedUploads}>
+                  Clear finished uploads
+                </button>
+              ) : null}
             </>
           ) : null}
           {a?.failed.assets ? (

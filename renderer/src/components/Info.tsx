@@ -3,7 +3,7 @@
 // keywords, rating, author — and who is in the picture.
 import type { ReactNode } from 'react';
 import type { AssetDetail } from '../api/videos.ts';
-import { ownFailures, stageWords } from '../failures.ts';
+import { ownFailures, stagesInWords, stageWords } from '../failures.ts';
 import { fileSize } from '../plural.ts';
 
 const SOURCES: Record<string, string> = {
@@ -28,6 +28,21 @@ export function takenLabel(iso: string): string {
 
 /** A camera's RAW file, stacked under its JPEG in a library (the service's RAW_EXTENSIONS). */
 const RAW = /\.(cr2|cr3|nef|nrw|arw|dng|raf|rw2|orf|pef|srw)$/i;
+
+/**
+ * Phase 2 in words: what runs now and what is still to come, by the stages' names on the screens
+ * ("searchable; now faces, then objects and people"), rather than a count of runs.
+ */
+function enrichingWords(stages: AssetDetail['index']['report']['stages']): string {
+  const now = Object.entries(stages)
+    .filter(([, r]) => r.state === 'running')
+    .map(([stage]) => stage);
+  const next = Object.entries(stages)
+    .filter(([, r]) => r.state === 'pending')
+    .map(([stage]) => stage);
+  if (now.length) return `searchable; now ${stagesInWords(now)}${next.length ? `, then ${stagesInWords(next)}` : ''}`;
+  return next.length ? `searchable; still to come: ${stagesInWords(next)}` : 'searchable';
+}
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -153,7 +168,7 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
             <span data-testid="info-phase">
               {asset.index_phase === 'reading'
                 ? 'reading its text and metadata'
-                : `searchable; pictures, faces and sound still to come (${asset.index.report.progress.done}/${asset.index.report.progress.total})`}
+                : enrichingWords(stages)}
             </span>
           </Row>
         ) : null}
