@@ -6,9 +6,12 @@
 // A process that dies or hangs is replaced; its runs are retried, then failed. A process left
 // without work for `idleEndMs` ends, and its memory (the models it loaded) goes back; the next work
 // starts one again.
+import fs from 'node:fs';
+import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/index.ts';
 import type { AssetRow } from '../store/assets.repo.ts';
+import { SAMPLED_DIR } from '../media/types.ts';
 import type { RunRequest, WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
 import { STAGES, isPhaseOne } from './registry.ts';
 import { stageValues } from './plan.ts';
@@ -128,7 +131,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
   ) {
     super();
     queue.on('work', () => this.kick());
-    queue.on('run-finished', (e) => this.emit('run-finished', e));
+    queue.on('run-finished', (e) => {
+      // The frames a video's shots pass kept for its picture stages, once none is left to look at them.
+      if (e.picturesDone) void fs.promises.rm(path.join(store.files.assetDir(e.assetId), SAMPLED_DIR), { recursive: true, force: true }).catch(() => {});
+      this.emit('run-finished', e);
+    });
   }
 
   get workerCount(): number {

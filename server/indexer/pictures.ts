@@ -1,9 +1,10 @@
 // Worker side of the picture stages: each picture they look at (a photo's normalized frame, the
-// picture pages of a document, or frames sampled from a video at the stage's rate), decoded at most once.
+// picture pages of a document, or frames sampled from a video at the stage's rate: those the shots
+// pass kept, where it did), decoded at most once.
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { framesAt } from '../media/video.ts';
+import { sampledFrames } from '../media/video.ts';
 import type { RunProgress, StageAsset } from './stage.ts';
 import type { PictureInput } from './picture-input.ts';
 import type { PdfPageDrawer } from '../media/pdf.ts';
@@ -79,7 +80,7 @@ export async function* pictures(
     }
   } else {
     const duration = asset.durationS ?? 0;
-    for await (const f of framesAt(asset.filePath, fps)) {
+    for await (const f of sampledFrames(asset.filePath, assetDir, fps)) {
       if (duration > 0) progress?.({ done: Math.min(f.timestamp, duration), total: duration, unit: 'seconds' });
       yield decoded(f.pixels, f.timestamp);
     }

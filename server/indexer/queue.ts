@@ -12,6 +12,7 @@ import { clock } from '../store/ids.ts';
 import { STAGES, STAGE_ORDER, isPhaseOne } from './registry.ts';
 import { codeOf, installedModel, missingModel, type IndexStageName, type StageOutcome } from './stage.ts';
 import { planRerun, planRuns } from './plan.ts';
+import { VIDEO_PICTURE_STAGES } from './picture-input.ts';
 
 export interface RunFinishedEvent {
   assetId: string;
@@ -24,6 +25,11 @@ export interface RunFinishedEvent {
   searchable: boolean;
   /** The asset was deleted meanwhile (or is gone): the purge, which waits for its running runs, may take it now. */
   assetDeleted: boolean;
+  /**
+   * This run (its shots pass, or a picture stage) left none of the asset's picture stages to run:
+   * the frames the pass kept for them (SAMPLED_DIR) are not needed any more.
+   */
+  picturesDone?: boolean;
 }
 
 interface QueueEvents {
@@ -330,7 +336,8 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       this.store.assets.setCompleted(assetId, now);
       assetCompleted = true;
     }
-    return { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted };
+    const picturesDone = (stage === 'shots' || (VIDEO_PICTURE_STAGES as readonly string[]).includes(stage)) && this.store.runs.unfinishedOf(assetId, VIDEO_PICTURE_STAGES) === 0;
+    return { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted, ...(picturesDone ? { picturesDone } : {}) };
   }
 
   /** Wakes listeners once the caller's transaction has committed. */

@@ -1,19 +1,30 @@
 // Videos through ffmpeg. Phase 1 (extract): the container probed and a poster frame drawn from the
 // middle, the thumbnail made of it. Phase 2 (the `shots` stage): one decoding pass that finds shot
 // boundaries (scene-change score) and writes 16 kHz mono PCM audio for the audio stages; then a
-// keyframe per shot. Stages that sample at their own rate (ocr, faces) read frames from framesAt.
+// keyframe per shot; in the same pass, the frames the picture stages sample (ocr, faces, objects,
+// embeddings) are kept for them (sampledFrames), so that a video is decoded once, not once a stage.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
-import { ExtractError, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots, type VideoStreams } from './types.ts';
+import { ExtractError, MAX_SAMPLE_FPS, SAMPLED_DIR, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots, type VideoStreams } from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
 export const MIN_SHOT_S = 0.5;
 export const MAX_SHOTS = 2000;
 export const KEYFRAME_LONG_SIDE = 1280;
 export const AUDIO_RATE = 16_000;
+/** Beside the frames the shots pass keeps (SAMPLED_DIR): at what rate, how many and how large. */
+const SAMPLED_INDEX = 'frames.json';
+/**
+ * The most frames it keeps, all rates together (10 minutes at the default one and a half a second;
+ * a 1280 × 720 frame of camera footage is ≈ 1.5 MB as PNG): a longer video is decoded by each stage.
+ */
+export const MAX_SAMPLED_FRAMES = 900;
+/** Free space the disk keeps beyond the frames (counted at 2 MB each), else none are kept. */
+const SAMPLE_FREE_BYTES = 2 * 1024 ** 3;
+const SAMPLE_FRAME_BYTES = 2 * 1024 ** 2;
 /** How long framesAt waits for ffmpeg's next bytes. */
 const FRAME_WAIT_MS = 5 * 60_000;
 /** Longer videos are refused (`too_long`); 0 means no limit. */
@@ -169,10 +180,15 @@ export async function readShots(
   assetDir: string,
   progress?: (p: { done: number; total: number; unit: 'seconds' | 'shots' }) => void,
   known?: VideoStreams | null,
+  sampleRates: readonly number[] = [],
 ): Promise<VideoShots> {
   const t = tools();
   const probe = known ?? (await probeVideo(file));
   await fs.promises.mkdir(path.join(assetDir, 'frames'), { recursive: true });
+  const sampled = path.join(assetDir, SAMPLED_DIR);
+  await fs.promises.rm(sampled, { recursive: true, force: true });
+  const rates = [...new Set(sampleRates)];
+  const keep = (await roomForSamples(assetDir, probe.duration_s, rates)) ? rates : [];
   const audioFile = path.join(assetDir, 'audio.wav');
   const args = [
     '-v',
@@ -193,6 +209,15 @@ export async function readShots(
     'null',
     '-',
   ];
+  for (const fps of keep) {
+    // The picture stages' frames exactly as framesAt draws them at each of their rates (the frames,
+    // size, way up and RGB), kept without loss (PNG, its quickest compression): ffmpeg hands the
+    // frames it decodes to these outputs too.
+    const dir = path.join(sampled, rateDir(fps));
+    await fs.promises.mkdir(dir, { recursive: true });
+    args.push('-map', '0:v:0', '-an', '-sn', '-vf', `fps=${fps},${fitScale(KEYFRAME_LONG_SIDE)}`, '-pix_fmt', 'rgb24', '-c:v', 'png', '-compression_level', '1');
+    args.push('-start_number', '0', '-f', 'image2', path.join(dir, '%06d.png'));
+  }
   if (probe.has_audio) {
     // Padded or cut to the container's duration, so audio time and video time are the same clock.
     const fit = probe.duration_s > 0 ? ['-af', 'apad', '-t', probe.duration_s.toFixed(3)] : [];
@@ -211,6 +236,11 @@ export async function readShots(
     ...(progress && length > 0 ? { onStdout: decoded } : {}),
   });
   if (r.code !== 0) throw ffmpegFailure(r.stderr);
+  for (const fps of keep) {
+    const dir = path.join(sampled, rateDir(fps));
+    const count = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.png')).length;
+    await fs.promises.writeFile(path.join(dir, SAMPLED_INDEX), JSON.stringify({ fps, count, long_side: KEYFRAME_LONG_SIDE }));
+  }
   const cuts = [...r.stderr.matchAll(/Parsed_showinfo.*?pts_time:\s*([\d.]+)/g)].map((m) => Number(m[1]));
   const endsEarly = DAMAGED.test(r.stderr) ? await endsBefore(t.ffmpeg, file, probe.duration_s) : null;
 
@@ -293,6 +323,64 @@ async function endsBefore(ffmpeg: string, file: string, duration: number): Promi
   return Math.round(reached * 1000) / 1000;
 }
 
+/** Whether the frames of a video this long, at these rates, are kept: not too many, and the disk keeps room to spare. */
+async function roomForSamples(assetDir: string, durationS: number, rates: readonly number[]): Promise<boolean> {
+  if (rates.length === 0 || rates.some((fps) => !(fps > 0) || fps > MAX_SAMPLE_FPS) || !(durationS > 0)) return false;
+  const frames = rates.reduce((n, fps) => n + Math.ceil(durationS * fps) + 1, 0);
+  if (frames > MAX_SAMPLED_FRAMES) return false;
+  try {
+    const disk = await fs.promises.statfs(assetDir);
+    return disk.bavail * disk.bsize > SAMPLE_FREE_BYTES + frames * SAMPLE_FRAME_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+/** A scale to at most `longSide` pixels on the long side, never up (framesAt's and the kept frames'). */
+function fitScale(longSide: number): string {
+  return `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
+}
+
+/** The folder of the frames kept at one rate ("0.5", "1"). */
+function rateDir(fps: number): string {
+  return String(fps);
+}
+
+/**
+ * A picture stage's frames of a video at `fps`: those the shots pass kept at that rate, where it
+ * did, else decoded from the file (framesAt). The same pixels either way, at the same times.
+ */
+export async function* sampledFrames(file: string, assetDir: string, fps: number): AsyncGenerator<SampledFrame> {
+  const dir = path.join(assetDir, SAMPLED_DIR, rateDir(fps));
+  const kept = await keptFrames(dir, fps);
+  if (!kept) {
+    yield* framesAt(file, fps);
+    return;
+  }
+  const sharp = (await import('sharp')).default;
+  for (let i = 0; i < kept.count; i++) {
+    const { data, info } = await sharp(path.join(dir, sampleName(i))).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    yield { timestamp: Math.round((i / fps) * 1000) / 1000, pixels: { data, width: info.width, height: info.height, channels: 3 } };
+  }
+}
+
+function sampleName(index: number): string {
+  return `${String(index).padStart(6, '0')}.png`;
+}
+
+/** What the shots pass kept at `fps`, where it kept all it says it did (the stage then reads none of the file). */
+async function keptFrames(dir: string, fps: number): Promise<{ fps: number; count: number } | null> {
+  try {
+    const kept = JSON.parse(await fs.promises.readFile(path.join(dir, SAMPLED_INDEX), 'utf8')) as { fps: number; count: number; long_side: number };
+    if (kept.fps !== fps || !(kept.count > 0) || kept.long_side !== KEYFRAME_LONG_SIDE) return null;
+    const names = new Set(await fs.promises.readdir(dir));
+    for (let i = 0; i < kept.count; i++) if (!names.has(sampleName(i))) return null;
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
 /** A picture's pixels: RGB, a row after another. */
 export interface RgbPixels {
   data: Buffer;
@@ -316,8 +404,7 @@ export interface SampledFrame {
  */
 export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_LONG_SIDE, waitMs = FRAME_WAIT_MS): AsyncGenerator<SampledFrame> {
   const t = tools();
-  const scale = `scale='if(gt(iw,ih),min(${longSide},iw),-2)':'if(gt(iw,ih),-2,min(${longSide},ih))'`;
-  const args = ['-v', 'error', '-nostdin', '-i', file, '-an', '-vf', `fps=${fps},${scale}`, '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'ppm', '-'];
+  const args = ['-v', 'error', '-nostdin', '-i', file, '-an', '-vf', `fps=${fps},${fitScale(longSide)}`, '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'ppm', '-'];
   const child = spawn(t.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {

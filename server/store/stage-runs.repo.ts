@@ -238,6 +238,14 @@ export class StageRunsRepo {
     return { all: r.all_runs, phaseOne: r.phase_one };
   }
 
+  /** How many of an asset's runs of these stages are still to run or running. */
+  unfinishedOf(assetId: string, stages: readonly string[]): number {
+    const r = this.sql(
+      `SELECT COUNT(*) AS n FROM stage_runs WHERE asset_id = ? AND state IN ('pending', 'running') AND stage IN (${stages.map(() => '?').join(', ')})`,
+    ).get(assetId, ...stages) as { n: number };
+    return r.n;
+  }
+
   /** Assets left `processing` although every run is finished (a crash between the two writes). */
   assetsToComplete(): string[] {
     return (

@@ -8,11 +8,10 @@ import { providerOf } from '../../ml/providers.ts';
 import { ExtractError } from '../../media/types.ts';
 import type { NewVector } from '../../store/vectors.repo.ts';
 import { pictures } from '../pictures.ts';
+import { videoFps } from '../picture-input.ts';
 import { ok, withModel } from '../stage.ts';
 import { embeddingsStage, type VectorSet } from './embeddings.stage.ts';
 
-/** Video frames embedded per second. */
-const PICTURE_FPS = 0.5;
 const PICTURE_BATCH = 8;
 const BATCH = 32;
 
@@ -51,7 +50,7 @@ export const runEmbeddings = withModel(embeddingsStage, async ({ asset, assetDir
       batch = [];
     };
     try {
-      for await (const pic of pictures(asset, assetDir, pics, PICTURE_FPS, progress)) {
+      for await (const pic of pictures(asset, assetDir, pics, videoFps('embeddings'), progress)) {
         batch.push({ timestamp: pic.timestamp, page: pic.page, rgb: await pic.pixels() });
         if (batch.length === PICTURE_BATCH) await flush();
       }

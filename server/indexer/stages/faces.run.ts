@@ -8,6 +8,7 @@ import { ExtractError } from '../../media/types.ts';
 import { detectFaces, humanRuntime, type DetectedFace } from '../../ml/human.ts';
 import { faceQuality, laplacianStdev } from '../../ml/face-quality.ts';
 import { pictures } from '../pictures.ts';
+import { videoFps } from '../picture-input.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { facesStage, type FoundFace } from './faces.stage.ts';
 
@@ -134,7 +135,7 @@ export const runFaces = defineRunner(facesStage, async ({ asset, options, assetD
   const mayTurn = (asset.kind === 'document' && !input.upright) || (asset.kind === 'image' && !(await hasExifOrientation(asset.filePath)));
   let orientation: Turn | null = asset.kind === 'image' ? 0 : null;
   try {
-    for await (const pic of pictures(asset, assetDir, input, options.fps ?? 1, progress)) {
+    for await (const pic of pictures(asset, assetDir, input, videoFps('faces', options), progress)) {
       frames++;
       const rgb = await pic.pixels();
       const { width, height } = rgb;

@@ -24,7 +24,9 @@ export const facesStage = defineStage<PictureInput, FoundFace[], 'faces'>({
   version: 3,
   kinds: ['video', 'image', 'document'],
   picturesOnly: true,
-  dependsOn: ['extract'],
+  // A video's frames are those its shots pass kept (media/types.ts, SAMPLED_DIR); without it, its own.
+  dependsOn: ['extract', 'shots'],
+  requires: ['extract'],
   model: BUNDLED_MODELS.faces,
   availability: ALWAYS_AVAILABLE,
   prepare: picturesOf,

@@ -17,6 +17,7 @@ import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
 import { providerOf } from '../../ml/providers.ts';
 import { wordnet } from '../../search/wordnet.ts';
 import { pictures } from '../pictures.ts';
+import { videoFps } from '../picture-input.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { SPEC_PHRASES, addedBySecondLook, objectsStage, secondLookAt, type FoundObject, type SecondLook } from './objects.stage.ts';
 
@@ -79,7 +80,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   let secondLooks = 0;
   let foundInSecondLooks = 0;
   try {
-    for await (const pic of pictures(asset, assetDir, input, 1, progress)) {
+    for await (const pic of pictures(asset, assetDir, input, videoFps('objects'), progress)) {
       frames++;
       const { width, height } = pic.size;
       const side = Math.max(width, height);

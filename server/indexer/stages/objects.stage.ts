@@ -26,7 +26,9 @@ export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>(
   version: 3,
   kinds: ['image', 'document'],
   picturesOnly: true,
-  dependsOn: ['extract'],
+  // A video's frames are those its shots pass kept (media/types.ts, SAMPLED_DIR); without it, its own.
+  dependsOn: ['extract', 'shots'],
+  requires: ['extract'],
   model: `${BUNDLED_MODELS.objects}; open vocabulary: ${OPEN_VOCABULARY_MODEL}`,
   combines: [OPEN_VOCABULARY_MODEL],
   availability: ALWAYS_AVAILABLE,

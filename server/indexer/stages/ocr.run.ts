@@ -10,7 +10,8 @@ import type { OrientedBox } from '../../ml/text-recognize.ts';
 import { MIN_PAGE_LINES, boundsInPicture, insideQuad, pageQuad, rectify, RECTIFIED_LONG_SIDE } from '../../ml/page-perspective.ts';
 import { providerRan } from '../../ml/providers.ts';
 import { pagesForReading, type DrawnForReading } from '../../media/pdf.ts';
-import { framesAt } from '../../media/video.ts';
+import { sampledFrames } from '../../media/video.ts';
+import { videoFps } from '../picture-input.ts';
 import { changeBetween, overlaps, partsToRead, sketchOf, type Sketch } from '../../ml/frame-change.ts';
 import { ExtractError } from '../../media/types.ts';
 import { pixelArea, relativeBox, unrotate, type Box, type Corners } from '../../geometry.ts';
@@ -315,7 +316,7 @@ export const runOcr = defineRunner(ocrStage, async ({ asset, options, assetDir, 
       let last: LastRead | null = null;
       // Frames come upright (ffmpeg turns them as the video is shown) and without transparency.
       const duration = asset.durationS ?? 0;
-      for await (const { timestamp, pixels: image } of framesAt(asset.filePath, options.fps ?? 0.5)) {
+      for await (const { timestamp, pixels: image } of sampledFrames(asset.filePath, assetDir, videoFps('ocr', options))) {
         if (duration > 0) progress?.({ done: Math.min(timestamp, duration), total: duration, unit: 'seconds' });
         const sketch = await sketchOf(image);
         const changed = last && timestamp - last.readAt < REREAD_S ? await readChanged(image, sketch, last, languages, ppocr) : null;

@@ -40,7 +40,9 @@ export const ocrStage = defineStage<PagesToRead, OcrOutput, 'ocr'>({
   version: 3,
   kinds: ['video', 'image', 'document'],
   picturesOnly: true,
-  dependsOn: ['extract'],
+  // A video's frames are those its shots pass kept (media/types.ts, SAMPLED_DIR); without it, its own.
+  dependsOn: ['extract', 'shots'],
+  requires: ['extract'],
   model: `${BUNDLED_MODELS.ocr}; photos and frames: ${PHOTO_TEXT_MODEL} where installed`,
   combines: [PHOTO_TEXT_MODEL],
   // Pages of documents are read by tesseract whatever is installed.

@@ -2,11 +2,19 @@
 // of each shot, and its sound as 16 kHz mono audio for the audio stages. Internal. `extract` has
 // read the container and drawn a poster frame in phase 1, so that a video is searchable by its name
 // and metadata before this decoding of every frame. Writes shots, keyframes and the audio record
-// (and the video's length where its container did not say it).
+// (and the video's length where its container did not say it). The same pass keeps the frames the
+// picture stages still to run will look at (`sampled/`), which therefore wait for it.
 import path from 'node:path';
-import type { VideoShots, VideoStreams } from '../../media/types.ts';
+import { MAX_SAMPLE_FPS, type VideoShots, type VideoStreams } from '../../media/types.ts';
 import type { Store } from '../../store/index.ts';
+import { VIDEO_PICTURE_STAGES, videoFps } from '../picture-input.ts';
 import { ALWAYS_AVAILABLE, defineStage } from '../stage.ts';
+
+export interface ShotsInput {
+  streams: VideoStreams | null;
+  /** The rates to keep frames at for the picture stages still to run on this video (theirs, up to MAX_SAMPLE_FPS), each once. */
+  sample_rates: number[];
+}
 
 /** What extraction read of the video's container (so that it is not probed again), or null where it is not known. */
 function streamsOf(store: Store, assetId: string): VideoStreams | null {
@@ -18,14 +26,23 @@ function streamsOf(store: Store, assetId: string): VideoStreams | null {
   return { duration_s: duration, has_audio: said.audio_codec !== null, ...(poster ? { poster_s: poster.timestamp } : {}) };
 }
 
-export const shotsStage = defineStage<VideoStreams | null, VideoShots, 'shots'>({
+/** The rates the picture stages waiting on this video sample it at. */
+function sampleRates(store: Store, assetId: string): number[] {
+  const options = store.assets.byId(assetId)?.index_options ?? null;
+  const rates = VIDEO_PICTURE_STAGES.filter((stage) => store.runs.get(assetId, stage)?.state === 'pending')
+    .map((stage) => videoFps(stage, stage === 'ocr' || stage === 'faces' ? { fps: options?.[stage]?.fps } : {}))
+    .filter((fps) => fps <= MAX_SAMPLE_FPS);
+  return [...new Set(rates)].sort((a, b) => a - b);
+}
+
+export const shotsStage = defineStage<ShotsInput, VideoShots, 'shots'>({
   name: 'shots',
   version: 1,
   kinds: ['video'],
   dependsOn: ['extract'],
   model: null,
   availability: ALWAYS_AVAILABLE,
-  prepare: streamsOf,
+  prepare: (store, assetId) => ({ streams: streamsOf(store, assetId), sample_rates: sampleRates(store, assetId) }),
   save(store, assetId, out) {
     const dirRel = path.relative(store.files.root, store.files.assetDir(assetId));
     store.media.replaceShots(assetId, dirRel, out);
