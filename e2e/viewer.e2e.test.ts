@@ -143,7 +143,10 @@ describe('the video viewer while the video is indexed', () => {
     }
     expect(await page.locator('ol.transcript li').count()).toBe(0);
     // The info panel names what runs and what is still to come, in the screens' words.
-    await page.getByTestId('info-phase').filter({ hasText: /^searchable; now .*speech/ }).waitFor({ timeout: 15_000 });
+    await page
+      .getByTestId('info-phase')
+      .filter({ hasText: /^searchable; now .*speech/ })
+      .waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('info-phase').textContent()).not.toMatch(/\d/);
     await shot('viewer-transcript-being-made');
     hold.release();

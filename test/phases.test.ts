@@ -213,6 +213,40 @@ describe('real indexer processes, one stage held back', () => {
     expect(fs.existsSync(path.join(dir, 'audio.wav'))).toBe(true);
   }, 180_000);
 
+  it("a video's picture stages look at the frames its reading kept, not at the file again, and the frames go once they have looked", async () => {
+    const hold = holding('faces');
+    t = await startTestServer({ workers: 2 }, tempDir(), hold.launch);
+    const key = t.key('video-sampled');
+    // A short clip without a face (320 × 240): one frame at faces' 1 a second, one at ocr's 0.5.
+    const up = await t.upload(key, { name: 'clip.mp4', data: fs.readFileSync(corpus('video/imageio/realshort.mp4')) });
+    const id = up.body.data.video_id as string;
+    for (const end = Date.now() + 60_000; hold.heldRuns() === 0;) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The picture stages waited for the reading: their frames were kept by it, at each of their rates.
+    const runs = new Map(t.server.store.runs.forAsset(id).map((r) => [r.stage, r]));
+    expect(runs.get('shots')).toMatchObject({ state: 'ok' });
+    expect(runs.get('faces')!.state).toBe('running');
+    const ocr = runs.get('ocr')!;
+    if (ocr.started_at !== null) expect(ocr.started_at).toBeGreaterThanOrEqual(runs.get('shots')!.finished_at!);
+    const sampled = path.join(t.dataDir, 'assets', id, 'sampled');
+    expect(fs.readdirSync(sampled).sort()).toEqual(['0.5', '1']);
+    expect(JSON.parse(fs.readFileSync(path.join(sampled, '1', 'frames.json'), 'utf8'))).toEqual({ fps: 1, count: 1, long_side: 1280 });
+    // The kept frame is what the faces stage looks at: put a face there, and it is found in a clip without one.
+    await sharp(corpus('faces/portraits/grace_hopper_512x512.jpg'))
+      .png()
+      .toFile(path.join(sampled, '1', '000000.png'));
+    hold.release();
+    const d = await t.waitCompleted(key, id, 120_000);
+    expect(d.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { frames: 1, faces: 1 } });
+    // None of the picture stages is left to run: the kept frames are gone.
+    for (const end = Date.now() + 10_000; fs.existsSync(sampled);) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }, 180_000);
+
   it('an asset deleted while its faces run is held is purged once that run ends, not before', async () => {
     const hold = holding('faces');
     t = await startTestServer({ workers: 1 }, tempDir(), hold.launch);

@@ -3,19 +3,19 @@
 // sampled by the run itself (pictures.ts).
 import type { Store } from '../store/index.ts';
 
-/** The stages that look at a video's frames, each at a rate of its own (frames a second). */
-export const VIDEO_PICTURE_STAGES = ['ocr', 'faces', 'objects', 'embeddings'] as const;
+/** The stages that look at a video's frames, each at a rate of its own (frames a second); objects looks at none. */
+export const VIDEO_PICTURE_STAGES = ['ocr', 'faces', 'embeddings'] as const;
 export type VideoPictureStage = (typeof VIDEO_PICTURE_STAGES)[number];
 
 /**
  * The rate each picture stage samples a video at, where its values say none (ocr's and faces' are
  * their `fps`, whose defaults these are: contract/stages.ts; a worker loads no schema).
  */
-const VIDEO_FPS: Record<VideoPictureStage, number> = { ocr: 0.5, faces: 1, objects: 1, embeddings: 0.5 };
+const VIDEO_FPS: Record<VideoPictureStage, number> = { ocr: 0.5, faces: 1, embeddings: 0.5 };
 
 /** The rate a picture stage samples a video at, given its values. */
 export function videoFps(stage: VideoPictureStage, values: { fps?: unknown } = {}): number {
-  return (stage === 'ocr' || stage === 'faces') && typeof values.fps === 'number' ? values.fps : VIDEO_FPS[stage];
+  return stage !== 'embeddings' && typeof values.fps === 'number' ? values.fps : VIDEO_FPS[stage];
 }
 
 export interface PictureInput {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deploymentDefaults } from '../contract/stages.ts';
+import { STAGE_SPECS, deploymentDefaults } from '../contract/stages.ts';
+import { videoFps } from './picture-input.ts';
 import { planRerun, planRuns, rerunClosure, stagesByAsset } from './plan.ts';
 import { STAGE_ORDER } from './registry.ts';
 
@@ -62,5 +63,14 @@ describe('what re-running a stage pulls in', () => {
       ['a', ['faces', 'objects']],
       ['b', ['ocr']],
     ]);
+  });
+});
+
+describe('the rates the picture stages sample a video at (the shots pass keeps their frames)', () => {
+  it("are ocr's and faces' own fps, and by default the contract's", () => {
+    expect(videoFps('ocr')).toBe(STAGE_SPECS.ocr.defaults.fps);
+    expect(videoFps('faces')).toBe(STAGE_SPECS.faces.defaults.fps);
+    expect(videoFps('faces', { fps: 2 })).toBe(2);
+    expect(videoFps('embeddings', { fps: 3 })).toBe(0.5);
   });
 });

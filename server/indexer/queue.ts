@@ -336,7 +336,8 @@ export class StageQueue extends EventEmitter<QueueEvents> {
       this.store.assets.setCompleted(assetId, now);
       assetCompleted = true;
     }
-    const picturesDone = (stage === 'shots' || (VIDEO_PICTURE_STAGES as readonly string[]).includes(stage)) && this.store.runs.unfinishedOf(assetId, VIDEO_PICTURE_STAGES) === 0;
+    const picturesDone =
+      (stage === 'shots' || (VIDEO_PICTURE_STAGES as readonly string[]).includes(stage)) && this.store.runs.unfinishedOf(assetId, VIDEO_PICTURE_STAGES) === 0;
     return { assetId, stage, state, ...(code ? { code } : {}), assetCompleted, searchable, assetDeleted, ...(picturesDone ? { picturesDone } : {}) };
   }
 

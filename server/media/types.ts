@@ -71,9 +71,8 @@ export interface ExtractOutput {
   details: Record<string, unknown>;
 }
 
-/** Of a video's container, what reading it through needs: its length (seconds) and whether it has sound. */
 /**
- * Frames a video's shots pass keeps for the picture stages (ocr, faces, objects, embeddings), in its
+ * Frames a video's shots pass keeps for the picture stages (ocr, faces, embeddings), in its
  * asset folder, so that the video is decoded once rather than once a stage (media/video.ts,
  * sampledFrames). They go once no picture stage of the video is left to run.
  */
@@ -81,6 +80,7 @@ export const SAMPLED_DIR = 'sampled';
 /** The highest rate frames are kept at: a stage asking more decodes the video itself. */
 export const MAX_SAMPLE_FPS = 2;
 
+/** Of a video's container, what reading it through needs: its length (seconds) and whether it has sound. */
 export interface VideoStreams {
   duration_s: number;
   has_audio: boolean;

@@ -1,5 +1,6 @@
 // Frames sampled from a video as pixels through a pipe: the PPM stream read whatever way it is cut
-// into chunks, and ffmpeg's frames on a real video the same as it writes them to a lossless file.
+// into chunks, and ffmpeg's frames on a real video the same as it writes them to a lossless file;
+// the frames the shots pass keeps for the picture stages the same as those.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findFfmpeg } from './ffmpeg.ts';
-import { ExtractError } from './types.ts';
-import { framesAt, PpmReader, type RgbPixels, type SampledFrame } from './video.ts';
+import { ExtractError, MAX_SAMPLE_FPS, SAMPLED_DIR } from './types.ts';
+import { framesAt, PpmReader, probeVideo, readShots, sampledFrames, type RgbPixels, type SampledFrame } from './video.ts';
 
 const corpus = (p: string) => fileURLToPath(new URL(`../../../shared/corpus/${p}`, import.meta.url));
 
@@ -119,4 +120,54 @@ describe.skipIf(!findFfmpeg())('framesAt', () => {
     await expect(read()).rejects.toBeInstanceOf(ExtractError);
     expect(frames).toHaveLength(0);
   });
+});
+
+describe.skipIf(!findFfmpeg())('the frames the shots pass keeps for the picture stages', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mi-sampled-spec-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const all = async (frames: AsyncGenerator<SampledFrame>) => {
+    const out: SampledFrame[] = [];
+    for await (const f of frames) out.push(f);
+    return out;
+  };
+
+  it('are, at each rate kept, the pixels framesAt draws from the file, at the same times', async () => {
+    const video = corpus('video/opencv/vtest.avi'); // 79.5 s, 768×576, real footage
+    const probe = await probeVideo(video);
+    await readShots(video, dir, undefined, { duration_s: probe.duration_s, has_audio: probe.has_audio }, [0.5, 1]);
+    expect(fs.readdirSync(path.join(dir, SAMPLED_DIR)).sort()).toEqual(['0.5', '1']);
+    for (const fps of [0.5, 1]) {
+      const kept = await all(sampledFrames(video, dir, fps));
+      const drawn = await all(framesAt(video, fps));
+      expect(kept).toHaveLength(fps === 1 ? 80 : 40);
+      expect(kept.map((f) => f.timestamp)).toEqual(drawn.map((f) => f.timestamp));
+      // Byte for byte: the stages find what they found when each decoded the file itself.
+      expect(kept.every((f, i) => f.pixels.data.equals(drawn[i].pixels.data) && f.pixels.width === drawn[i].pixels.width)).toBe(true);
+    }
+  }, 120_000);
+
+  it('are read from the file where none were kept at the rate asked, or they are not all there', async () => {
+    const video = corpus('video/imageio/realshort.mp4');
+    const probe = await probeVideo(video);
+    const known = { duration_s: probe.duration_s, has_audio: probe.has_audio };
+    // Above the highest rate kept: nothing is written.
+    await readShots(video, dir, undefined, known, [MAX_SAMPLE_FPS * 2]);
+    expect(fs.existsSync(path.join(dir, SAMPLED_DIR))).toBe(false);
+    await readShots(video, dir, undefined, known, [1]);
+    const frame = path.join(dir, SAMPLED_DIR, '1', '000000.png');
+    // A frame changed where it lies shows which way the stage read: at 1 a second from the kept
+    // frames; at 0.5 (not kept) from the file.
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+      .png()
+      .toFile(frame);
+    expect((await all(sampledFrames(video, dir, 1)))[0].pixels.width).toBe(8);
+    expect((await all(sampledFrames(video, dir, 0.5)))[0].pixels.width).toBe(320);
+    // One missing: the file, whole.
+    fs.rmSync(frame);
+    expect((await all(sampledFrames(video, dir, 1)))[0].pixels.width).toBe(320);
+  }, 60_000);
 });

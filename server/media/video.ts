@@ -1,14 +1,24 @@
 // Videos through ffmpeg. Phase 1 (extract): the container probed and a poster frame drawn from the
 // middle, the thumbnail made of it. Phase 2 (the `shots` stage): one decoding pass that finds shot
 // boundaries (scene-change score) and writes 16 kHz mono PCM audio for the audio stages; then a
-// keyframe per shot; in the same pass, the frames the picture stages sample (ocr, faces, objects,
+// keyframe per shot; in the same pass, the frames the picture stages sample (ocr, faces,
 // embeddings) are kept for them (sampledFrames), so that a video is decoded once, not once a stage.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { limits } from '../config.ts';
 import { findFfmpeg, ffmpegFailure, runTool, type FfmpegTools } from './ffmpeg.ts';
-import { ExtractError, MAX_SAMPLE_FPS, SAMPLED_DIR, THUMB_LONG_SIDE, type ExtractOutput, type Frame, type Shot, type VideoShots, type VideoStreams } from './types.ts';
+import {
+  ExtractError,
+  MAX_SAMPLE_FPS,
+  SAMPLED_DIR,
+  THUMB_LONG_SIDE,
+  type ExtractOutput,
+  type Frame,
+  type Shot,
+  type VideoShots,
+  type VideoStreams,
+} from './types.ts';
 
 export const SCENE_THRESHOLD = 0.3;
 export const MIN_SHOT_S = 0.5;
@@ -215,7 +225,20 @@ export async function readShots(
     // frames it decodes to these outputs too.
     const dir = path.join(sampled, rateDir(fps));
     await fs.promises.mkdir(dir, { recursive: true });
-    args.push('-map', '0:v:0', '-an', '-sn', '-vf', `fps=${fps},${fitScale(KEYFRAME_LONG_SIDE)}`, '-pix_fmt', 'rgb24', '-c:v', 'png', '-compression_level', '1');
+    args.push(
+      '-map',
+      '0:v:0',
+      '-an',
+      '-sn',
+      '-vf',
+      `fps=${fps},${fitScale(KEYFRAME_LONG_SIDE)}`,
+      '-pix_fmt',
+      'rgb24',
+      '-c:v',
+      'png',
+      '-compression_level',
+      '1',
+    );
     args.push('-start_number', '0', '-f', 'image2', path.join(dir, '%06d.png'));
   }
   if (probe.has_audio) {
@@ -359,7 +382,10 @@ export async function* sampledFrames(file: string, assetDir: string, fps: number
   }
   const sharp = (await import('sharp')).default;
   for (let i = 0; i < kept.count; i++) {
-    const { data, info } = await sharp(path.join(dir, sampleName(i))).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(path.join(dir, sampleName(i)))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     yield { timestamp: Math.round((i / fps) * 1000) / 1000, pixels: { data, width: info.width, height: info.height, channels: 3 } };
   }
 }
@@ -404,7 +430,23 @@ export interface SampledFrame {
  */
 export async function* framesAt(file: string, fps: number, longSide = KEYFRAME_LONG_SIDE, waitMs = FRAME_WAIT_MS): AsyncGenerator<SampledFrame> {
   const t = tools();
-  const args = ['-v', 'error', '-nostdin', '-i', file, '-an', '-vf', `fps=${fps},${fitScale(longSide)}`, '-pix_fmt', 'rgb24', '-f', 'image2pipe', '-c:v', 'ppm', '-'];
+  const args = [
+    '-v',
+    'error',
+    '-nostdin',
+    '-i',
+    file,
+    '-an',
+    '-vf',
+    `fps=${fps},${fitScale(longSide)}`,
+    '-pix_fmt',
+    'rgb24',
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'ppm',
+    '-',
+  ];
   const child = spawn(t.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {

@@ -165,11 +165,7 @@ export function AssetInfo({ asset, people }: { asset: AssetDetail; people: Array
         ) : null}
         {asset.index_phase !== 'done' ? (
           <Row label="Indexing">
-            <span data-testid="info-phase">
-              {asset.index_phase === 'reading'
-                ? 'reading its text and metadata'
-                : enrichingWords(stages)}
-            </span>
+            <span data-testid="info-phase">{asset.index_phase === 'reading' ? 'reading its text and metadata' : enrichingWords(stages)}</span>
           </Row>
         ) : null}
       </dl>

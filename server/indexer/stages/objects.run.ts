@@ -17,7 +17,6 @@ import { OPEN_VOCABULARY_MODEL } from '../../ml/catalogue.ts';
 import { providerOf } from '../../ml/providers.ts';
 import { wordnet } from '../../search/wordnet.ts';
 import { pictures } from '../pictures.ts';
-import { videoFps } from '../picture-input.ts';
 import { defineRunner, failedBecause, ok } from '../stage.ts';
 import { SPEC_PHRASES, addedBySecondLook, objectsStage, secondLookAt, type FoundObject, type SecondLook } from './objects.stage.ts';
 
@@ -80,7 +79,7 @@ export const runObjects = defineRunner(objectsStage, async ({ asset, options, as
   let secondLooks = 0;
   let foundInSecondLooks = 0;
   try {
-    for await (const pic of pictures(asset, assetDir, input, videoFps('objects'), progress)) {
+    for await (const pic of pictures(asset, assetDir, input, 1, progress)) {
       frames++;
       const { width, height } = pic.size;
       const side = Math.max(width, height);

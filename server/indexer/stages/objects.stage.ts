@@ -26,9 +26,7 @@ export const objectsStage = defineStage<PictureInput, FoundObject[], 'objects'>(
   version: 3,
   kinds: ['image', 'document'],
   picturesOnly: true,
-  // A video's frames are those its shots pass kept (media/types.ts, SAMPLED_DIR); without it, its own.
-  dependsOn: ['extract', 'shots'],
-  requires: ['extract'],
+  dependsOn: ['extract'],
   model: `${BUNDLED_MODELS.objects}; open vocabulary: ${OPEN_VOCABULARY_MODEL}`,
   combines: [OPEN_VOCABULARY_MODEL],
   availability: ALWAYS_AVAILABLE,
