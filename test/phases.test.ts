@@ -217,29 +217,35 @@ describe('real indexer processes, one stage held back', () => {
     const hold = holding('faces');
     t = await startTestServer({ workers: 2 }, tempDir(), hold.launch);
     const key = t.key('video-sampled');
-    // A short clip without a face (320 × 240): one frame at faces' 1 a second, one at ocr's 0.5.
-    const up = await t.upload(key, { name: 'clip.mp4', data: fs.readFileSync(corpus('video/imageio/realshort.mp4')) });
-    const id = up.body.data.video_id as string;
-    for (const end = Date.now() + 60_000; hold.heldRuns() === 0;) {
+    // 1280 × 720 at 30 frames a second, a face in every frame (8 s: 8 frames at faces' 1 a second, 4
+    // at ocr's 0.5); and 320 × 240, whose frames are cheaper to decode again than to keep.
+    const hd = (await t.upload(key, { name: 'hd.mp4', data: fs.readFileSync(corpus('video/forensics/movie-hello.mp4')) })).body.data.video_id as string;
+    const small = (await t.upload(key, { name: 'small.mp4', data: fs.readFileSync(corpus('video/imageio/realshort.mp4')) })).body.data.video_id as string;
+    for (const end = Date.now() + 60_000; hold.heldRuns() < 2;) {
       expect(Date.now()).toBeLessThan(end);
       await new Promise((r) => setTimeout(r, 50));
     }
-    // The picture stages waited for the reading: their frames were kept by it, at each of their rates.
-    const runs = new Map(t.server.store.runs.forAsset(id).map((r) => [r.stage, r]));
+    // The picture stages waited for the reading: the frames were kept by it, at each of their rates.
+    const runs = new Map(t.server.store.runs.forAsset(hd).map((r) => [r.stage, r]));
     expect(runs.get('shots')).toMatchObject({ state: 'ok' });
     expect(runs.get('faces')!.state).toBe('running');
     const ocr = runs.get('ocr')!;
     if (ocr.started_at !== null) expect(ocr.started_at).toBeGreaterThanOrEqual(runs.get('shots')!.finished_at!);
-    const sampled = path.join(t.dataDir, 'assets', id, 'sampled');
+    const sampled = path.join(t.dataDir, 'assets', hd, 'sampled');
     expect(fs.readdirSync(sampled).sort()).toEqual(['0.5', '1']);
-    expect(JSON.parse(fs.readFileSync(path.join(sampled, '1', 'frames.json'), 'utf8'))).toEqual({ fps: 1, count: 1, long_side: 1280 });
-    // The kept frame is what the faces stage looks at: put a face there, and it is found in a clip without one.
-    await sharp(corpus('faces/portraits/grace_hopper_512x512.jpg'))
-      .png()
-      .toFile(path.join(sampled, '1', '000000.png'));
+    expect(JSON.parse(fs.readFileSync(path.join(sampled, '1', 'frames.json'), 'utf8'))).toEqual({ fps: 1, count: 8, long_side: 1280 });
+    expect(fs.existsSync(path.join(t.dataDir, 'assets', small, 'sampled'))).toBe(false);
+    // The kept frames are what the faces stage looks at: made blank, no face is found in a video
+    // with one in every frame.
+    for (const name of fs.readdirSync(path.join(sampled, '1')).filter((n) => n.endsWith('.png'))) {
+      await sharp({ create: { width: 1280, height: 720, channels: 3, background: '#808080' } })
+        .png()
+        .toFile(path.join(sampled, '1', name));
+    }
     hold.release();
-    const d = await t.waitCompleted(key, id, 120_000);
-    expect(d.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { frames: 1, faces: 1 } });
+    const d = await t.waitCompleted(key, hd, 120_000);
+    expect(d.index.report.stages.faces).toMatchObject({ state: 'ok', counts: { frames: 8, faces: 0 } });
+    expect((await t.waitCompleted(key, small, 120_000)).index.report.stages.faces.state).toBe('ok');
     // None of the picture stages is left to run: the kept frames are gone.
     for (const end = Date.now() + 10_000; fs.existsSync(sampled);) {
       expect(Date.now()).toBeLessThan(end);
