@@ -31,7 +31,7 @@ const SAMPLED_INDEX = 'frames.json';
  * The most frames it keeps, all rates together (10 minutes at the default one and a half a second;
  * a 1280 × 720 frame of camera footage is ≈ 1.5 MB as PNG): a longer video is decoded by each stage.
  */
-export const MAX_SAMPLED_FRAMES = 900;
+const MAX_SAMPLED_FRAMES = 900;
 /** Free space the disk keeps beyond the frames (counted at 2 MB each), else none are kept. */
 const SAMPLE_FREE_BYTES = 2 * 1024 ** 3;
 const SAMPLE_FRAME_BYTES = 2 * 1024 ** 2;
