@@ -9,6 +9,8 @@ import { writeServiceFile } from './store/service-file.ts';
 import { IndexerHost } from './indexer/host.ts';
 import { isPhaseOne } from './indexer/registry.ts';
 import { forkLauncher } from './indexer/launcher.ts';
+import { VIDEO_PICTURE_STAGES } from './indexer/picture-input.ts';
+import { SAMPLED_DIR } from './media/types.ts';
 import type { WorkerLauncher } from './indexer/protocol.ts';
 import { Purger } from './services/purge.service.ts';
 import { createServices, type Services } from './services/index.ts';
@@ -42,6 +44,9 @@ export async function openCore(
     throw err;
   }
   await store.files.sweep(store.assets.allIds());
+  // Frames a video's reading kept for its picture stages, where a stop came between the last of
+  // those stages being recorded and the frames being removed (the stages read the file where none are kept).
+  await store.files.removeFromAssets(store.runs.videosWithNoneUnfinished(VIDEO_PICTURE_STAGES), SAMPLED_DIR);
   const graph = createServices(store, config, { log });
   const { queue, purger, sync, space, writer, people, assets, reads, libraries, modelPulls } = graph;
   const host = new IndexerHost(

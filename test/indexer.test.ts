@@ -165,4 +165,24 @@ describe('async indexing: queue, report, crash and restart', () => {
     expect(fs.existsSync(`${t.dataDir}/tmp/upload_leftover`)).toBe(false);
     expect(fs.existsSync(`${t.dataDir}/assets/vid_orphan`)).toBe(false);
   });
+
+  it("removes on start the frames kept for a video's picture stages once none of them is left to run, and keeps those still wanted", async () => {
+    t = await startTestServer({ workers: 0 });
+    const key = t.key('sampled-left');
+    const upload = async (name: string) =>
+      (await t!.upload(key, { name, data: fs.readFileSync(corpus('video/imageio/realshort.mp4')) })).body.data.video_id as string;
+    const [done, waiting] = [await upload('done.mp4'), await upload('waiting.mp4')];
+    // As a stop leaves them: frames kept by the reading of both, and the picture stages of one recorded.
+    for (const id of [done, waiting]) {
+      fs.mkdirSync(`${t.dataDir}/assets/${id}/sampled/1`, { recursive: true });
+      fs.writeFileSync(`${t.dataDir}/assets/${id}/sampled/1/000000.png`, 'x');
+    }
+    for (const stage of ['ocr', 'faces', 'embeddings'])
+      t.server.store.runs.finish(done, stage, { state: 'ok', code: null, reason: null, counts: {}, details: null, finishedAt: Date.now() });
+    await t.restart({ workers: 0 });
+    expect(fs.existsSync(`${t.dataDir}/assets/${done}/sampled`)).toBe(false);
+    // Only the frames: the asset's own folder and what else it holds stay.
+    expect(fs.readdirSync(`${t.dataDir}/assets/${done}`).length).toBeGreaterThan(0);
+    expect(fs.readdirSync(`${t.dataDir}/assets/${waiting}/sampled/1`)).toEqual(['000000.png']);
+  });
 });

@@ -49,6 +49,14 @@ export class FileStore {
     await fs.promises.rm(this.assetDir(assetId), { recursive: true, force: true });
   }
 
+  /** Removes `name` from the folders of these assets where it is (what a stop left behind). */
+  async removeFromAssets(assetIds: readonly string[], name: string): Promise<void> {
+    // A few at a time: most folders hold no such thing, and each look is one call.
+    for (let i = 0; i < assetIds.length; i += 32) {
+      await Promise.all(assetIds.slice(i, i + 32).map((id) => fs.promises.rm(path.join(this.assetDir(id), name), { recursive: true, force: true })));
+    }
+  }
+
   /** Clears temp and scratch files, and asset folders that no database row owns (left by a crash). */
   async sweep(knownAssetIds: Set<string>): Promise<number> {
     let removed = 0;

@@ -246,6 +246,16 @@ export class StageRunsRepo {
     return r.n;
   }
 
+  /** Videos none of whose runs of `stages` is left to run (neither pending nor running). */
+  videosWithNoneUnfinished(stages: readonly string[]): string[] {
+    return (
+      this.sql(
+        `SELECT a.id FROM assets a WHERE a.kind = 'video'
+           AND NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.asset_id = a.id AND r.state IN ('pending', 'running') AND r.stage IN (${stages.map(() => '?').join(', ')}))`,
+      ).all(...stages) as Array<{ id: string }>
+    ).map((r) => r.id);
+  }
+
   /** Assets left `processing` although every run is finished (a crash between the two writes). */
   assetsToComplete(): string[] {
     return (
