@@ -115,10 +115,11 @@ describe('media-index CLI', () => {
     fs.copyFileSync(corpus('scenes/skimage/chelsea.png'), path.join(folder, 'nested', 'chelsea.png'));
     fs.copyFileSync(corpus('office/format-fixtures/doc.doc'), path.join(folder, 'old.doc'));
     fs.writeFileSync(path.join(folder, 'readme.xyz'), 'skip me');
+    fs.writeFileSync(path.join(folder, 'note.txt'), 'Field notes from the estuary survey, second week: herons at low tide.');
 
     const r = cli(['index', '--data', dir, '--workspace', 'home', folder, corpus('video/imageio/realshort.mp4')]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/3 indexed into workspace home, 0 refused/);
+    expect(r.stdout).toMatch(/4 indexed into workspace home, 0 refused/);
     // Optional models this build does not have are skipped stages, not failures (exit code 0).
     expect(r.stdout).toMatch(/^skipped: optional model not installed \(\d+ stage runs?; `media-index models list`\)$/m);
     expect(r.stdout).not.toMatch(/fail/);
@@ -142,9 +143,18 @@ describe('media-index CLI', () => {
       pagination: { total: number };
       data: Array<{ status: string; file_name: string; video_id: string }>;
     };
-    expect(list.pagination.total).toBe(3);
+    expect(list.pagination.total).toBe(4);
     expect(list.data.every((a: { status: string }) => a.status === 'completed')).toBe(true);
     const pdf = list.data.find((a) => a.file_name === 'a-text.pdf')!;
+
+    // A note indexed in place writes nothing into the data folder (no folder for it) until its
+    // thumbnail is first asked for.
+    const note = (list.data as Array<{ file_name: string; video_id: string; thumbnail_url: string }>).find((a) => a.file_name === 'note.txt')!;
+    expect(fs.existsSync(path.join(dir, 'assets', note.video_id))).toBe(false);
+    const thumb = await fetch(note.thumbnail_url);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+    expect(fs.readdirSync(path.join(dir, 'assets', note.video_id))).toEqual(['thumb.jpg']);
 
     // Indexed in place: the user's file stays where it is and is never copied.
     expect(fs.readdirSync(path.join(dir, 'assets'))).not.toContain('original.pdf');
