@@ -141,7 +141,7 @@ describe('media-index CLI', () => {
     const url = await s.url;
     const list = (await (await fetch(`${url}/api/v1/videos`, { headers: { 'X-API-Key': key } })).json()) as {
       pagination: { total: number };
-      data: Array<{ status: string; file_name: string; video_id: string }>;
+      data: Array<{ status: string; file_name: string; video_id: string; thumbnail_url: string }>;
     };
     expect(list.pagination.total).toBe(4);
     expect(list.data.every((a: { status: string }) => a.status === 'completed')).toBe(true);
@@ -149,7 +149,7 @@ describe('media-index CLI', () => {
 
     // A note indexed in place writes nothing into the data folder (no folder for it) until its
     // thumbnail is first asked for.
-    const note = (list.data as Array<{ file_name: string; video_id: string; thumbnail_url: string }>).find((a) => a.file_name === 'note.txt')!;
+    const note = list.data.find((a) => a.file_name === 'note.txt')!;
     expect(fs.existsSync(path.join(dir, 'assets', note.video_id))).toBe(false);
     const thumb = await fetch(note.thumbnail_url);
     expect(thumb.status).toBe(200);
