@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
@@ -155,6 +156,17 @@ describe('async indexing: queue, report, crash and restart', () => {
     expect(await extract('rewritten')).toMatchObject({ state: 'failed', reason: 'file_changed: checksum differs from the indexed file' });
     expect(await extract('timeKept')).toMatchObject({ state: 'ok' });
     fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('starts indexer processes below normal priority, and leaves the service at its own', async () => {
+    const own = os.getPriority();
+    const channel = forkLauncher();
+    await new Promise<void>((resolve) => channel.onMessage((m) => m.type === 'ready' && resolve()));
+    expect(os.getPriority(channel.pid!)).toBe(Math.max(own, os.constants.priority.PRIORITY_BELOW_NORMAL));
+    expect(os.getPriority()).toBe(own);
+    const exited = new Promise<void>((resolve) => channel.onExit(() => resolve()));
+    channel.kill();
+    await exited;
   });
 
   it('removes temp files and unowned asset folders left by a crash on start', async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
 import { COMPILED, entryModule } from '../paths.ts';
 import { env } from '../config.ts';
+import { belowNormal } from './priority.ts';
 
 const require = createRequire(import.meta.url);
 export const WORKER_ENTRY = fileURLToPath(entryModule('indexer/worker'));
@@ -79,6 +80,8 @@ export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  // At once, for its start too (the process lowers itself as well, under the desktop shell).
+  if (child.pid) belowNormal(child.pid);
   return {
     pid: child.pid,
     send: (msg) => {

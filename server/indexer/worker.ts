@@ -8,6 +8,7 @@ import { failed, type StageOutcome } from './stage.ts';
 import { throttledProgress } from './progress.ts';
 import { closeExiftool } from '../media/raw.ts';
 import { env } from '../config.ts';
+import { belowNormal } from './priority.ts';
 
 // pdf.js inflates a PDF's streams through the runtime's DecompressionStream where there is one: a
 // web stream per content stream, inflated on libuv's thread pool and handed back through rounds of
@@ -16,6 +17,9 @@ import { env } from '../config.ts';
 // done, median of 3. Nothing else in an indexer process uses DecompressionStream (file-type, which
 // does, sniffs uploads and scanned files in the service); the global is the process's own.
 delete (globalThis as { DecompressionStream?: unknown }).DecompressionStream;
+
+// Below normal priority, whoever started the process (server/indexer/priority.ts).
+belowNormal();
 
 /** Under the desktop shell the process is an Electron utility process, which talks over parentPort. */
 interface ParentPort {
