@@ -36,8 +36,20 @@ describe('the library', () => {
     expect(await page.locator('.activity-panel p').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Clear finished uploads' }).count()).toBe(0);
     await shot('activity-uploading');
+    // The indicator's next look is held as the uploads are let through: they end before it looks,
+    // and the file it refused is not taken for all there is ("1 problem").
+    let look!: () => void;
+    const looking = new Promise<void>((resolve) => (look = resolve));
+    await page.route('**/api/v1/index/activity', async (route) => {
+      await looking;
+      await route.continue();
+    });
     arrive();
     await page.locator('.upload[data-state=failed]').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('.upload[data-state=uploading], .upload[data-state=waiting]').length === 0);
+    expect(await page.getByTestId('activity').textContent()).toBe('Indexing');
+    await shot('activity-uploads-taken-in');
+    look();
     expect(await page.locator('.upload[data-state=failed]').textContent()).toMatch(/notes\.doc.*(legacy|Word)/i);
     await page
       .locator('[data-asset]')

@@ -26,7 +26,9 @@ function markSeen(ids: string[]): void {
 }
 
 export function ActivityIndicator() {
-  const { activity, watch, pause, retry } = useActivity(useShallow((s) => ({ activity: s.activity, watch: s.watch, pause: s.pause, retry: s.retry })));
+  const { activity, askedAt, watch, pause, retry } = useActivity(
+    useShallow((s) => ({ activity: s.activity, askedAt: s.askedAt, watch: s.watch, pause: s.pause, retry: s.retry })),
+  );
   const { uploads, clearFinishedUploads } = useLibrary(useShallow((s) => ({ uploads: s.uploads, clearFinishedUploads: s.clearFinishedUploads })));
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
@@ -42,7 +44,11 @@ export function ActivityIndicator() {
   const uploading = uploads.filter((u) => u.state === 'uploading' || u.state === 'waiting');
   const refused = uploads.filter((u) => u.state === 'failed');
   const a = activity;
-  const busy = Boolean(a && a.assets.processing > 0) || uploading.length > 0;
+  // Files the service took in after the last look was asked for are indexing, though that look
+  // could not count them: until the next one does, the indicator says so without its stale counts
+  // (it said "1 problem", a refused file alone, for up to 0.3 s after the uploads ended).
+  const unseen = uploads.some((u) => u.state === 'done' && (u.doneAt ?? 0) >= askedAt);
+  const busy = Boolean(a && a.assets.processing > 0) || uploading.length > 0 || unseen;
   // Files, not runs: an encrypted PDF is one problem, whatever its later stages that could not run.
   const failed = (a?.failed.assets ?? 0) + refused.length;
   // Failures the owner has looked at that another try would not clear (a password, a damaged file)
@@ -60,11 +66,13 @@ export function ActivityIndicator() {
     ? `Uploading ${uploading.length}`
     : a?.paused
       ? `Paused · ${a.assets.done} of ${a.assets.total}`
-      : busy && a
-        ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${stageWords(running)}` : ''}`
-        : attention
-          ? counted(failed, 'problem')
-          : `${failed} not indexed`;
+      : unseen
+        ? 'Indexing'
+        : busy && a
+          ? `Indexing ${a.assets.done} of ${a.assets.total}${running ? ` · ${stageWords(running)}` : ''}`
+          : attention
+            ? counted(failed, 'problem')
+            : `${failed} not indexed`;
   return (
     <div className="activity" ref={box}>
       <button
@@ -77,7 +85,7 @@ export function ActivityIndicator() {
         {busy && !a?.paused ? <span className="spinner" aria-hidden /> : null}
         {label}
         {/* A bar while there is work to do; once all is done, only what could not be indexed is said. */}
-        {a && a.assets.total && (busy || a.paused) ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
+        {a && a.assets.total && !unseen && (busy || a.paused) ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
       </button>
       {open ? (
         <div className="activity-panel" role="dialog" aria-label="indexing">

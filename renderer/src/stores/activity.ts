@@ -9,6 +9,8 @@ import { counted } from '../plural.ts';
 
 interface ActivityState {
   activity: Activity | null;
+  /** When the look that gave `activity` was asked for (ms since the epoch): what happened after, it cannot know. */
+  askedAt: number;
   /**
    * Starts polling, or looks soon where only an idle look was planned (a file added, a page
    * listed something processing or a file not indexed that the last look did not know); it stops
@@ -50,6 +52,7 @@ document.addEventListener('visibilitychange', () => {
 
 export const useActivity = create<ActivityState>((set, get) => ({
   activity: null,
+  askedAt: 0,
   watch(shown = false) {
     if (shown) shownSinceLook = true;
     // A look soon, sooner than an idle one already planned.
@@ -61,9 +64,10 @@ export const useActivity = create<ActivityState>((set, get) => ({
     if (timer) clearTimeout(timer); // asked for directly (a pause): one chain of looks, not two
     timer = null;
     const before = get().activity;
+    const askedAt = Date.now();
     const activity = await getActivity().catch(() => null);
     if (!activity) return;
-    set({ activity });
+    set({ activity, askedAt });
     // More done than at the last look; or this is the first look and the library shows something
     // processing that may have finished before it (a small photo indexed within the 300 ms).
     if (before ? activity.assets.done > before.assets.done : shownSinceLook) owed = true;

@@ -20,6 +20,8 @@ export interface Upload {
   state: 'waiting' | 'uploading' | 'done' | 'failed';
   error: string | null;
   videoId: string | null;
+  /** When the service took it in (ms since the epoch). */
+  doneAt?: number;
 }
 
 /** Assets fetched per request (the API's largest page). */
@@ -295,7 +297,7 @@ export const useLibrary = create<LibraryState>((set, get) => {
           patchUpload(u.key, { state: 'uploading' });
           try {
             const ack = await uploadAsset(f, (p) => patchUpload(u.key, { progress: p }));
-            patchUpload(u.key, { state: 'done', progress: 1, videoId: ack.video_id });
+            patchUpload(u.key, { state: 'done', progress: 1, videoId: ack.video_id, doneAt: Date.now() });
             useActivity.getState().watch(true);
           } catch (err) {
             patchUpload(u.key, { state: 'failed', error: (err as Error).message });
