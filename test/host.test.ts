@@ -159,6 +159,33 @@ describe('IndexerHost with processes that die or hang', () => {
     expect(store.runs.get(id, 'extract')!.reason).toMatch(/^timeout/);
   });
 
+  it('gives a run that keeps getting further the timeout again from each step, and stops one that does not', async () => {
+    store = openStore(tempDir());
+    const moving = seedAsset(store, 'vid_aaaaaaaaaaaaaaaaaaaa');
+    const stuck = seedAsset(store, 'vid_bbbbbbbbbbbbbbbbbbbb');
+    host = new IndexerHost(store, {
+      workers: 2,
+      stageTimeoutMs: 400,
+      launch: () =>
+        new ScriptedChannel((req, ch) => {
+          if (req.stage !== 'extract') return ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'not_applicable', reason: 'test' } });
+          // Both say how far they have got every 50 ms for 1.2 s, three times the timeout: one gets further each time, the other never does.
+          let step = 0;
+          const tick = setInterval(() => {
+            step++;
+            ch.emit({ type: 'progress', jobId: req.jobId, done: req.asset.id === moving ? step : 1, total: 30, unit: 'pages' });
+            if (step === 24) {
+              clearInterval(tick);
+              ch.emit({ type: 'done', jobId: req.jobId, outcome: { state: 'not_applicable', reason: 'test' } });
+            }
+          }, 50);
+        }),
+    });
+    host.start();
+    await until(() => store!.runs.get(moving, 'extract')!.state === 'not_applicable' && store!.runs.get(stuck, 'extract')!.state === 'failed', 5000);
+    expect(store.runs.get(stuck, 'extract')!.reason).toMatch(/^timeout: the stage ran \d+ s without getting further$/);
+  });
+
   it('puts runs in flight back in the queue when stopped', async () => {
     store = openStore(tempDir());
     const id = seedAsset(store);

@@ -78,6 +78,8 @@ interface InFlight {
   timedOut: boolean;
   /** How far it has got, as its process last said. */
   progress?: RunProgress;
+  /** When its progress last moved forward (ms since the epoch). */
+  movedAt?: number;
 }
 
 /** How far a run still going has got (`IndexerHost`'s 'run-progress'). */
@@ -102,6 +104,7 @@ interface Slot {
 export interface HostOptions {
   workers: number;
   launch: WorkerLauncher;
+  /** A run that goes this long without getting further is stopped (`failed: timeout`). */
   stageTimeoutMs: number;
   /** A process without a run for this long ends (default IDLE_END_MS). */
   idleEndMs?: number;
@@ -240,6 +243,7 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       } else if (msg.type === 'progress') {
         const job = slot.jobs.get(msg.jobId);
         if (!job) return;
+        if (!job.progress || msg.done > job.progress.done) job.movedAt = Date.now();
         job.progress = { done: msg.done, total: msg.total, unit: msg.unit };
         this.emit('run-progress', { assetId: job.assetId, stage: job.stage, ...job.progress });
       } else if (msg.type === 'done' && slot.jobs.has(msg.jobId)) {
@@ -297,7 +301,11 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
       clearTimeout(job.timer);
       const attempts = this.queue.attempts(job.assetId, job.stage);
       if (job.timedOut) {
-        this.finish(job, { state: 'failed', code: 'timeout', reason: `timeout: the stage ran longer than ${Math.round(this.opts.stageTimeoutMs / 1000)} s` });
+        this.finish(job, {
+          state: 'failed',
+          code: 'timeout',
+          reason: `timeout: the stage ran ${Math.round(this.opts.stageTimeoutMs / 1000)} s without getting further`,
+        });
       } else if (attempts !== null && attempts >= MAX_ATTEMPTS) {
         this.finish(job, {
           state: 'failed',
@@ -453,10 +461,23 @@ export class IndexerHost extends EventEmitter<{ 'run-finished': [RunFinishedEven
 
   /** The message of a run for its process (the run is marked running already), its timer started. */
   private request(slot: Slot, job: InFlight, asset: AssetRow, input: unknown): RunRequest {
-    job.timer = setTimeout(() => {
+    // Stopped once it has gone the stage timeout without getting further: a run that says how far
+    // it has got (pages, seconds of a video) is given the timeout again from each step forward. An
+    // indexer process runs below normal priority (priority.ts): while the machine is busy with the
+    // owner's programs, a long video may take much longer than the timeout, and is not stuck.
+    const timeout = this.opts.stageTimeoutMs;
+    const sentAt = Date.now();
+    const expire = () => {
+      const since = Date.now() - (job.movedAt ?? sentAt);
+      if (since < timeout) {
+        job.timer = setTimeout(expire, timeout - since);
+        job.timer.unref();
+        return;
+      }
       job.timedOut = true;
       slot.channel.kill();
-    }, this.opts.stageTimeoutMs);
+    };
+    job.timer = setTimeout(expire, timeout);
     job.timer.unref();
     return {
       type: 'run',
