@@ -45,8 +45,10 @@ export async function openCore(
   }
   await store.files.sweep(store.assets.allIds());
   // Frames a video's reading kept for its picture stages, where a stop came between the last of
-  // those stages being recorded and the frames being removed (the stages read the file where none are kept).
-  await store.files.removeFromAssets(store.runs.videosWithNoneUnfinished(VIDEO_PICTURE_STAGES), SAMPLED_DIR);
+  // those stages being recorded and the frames being removed: looked for once the service runs, a
+  // look per video (the stages read the file where frames are missing; none of these has a picture
+  // stage left to run).
+  const framesDone = store.runs.videosWithNoneUnfinished(VIDEO_PICTURE_STAGES);
   const graph = createServices(store, config, { log });
   const { queue, purger, sync, space, writer, people, assets, reads, libraries, modelPulls } = graph;
   const host = new IndexerHost(
@@ -72,6 +74,7 @@ export async function openCore(
   const resumed = assets.resumeWaitingForModels(config.dataDir);
   if (resumed > 0) log(`models installed since the last start: indexing ${resumed} asset(s) again with them`);
   host.start();
+  void store.files.removeFromAssets(framesDone, SAMPLED_DIR).catch(() => undefined);
   purger.kick();
   if (opts.libraries !== false) sync.start();
   return {

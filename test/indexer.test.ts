@@ -192,7 +192,10 @@ describe('async indexing: queue, report, crash and restart', () => {
     for (const stage of ['ocr', 'faces', 'embeddings'])
       t.server.store.runs.finish(done, stage, { state: 'ok', code: null, reason: null, counts: {}, details: null, finishedAt: Date.now() });
     await t.restart({ workers: 0 });
-    expect(fs.existsSync(`${t.dataDir}/assets/${done}/sampled`)).toBe(false);
+    for (const end = Date.now() + 5000; fs.existsSync(`${t.dataDir}/assets/${done}/sampled`);) {
+      expect(Date.now()).toBeLessThan(end);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     // Only the frames: the asset's own folder and what else it holds stay.
     expect(fs.readdirSync(`${t.dataDir}/assets/${done}`).length).toBeGreaterThan(0);
     expect(fs.readdirSync(`${t.dataDir}/assets/${waiting}/sampled/1`)).toEqual(['000000.png']);
