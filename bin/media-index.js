@@ -11,11 +11,14 @@ import { currentBuild } from './compiled.js';
 // app starts inherits it. Nothing about a user's files or use leaves the machine.
 process.env.ORT_DISABLE_TELEMETRY = '1';
 
+// `index` forks its indexer processes before the command line loads (server/cli/ahead.ts).
 const build = currentBuild();
 if (build) {
+  (await import(pathToFileURL(path.join(build, 'cli', 'ahead.mjs')).href)).forkAheadFor(process.argv);
   await import(pathToFileURL(path.join(build, 'cli.mjs')).href);
 } else {
   const { register } = await import('tsx/esm/api');
   register();
+  (await import('../server/cli/ahead.ts')).forkAheadFor(process.argv);
   await import('../server/cli.ts');
 }

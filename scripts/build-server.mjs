@@ -1,10 +1,11 @@
 // `npm run build:server`: compiles the service's TypeScript for `media-index` to run — the command
-// line, the indexer process's module and every worker thread's module (`*.worker.ts`) as entries,
-// the code they share in chunks, the packages left to node_modules. Each build goes to a folder of
-// its own under dist/server/builds, with the newest source time it was made from (build.json);
-// dist/server/current.json names the build to run; places.bin beside the modules holds the
-// gazetteer's arrays (server/places/gazetteer.ts). A service already running keeps its own build
-// (its chunks, worker and indexer modules load lazily), so the two builds before stay.
+// line (and server/cli/ahead.ts, which it loads first), the indexer process's module and every
+// worker thread's module (`*.worker.ts`) as entries, the code they share in chunks, the packages
+// left to node_modules. Each build goes to a folder of its own under dist/server/builds, with the
+// newest source time it was made from (build.json); dist/server/current.json names the build to
+// run; places.bin beside the modules holds the gazetteer's arrays (server/places/gazetteer.ts). A
+// service already running keeps its own build (its chunks, worker and indexer modules load
+// lazily), so the two builds before stay.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,7 +101,7 @@ export function entryPoints() {
     .map(String)
     .filter((f) => f.endsWith('.worker.ts'))
     .map((f) => path.join('server', f));
-  return ['server/cli.ts', 'server/indexer/worker.ts', ...workers.sort()];
+  return ['server/cli.ts', 'server/cli/ahead.ts', 'server/indexer/worker.ts', ...workers.sort()];
 }
 
 /** Builds into a new folder and makes it the current build; returns that folder. */

@@ -130,6 +130,11 @@ export function defaultWorkers(): number {
   return Math.max(1, os.availableParallelism());
 }
 
+/** The indexer processes unless a command says otherwise: MEDIA_INDEX_WORKERS, else one per core. */
+export function workersFromEnv(): number {
+  return intEnv('MEDIA_INDEX_WORKERS', defaultWorkers());
+}
+
 /** MEDIA_INDEX_PEOPLE_AUTO_GROUP=off turns it off; the quiet period and the longest wait in ms. */
 function autoGroupFromEnv(): Config['peopleAutoGroup'] {
   if (/^(off|false|0|no)$/i.test(process.env.MEDIA_INDEX_PEOPLE_AUTO_GROUP ?? '')) return null;
@@ -142,7 +147,7 @@ export function loadConfig(overrides: Partial<Config> = {}): Config {
     dataDir: overrides.dataDir ?? defaultDataDir(),
     host: overrides.host ?? process.env.MEDIA_INDEX_HOST ?? '127.0.0.1',
     port: overrides.port ?? intEnv('MEDIA_INDEX_PORT', 7717),
-    workers: overrides.workers ?? intEnv('MEDIA_INDEX_WORKERS', defaultWorkers()),
+    workers: overrides.workers ?? workersFromEnv(),
     rateLimit: overrides.rateLimit ?? {
       max: intEnv('MEDIA_INDEX_RATE_LIMIT', 1200),
       windowMs: intEnv('MEDIA_INDEX_RATE_WINDOW_MS', 60_000),

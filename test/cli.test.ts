@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -429,6 +429,34 @@ describe('media-index CLI', () => {
     expect(waiting.n).toBeGreaterThan(0);
     expect(quick.stdout).toMatch(/\d+ files? searchable and still to enrich/);
   }, 180_000);
+
+  it('index forks its indexer processes before it loads, and they end with it where it stops before using them', async () => {
+    // A pipeline that does not exist is refused once the command line has loaded and read its options.
+    const child = spawn(process.execPath, [CLI, 'index', '--data', data(), corpus('docs/a-text.pdf'), '--workers', '2', '--pipeline', 'nope'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const indexers = new Set<number>();
+    const look = setInterval(() => {
+      try {
+        for (const pid of fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+          if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('indexer/worker')) indexers.add(Number(pid));
+        }
+      } catch {
+        // The command or a child has just ended.
+      }
+    }, 5);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    clearInterval(look);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/nope/);
+    expect(indexers.size).toBe(2);
+    // None is left once the command has gone.
+    const alive = () => [...indexers].filter((pid) => fs.existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8')));
+    for (let waited = 0; alive().length > 0 && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toEqual([]);
+  }, 60_000);
 
   it('doctor lists the execution providers present and the one each stage last ran on', () => {
     const dir = data();

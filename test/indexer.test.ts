@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { corpus } from './helpers/corpus.ts';
 import { EXTRACT_ONLY, startTestServer, tempDir, type TestServer } from './helpers/server.ts';
-import { forkLauncher } from '../server/indexer/launcher.ts';
+import { forkAhead, forkLauncher } from '../server/indexer/launcher.ts';
 
 describe('async indexing: queue, report, crash and restart', () => {
   let t: TestServer | undefined;
@@ -168,6 +168,35 @@ describe('async indexing: queue, report, crash and restart', () => {
     channel.kill();
     await exited;
   });
+
+  it('hands processes forked ahead to the next launches, with what they said before, and passes over one that ended', async () => {
+    const children = () =>
+      new Set(fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
+    const before = children();
+    forkAhead(2);
+    const [first, second] = [...children()].filter((pid) => !before.has(pid));
+    expect(second).toBeDefined();
+    // The second ends before it is taken: the launch after the first forks a new process.
+    process.kill(second, 'SIGKILL');
+    while (fs.existsSync(`/proc/${second}`) && !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${second}/status`, 'utf8')))
+      await new Promise((r) => setTimeout(r, 20));
+    const taken = forkLauncher();
+    expect(taken.pid).toBe(first);
+    const fresh = forkLauncher();
+    expect([first, second]).not.toContain(fresh.pid);
+    try {
+      // The first said it was ready long before anyone listened: that is heard all the same.
+      await new Promise((r) => setTimeout(r, 4000));
+      await Promise.all([taken, fresh].map((c) => new Promise<void>((resolve) => c.onMessage((m) => m.type === 'ready' && resolve()))));
+      expect(os.getPriority(first)).toBe(Math.max(os.getPriority(), os.constants.priority.PRIORITY_BELOW_NORMAL));
+    } finally {
+      for (const c of [taken, fresh]) {
+        const exited = new Promise<void>((resolve) => c.onExit(() => resolve()));
+        c.kill();
+        await exited;
+      }
+    }
+  }, 30_000);
 
   it('removes temp files and unowned asset folders left by a crash on start', async () => {
     t = await startTestServer({ workers: 0 });

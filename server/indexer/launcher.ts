@@ -1,6 +1,6 @@
 // Starts indexer processes with child_process.fork (headless). The desktop shell supplies a
 // launcher with the same interface over Electron's utilityProcess.
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerChannel, WorkerLauncher, WorkerMessage } from './protocol.ts';
@@ -73,7 +73,8 @@ const profile = (): string[] => {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 };
 
-export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
+/** An indexer process started the way the host starts them, below normal priority. */
+function forkIndexer(): ChildProcess {
   const child = fork(WORKER_ENTRY, [], {
     execArgv: [...WORKER_EXEC_ARGV, ...profile()],
     env: indexerEnv(),
@@ -82,12 +83,52 @@ export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
   });
   // At once, for its start too (the process lowers itself as well, under the desktop shell).
   if (child.pid) belowNormal(child.pid);
+  return child;
+}
+
+/** A process forked ahead, with what it said before a launch took it. */
+interface Ahead {
+  child: ChildProcess;
+  heard: WorkerMessage[];
+  listener: ((msg: WorkerMessage) => void) | null;
+}
+const ahead: Ahead[] = [];
+
+/**
+ * Forks `count` indexer processes now, for the next launches to take. `media-index index` calls it
+ * before it loads its own modules (bin/media-index.js): its start keeps one core busy for ≈ 0.2 s,
+ * and the processes, below normal priority, start on the other meanwhile instead of after it
+ * (docs/performance.md, "Indexer processes forked ahead"). What a process says before it is taken
+ * (that it is ready) is kept for the host that takes it; one never taken ends with the command, as
+ * its channel closes.
+ */
+export function forkAhead(count: number): void {
+  for (let i = 0; i < count; i++) {
+    const held: Ahead = { child: forkIndexer(), heard: [], listener: null };
+    held.child.on('message', (m) => (held.listener ? held.listener(m as WorkerMessage) : held.heard.push(m as WorkerMessage)));
+    ahead.push(held);
+  }
+}
+
+export const forkLauncher: WorkerLauncher = (): WorkerChannel => {
+  let held = ahead.shift();
+  // One that ended before it was taken (its 'exit' heard by nobody) is passed over.
+  while (held && (held.child.exitCode !== null || held.child.signalCode !== null)) held = ahead.shift();
+  const child = held?.child ?? forkIndexer();
   return {
     pid: child.pid,
     send: (msg) => {
       if (child.connected) child.send(msg);
     },
-    onMessage: (fn) => child.on('message', (m) => fn(m as WorkerMessage)),
+    onMessage: (fn) => {
+      if (!held) child.on('message', (m) => fn(m as WorkerMessage));
+      // What it said before, in a later turn (as any message arrives), then the rest in order.
+      else
+        setImmediate(() => {
+          for (const m of held.heard.splice(0)) fn(m);
+          held.listener = fn;
+        });
+    },
     onExit: (fn) => child.on('exit', (code) => fn(code)),
     kill: () => {
       // Let go first: on disconnect the process ends what it started (its exiftool, which outlives a
