@@ -61,22 +61,35 @@ describe('the compiled service', () => {
     expect(places && placeIn(places, 48.8584, 2.2945)?.city).toBe('Paris');
   });
 
-  it("keeps the API's schema library out of every module an indexer process may load", () => {
-    // zod is ≈ 0.75 MB of code that each indexer process would compile and run as it starts, before
-    // its first file (docs/performance.md): the modules of the processes import the contract's
-    // plain names (contract/files.ts), never its schemas. Followed here through static and dynamic
-    // imports from the process's entry, as the build wrote them.
-    const loaded = new Set<string>();
-    const walk = (file: string) => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) walk(path.resolve(path.dirname(file), m[1]));
+  it("keeps the API's schema library out of every module an indexer process, the file-system thread or the command line's first module may load", () => {
+    // zod is ≈ 0.4 MB of code that each indexer process, and the libraries' file-system thread,
+    // would compile and run as they start, before their first file (docs/performance.md): their
+    // modules import the contract's plain names (contract/files.ts, contract/extensions.ts), never
+    // its schemas. Followed here through static and dynamic imports from each entry, as the build
+    // wrote them.
+    const modulesOf = (entry: string) => {
+      const loaded = new Set<string>();
+      const walk = (file: string) => {
+        if (loaded.has(file)) return;
+        loaded.add(file);
+        for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+\.mjs)"/g))
+          walk(path.resolve(path.dirname(file), m[1]));
+      };
+      walk(path.join(build, entry));
+      return [...loaded];
     };
-    walk(path.join(build, 'indexer', 'worker.mjs'));
-    const runners = [...loaded].filter((f) => /\/(extract|metadata|ocr|faces)\.run-[^/]+\.mjs$/.test(f));
+    const withSchemas = (modules: string[]) => modules.filter((f) => fs.readFileSync(f, 'utf8').includes('// node_modules/zod/')).map((f) => path.basename(f));
+    const indexer = modulesOf('indexer/worker.mjs');
+    const runners = indexer.filter((f) => /\/(extract|metadata|ocr|faces)\.run-[^/]+\.mjs$/.test(f));
     expect(runners).toHaveLength(4); // the walk reaches the stages' modules
-    const withSchemas = [...loaded].filter((f) => fs.readFileSync(f, 'utf8').includes('// node_modules/zod/')).map((f) => path.basename(f));
-    expect(withSchemas).toEqual([]);
+    expect(withSchemas(indexer)).toEqual([]);
+    const walker = modulesOf('libraries/fs.worker.mjs');
+    expect(walker.some((f) => fs.readFileSync(f, 'utf8').includes('// server/libraries/exclude.ts'))).toBe(true);
+    expect(withSchemas(walker)).toEqual([]);
+    // The file-type sniffer it loads on its first file comes from the build, one module, not from
+    // node_modules' dozens.
+    expect(walker.some((f) => fs.readFileSync(f, 'utf8').includes('// node_modules/file-type/core.js'))).toBe(true);
+    expect(withSchemas(modulesOf('cli/ahead.mjs'))).toEqual([]);
     // The command line does load it: the same walk finds it there.
     const cli = fs.readFileSync(path.join(build, 'cli.mjs'), 'utf8');
     const cliChunks = [...cli.matchAll(/from\s*"(\.\/chunk-[^"]+\.mjs)"/g)].map((m) => fs.readFileSync(path.join(build, m[1]), 'utf8'));

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../store/db.ts';
-import { EXTENSION_KINDS, LEGACY_EXTENSIONS } from '../contract/assets.ts';
+import { EXTENSION_KINDS, LEGACY_EXTENSIONS } from '../contract/extensions.ts';
 import { createHash } from 'node:crypto';
 import { HEAD_BYTES, confirmHead, readHead } from '../media/sniff.ts';
 import { hashFile } from '../media/hash.ts';
