@@ -127,6 +127,9 @@ describe('the compiled service', () => {
     expect(environ).toContain(`MALLOC_MMAP_THRESHOLD_=${process.env.MALLOC_MMAP_THRESHOLD_ ?? String(2 ** 20)}`);
     const hits = (await api('POST', '/search', { query: 'second page', engine: 'arrow' })).body.data.hits as Array<{ video_id: string }>;
     expect(hits.length).toBeGreaterThan(0);
+    // No passage vectors here (no sentence encoder installed): the vector index's native library was
+    // never needed, and the service never loaded it.
+    expect(fs.readFileSync(`/proc/${serve.child.pid}/maps`, 'utf8')).not.toMatch(/usearch/);
   }, 120_000);
 
   it('runs a build only while no source is newer than it was made from, or unless asked for the sources', () => {

@@ -21,8 +21,10 @@ import { entryModule } from '../paths.ts';
  * the rows, recall@10 ≥ 0.97 at 1M vectors.
  */
 // usearch's CommonJS build: its ES module build finds its native file from the call stack, which
-// never returns in a worker thread.
-const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)('usearch') as typeof USearch;
+// never returns in a worker thread. Loaded with the first index made (≈ 10 ms, its native library
+// found and opened), not by every command that opens the store.
+let usearch: typeof USearch | null = null;
+const usearchLib = (): typeof USearch => (usearch ??= createRequire(import.meta.url)('usearch') as typeof USearch);
 type Index = USearch.Index;
 
 export const INDEX_PARAMS = { connectivity: 16, expansionAdd: 96, expansionSearch: 128 } as const;
@@ -58,6 +60,7 @@ export function indexFiles(dir: string, model: string) {
 }
 
 function createIndex(dim: number): Index {
+  const { Index, MetricKind, ScalarKind } = usearchLib();
   return new Index({
     dimensions: dim,
     metric: MetricKind.Cos,
