@@ -104,6 +104,16 @@ export interface RunningServer extends Core {
   port: number;
 }
 
+/**
+ * How long after the service listens it loads what search reads (search/warm.ts: WordNet, the date
+ * parser, the vector index and the sentence encoder), so that the work a start brings goes first: a
+ * library added as the service starts, uploads, the libraries' own scans. Measured with a folder of
+ * PDFs, office files and an e-book added as the service listened (6 interleaved pairs): searchable
+ * 1.608 s → 1.552 s after the addition with the loading 3 s later. A query before then loads what it
+ * needs itself.
+ */
+const WARM_SEARCH_AFTER_MS = 3000;
+
 export async function startServer(config: Config, opts: { launch?: WorkerLauncher; log?: (msg: string) => void } = {}): Promise<RunningServer> {
   const core = await openCore(config, { ...opts, lockInfo: 'media-index serve' });
   // The HTTP application (Koa, its router, body parsers, the OpenAPI document) is loaded here, not by
@@ -124,12 +134,17 @@ export async function startServer(config: Config, opts: { launch?: WorkerLaunche
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost}:${port}`;
   const forget = writeServiceFile(config.dataDir, url);
-  warmSearch(core.store).catch((e: Error) => core.services.log(`search: could not load ahead (${e.message}); the first query will`));
+  const warm = setTimeout(
+    () => void warmSearch(core.store).catch((e: Error) => core.services.log(`search: could not load ahead (${e.message}); the first query will`)),
+    WARM_SEARCH_AFTER_MS,
+  );
+  warm.unref();
   return {
     ...core,
     url,
     port,
     async close() {
+      clearTimeout(warm);
       forget();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

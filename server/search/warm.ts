@@ -1,6 +1,7 @@
 // The first search after a start should not pay for loading what search reads: WordNet, the date
-// parser, the vector index file and the sentence encoder (where installed). Loaded in the background once the service
-// answers; a query that comes first simply loads them itself.
+// parser, the vector index file and the sentence encoder (where installed). Loaded in the background
+// a few seconds after the service answers (server.ts, WARM_SEARCH_AFTER_MS), once the work a start
+// brings has gone first; a query that comes before simply loads them itself.
 import type { Store } from '../store/index.ts';
 import { TEXT_EMBEDDING_MODEL } from '../ml/catalogue.ts';
 import { isInstalled, modelsDir } from '../ml/models.ts';
