@@ -20,11 +20,12 @@ const KEEP = 3;
  * indexer process loads for office files and e-books: bundled into the build's modules (one file
  * read where their own hundreds of small modules would be resolved and read one by one:
  * `media-index --help` 0.23 → 0.19 s; with Koa's, `serve` from launch to listening 354 → 300 ms,
- * medians of 7; with the office readers, exceljs (since replaced) loaded in 81 ms against 194, and bench:recoll's
- * mixed folder is searchable through the CLI in 2.41 s against 2.51, medians of 5, the same text
- * read from every file; file-type, which `index`, the libraries' file-system thread and uploads load
- * on their first file, 15–20 ms against 38–46). The other packages stay in node_modules (native addons, WebAssembly,
- * model files, workers and tools of their own: tesseract.js, Human, exiftool).
+ * medians of 7; with the office readers, exceljs (since replaced) loaded in 81 ms against 194, and
+ * bench:recoll's mixed folder is searchable through the CLI in 2.41 s against 2.51, medians of 5,
+ * the same text read from every file; file-type, which `index`, the libraries' file-system thread
+ * and uploads load on their first file, answers it in 15–20 ms against 38–46). The other packages
+ * stay in node_modules (native addons, WebAssembly, model files, workers and tools of their own:
+ * tesseract.js, Human, exiftool).
  */
 export const BUNDLED_PACKAGES = [
   'zod',
