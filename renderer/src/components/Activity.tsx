@@ -73,17 +73,21 @@ export function ActivityIndicator() {
           : attention
             ? counted(failed, 'problem')
             : `${failed} not indexed`;
+  const [head, ...more] = label.split(' · ');
   return (
     <div className="activity" ref={box}>
       <button
         ref={button}
-        className={`activity-button ${failed && attention ? 'has-failed' : ''}`}
+        className={`activity-button ${failed && attention ? 'has-failed' : ''} ${busy && !a?.paused && !unseen ? 'is-busy' : ''}`}
         aria-expanded={open}
         onClick={() => setOpen(!open)}
+        title={label}
         data-testid="activity"
       >
         {busy && !a?.paused ? <span className="spinner" aria-hidden /> : null}
-        {label}
+        {/* What follows the first "·" gives way first where the top bar is short of room. */}
+        <span className="activity-label">{head}</span>
+        {more.length ? <span className="activity-more"> · {more.join(' · ')}</span> : null}
         {/* A bar while there is work to do; once all is done, only what could not be indexed is said. */}
         {a && a.assets.total && !unseen && (busy || a.paused) ? <progress max={a.assets.total} value={a.assets.done} aria-label="assets indexed" /> : null}
       </button>
